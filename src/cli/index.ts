@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+/**
+ * The coursesync command line: commander wiring only. Each command lives in its own file and
+ * imports its heavy modules only when it runs. One catch turns errors into exit codes.
+ */
+import { Command, CommanderError } from 'commander';
+import { ExitCode } from './exit-codes.js';
+import { reportFatal } from './report-error.js';
+
+/** Each command file exports one function that adds its command to the program. */
+type Register = (program: Command) => void;
+
+const commands: Array<() => Promise<{ register: Register }>> = [
+];
+
+async function main(argv: string[]): Promise<number> {
+  const program = new Command('coursesync')
+    .description('Declarative course-as-code: sync a repo of programs, sections and lessons to an online school.')
+    .version(await readVersion(), '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  for (const load of commands) (await load()).register(program);
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.Ok : ExitCode.Error;
+    throw e;
+  }
+  return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok;
+}
+
+async function readVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.exitCode = reportFatal(e);
+  },
+);

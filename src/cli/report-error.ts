@@ -1,0 +1,26 @@
+/** The single place where an error becomes output and an exit code. */
+import { isCoursesyncError } from '../diagnostics/errors.js';
+import { formatDiagnostic, sortDiagnostics } from '../diagnostics/diagnostic.js';
+import { githubAnnotation } from '../diagnostics/github.js';
+import { ExitCode } from './exit-codes.js';
+
+/**
+ * Print an error to stderr and return the exit code. A user mistake (CoursesyncError) shows
+ * its message, diagnostics and hint; anything else is a bug and shows its stack so it can be
+ * reported.
+ */
+export function reportFatal(e: unknown, stderr: NodeJS.WritableStream = process.stderr): number {
+  if (isCoursesyncError(e)) {
+    const ci = process.env.GITHUB_ACTIONS === 'true';
+    for (const d of sortDiagnostics(e.diagnostics)) {
+      stderr.write(formatDiagnostic(d) + '\n');
+      if (ci) stderr.write(githubAnnotation(d) + '\n');
+    }
+    stderr.write(`coursesync: ${e.message}\n`);
+    if (e.hint) stderr.write(`  hint: ${e.hint}\n`);
+    return e.exitCode;
+  }
+  const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
+  stderr.write(`coursesync: internal error (a bug in coursesync, please report it)\n${detail}\n`);
+  return ExitCode.Error;
+}

@@ -1,0 +1,48 @@
+/**
+ * A message about a file: where (path:line:column), what (a stable code and a message) and what
+ * to do about it (a hint). Every user-facing problem with the repo is one of these.
+ */
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  /** Repo-relative path with `/` separators (or an absolute path outside a repo). */
+  file: string;
+  /** 1-based line, when the problem has a place in the file. */
+  line?: number;
+  /** 1-based column, when the problem has a place in the file. */
+  column?: number;
+  /** Stable identifier, e.g. `lesson/unknown-key`. Tests and docs refer to it. */
+  code: string;
+  severity: Severity;
+  /** What happened, in one sentence; no "Error:" prefix. */
+  message: string;
+  /** What to do next. */
+  hint?: string;
+}
+
+/** `path:line:col` (line and column when known). */
+export function placeOf(d: Pick<Diagnostic, 'file' | 'line' | 'column'>): string {
+  if (d.line === undefined) return d.file;
+  return `${d.file}:${d.line}:${d.column ?? 1}`;
+}
+
+/** Order diagnostics by file, then line, then column, then code: stable output for people and tests. */
+export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
+  return [...list].sort(
+    (a, b) =>
+      a.file.localeCompare(b.file) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      a.code.localeCompare(b.code),
+  );
+}
+
+export function hasErrors(list: readonly Diagnostic[]): boolean {
+  return list.some((d) => d.severity === 'error');
+}
+
+/** The plain-text form: `path:line:col error message [code]` and an indented hint. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const head = `${placeOf(d)} ${d.severity} ${d.message} [${d.code}]`;
+  return d.hint ? `${head}\n  hint: ${d.hint}` : head;
+}
