@@ -1,0 +1,99 @@
+/**
+ * The state file's format (DESIGN §3), as zod schemas: the single source of its types. The file
+ * records what the tool last applied, so plans compare inputs with inputs, and what it is doing
+ * right now (write-ahead `pending` records), so an interrupted apply loses nothing.
+ */
+import { z } from 'zod';
+import { LESSON_TYPES } from '../model/desired.js';
+
+/** Bump when the format changes incompatibly; a newer file is refused, never overwritten. */
+export const STATE_VERSION = 1;
+
+/** Where the state file lives inside a course repo. */
+export const STATE_DIR = '.coursesync';
+export const STATE_FILE = 'state.json';
+export const LOCK_FILE = 'state.lock';
+
+export const LessonFieldsSchema = z.strictObject({
+  name: z.string(),
+  lesson_type: z.enum(LESSON_TYPES),
+  drip_delay: z.int(),
+  is_published: z.boolean(),
+  is_progression_locked: z.boolean(),
+  description: z.string(),
+  body: z.string(),
+  settings_embed_host_a: z.string().nullable(),
+  settings_embed_host_b: z.string().nullable(),
+  settings_embed_host_c: z.string().nullable(),
+  settings_embed_host_d: z.string().nullable(),
+  settings_embed_code: z.string().nullable(),
+  embed_code: z.string().nullable(),
+});
+
+/** A create whose outcome is unknown (the connection dropped after the request was sent). */
+export const UncertainCreateSchema = z.strictObject({
+  name: z.string(),
+  section_id: z.string(),
+  /** ISO time of the request. */
+  since: z.string(),
+});
+
+/**
+ * One tracked lesson, by key. `id` is null only for an uncertain create (then `uncertain` is
+ * set and `position` is null): the lesson may or may not exist in the school.
+ */
+export const LessonStateSchema = z.strictObject({
+  id: z.string().nullable(),
+  program_id: z.string(),
+  section_id: z.string(),
+  position: z.int().min(1).nullable(),
+  /** Repo-relative path of the lesson file when it was last applied. */
+  path: z.string(),
+  /** The input values last sent (or adopted), in API names: what plans compare against. */
+  applied: LessonFieldsSchema,
+  /** Per-field short hashes of the last response (see hashResponseFields), for drift. */
+  response: z.record(z.string(), z.string()),
+  uncertain: UncertainCreateSchema.optional(),
+});
+
+/** A section given by `name:` in section.yaml, once resolved, so plan needs no request. */
+export const SectionStateSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  program_id: z.string(),
+});
+
+/** Write-ahead record of a call in flight: written before the request, removed after it. */
+export const PendingCallSchema = z.strictObject({
+  action: z.enum(['create', 'update', 'move', 'unpublish']),
+  key: z.string(),
+  /** Lesson id, null for a create. */
+  lesson_id: z.string().nullable(),
+  /** Method and path, e.g. `PATCH /lessons/les_1`. */
+  request: z.string(),
+  /** The body fields sent (names only for long values; never the token). */
+  fields: z.array(z.string()),
+  started_at: z.string(),
+});
+
+export const StateSchema = z.strictObject({
+  version: z.literal(STATE_VERSION),
+  lineage: z.uuid(),
+  serial: z.int().min(0),
+  /** The school this state belongs to; null until the first apply. */
+  base_url: z.string().nullable(),
+  lessons: z.record(z.string(), LessonStateSchema),
+  sections: z.record(z.string(), SectionStateSchema),
+  pending: z.record(z.string(), PendingCallSchema),
+});
+
+export type StateData = z.output<typeof StateSchema>;
+export type LessonState = z.output<typeof LessonStateSchema>;
+export type SectionState = z.output<typeof SectionStateSchema>;
+export type PendingCall = z.output<typeof PendingCallSchema>;
+export type UncertainCreate = z.output<typeof UncertainCreateSchema>;
+
+/** A fresh state: what a repo that was never applied has. */
+export function emptyState(lineage: string, base_url: string | null = null): StateData {
+  return { version: STATE_VERSION, lineage, serial: 0, base_url, lessons: {}, sections: {}, pending: {} };
+}

@@ -1,0 +1,111 @@
+/**
+ * Reading and writing `.coursesync/state.json`. Reads are zod-parsed; anything unreadable is a
+ * clear error naming the file and the file is left as it is. Writes are atomic (temp file in
+ * the same folder, fsync, rename, fsync the folder), so a kill at any instant leaves either the
+ * old file or the new one, never half of one.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, type StateData } from './schema.js';
+import { serializeStable } from './serialize-state.js';
+
+/** Absolute path of the state file of a course repo. */
+export function statePath(dir: string): string {
+  return join(dir, STATE_DIR, STATE_FILE);
+}
+
+/**
+ * Load the state of a repo. A missing file is an empty state with a new lineage (first run);
+ * `exists` says which it was.
+ */
+export async function readStateFile(dir: string): Promise<{ state: StateData; exists: boolean }> {
+  const file = statePath(dir);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: emptyState(randomUUID()), exists: false };
+    throw new CoursesyncError(`cannot read the state file ${file}: ${(e as Error).message}`, {
+      code: 'state/unreadable',
+      hint: 'check the file permissions',
+      cause: e,
+    });
+  }
+  return { state: parseStateText(text, file), exists: true };
+}
+
+/** Parse state JSON; every failure names the file and says what to do. Never writes. */
+export function parseStateText(text: string, file: string): StateData {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new CoursesyncError(`the state file ${file} is not valid JSON (${(e as Error).message}); it may be truncated or corrupted`, {
+      code: 'state/corrupt',
+      hint: 'restore it from git (`git checkout -- .coursesync/state.json`); coursesync has left it untouched',
+    });
+  }
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > STATE_VERSION) {
+    throw new CoursesyncError(
+      `the state file ${file} has format version ${version}, newer than this coursesync understands (${STATE_VERSION})`,
+      { code: 'state/newer-version', hint: 'upgrade coursesync (`npm install -g coursesync@latest`); the file was left untouched' },
+    );
+  }
+  const parsed = StateSchema.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first && first.path.length > 0 ? first.path.join('.') : '(top level)';
+    throw new CoursesyncError(
+      `the state file ${file} is not a valid coursesync state: at ${where}: ${first?.message ?? 'invalid'}` +
+        (parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problems)` : ''),
+      { code: 'state/invalid', hint: 'restore it from git; coursesync has left it untouched' },
+    );
+  }
+  return parsed.data;
+}
+
+/** Write `state` atomically to the repo's state file (creating `.coursesync/` when needed). */
+export async function writeStateFile(dir: string, state: StateData): Promise<void> {
+  await writeFileAtomic(statePath(dir), serializeStable(state));
+}
+
+/** temp file in the same folder → fsync → rename over the target → fsync the folder. */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const folder = join(file, '..');
+  await mkdir(folder, { recursive: true });
+  const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  try {
+    const handle = await open(temp, 'wx', 0o644);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw new CoursesyncError(`cannot write ${file}: ${(e as Error).message}`, {
+      code: 'state/write-failed',
+      hint: 'check free disk space and permissions; the previous file is intact',
+      cause: e,
+    });
+  }
+  await syncFolder(folder);
+}
+
+/** fsync a directory so the rename itself is durable (not supported everywhere: best effort). */
+async function syncFolder(folder: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(folder, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms (Windows, some network filesystems) cannot fsync a directory.
+  } finally {
+    await handle?.close();
+  }
+}
