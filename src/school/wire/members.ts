@@ -1,0 +1,95 @@
+/**
+ * Wire schemas of members (API §2.4 Member, §2.5 Member access, §4.6 GET /members, §4.7
+ * GET /members/accesses, §4.8 POST /members/set_suspend and /members/set_ban).
+ *
+ * Choices where the document is silent (DESIGN §7): the list takes `page` (1–10000) and
+ * `per_page` (1–100, default 20); suspend/ban take `member_id` or `email` and `value` (boolean);
+ * accesses may be narrowed with `member_id` or `email` (without them: all accesses, as §4.7 says).
+ */
+import { z } from 'zod';
+import { queryInt } from './query.js';
+
+export const MEMBERS_MAX_PER_PAGE = 100;
+export const MEMBERS_DEFAULT_PER_PAGE = 20;
+
+/** Member (§2.4). */
+export const MemberSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  last_seen_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Member = z.output<typeof MemberSchema>;
+
+/** Pagination block of the members list (§4.6). */
+export const PaginationSchema = z.object({
+  total_count: z.int(),
+  total_pages: z.int(),
+  current_page: z.int(),
+});
+
+/** GET /members without id/email (§4.6). */
+export const MemberListSchema = z.object({
+  members: z.array(MemberSchema),
+  pagination: PaginationSchema,
+});
+export type MemberList = z.output<typeof MemberListSchema>;
+
+/** GET /members query (§4.6 and the DESIGN §7 pagination choice). */
+export const MemberListQuerySchema = z.object({
+  id: z.string().min(1).max(255).optional(),
+  email: z.string().min(1).max(255).optional(),
+  page: queryInt(1, 10_000).optional(),
+  per_page: queryInt(1, MEMBERS_MAX_PER_PAGE).optional(),
+});
+
+/** Price of a member access (§2.5). */
+export const AccessPriceSchema = z.object({
+  id: z.string(),
+  amount: z.int(),
+  currency: z.string(),
+  price_type: z.string(),
+  recurring_interval: z.string().nullable(),
+  recurring_interval_count: z.int().nullable(),
+});
+
+/** Member access (§2.5). */
+export const MemberAccessSchema = z.object({
+  id: z.string(),
+  offer_id: z.string(),
+  price: AccessPriceSchema,
+  is_active: z.boolean(),
+  access_created_at: z.string(),
+});
+export type MemberAccess = z.output<typeof MemberAccessSchema>;
+
+/** GET /members/accesses (§4.7). */
+export const MemberAccessListSchema = z.object({ accesses: z.array(MemberAccessSchema) });
+
+/** GET /members/accesses query (choice, see header). */
+export const MemberAccessQuerySchema = z.object({
+  member_id: z.string().min(1).max(255).optional(),
+  email: z.string().min(1).max(255).optional(),
+});
+
+/** Exactly how a member is picked: by id (takes precedence) or by email. */
+const memberSelector = {
+  member_id: z.string().min(1).max(255).optional(),
+  email: z.string().min(1).max(255).optional(),
+};
+
+/**
+ * POST /members/set_suspend and /members/set_ban body (DESIGN §7 choice). One of member_id or
+ * email is required; a missing selector is reported at `/member_id` with keyword `required`.
+ */
+export const MemberFlagBodySchema = z
+  .strictObject({ ...memberSelector, value: z.boolean() })
+  .superRefine((v, ctx) => {
+    if (v.member_id === undefined && v.email === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['member_id'], message: 'member_id or email is required', params: { keyword: 'required' } });
+    }
+  });
+export type MemberFlagBody = z.input<typeof MemberFlagBodySchema>;
