@@ -1,0 +1,374 @@
+/**
+ * The planner (PURE): desired state × state (× live lessons with --refresh) → Plan.
+ *
+ * 1. Match each desired lesson to state by key, else by one of its aliases (a rename keeps the
+ *    remote lesson). State entries nobody claims were removed from the repo.
+ * 2. Per destination section, keep the maximum-weight subsequence of the lessons that stay there
+ *    and are already in desired order (keep-in-order.ts); every other lesson gets a call with an
+ *    explicit position: right after its desired predecessor, simulated with the shared position
+ *    model so every prediction accounts for the calls before it.
+ * 3. Group sections into chains: a lesson leaving a section that has calls of its own ties the
+ *    two sections into one sequence (otherwise predictions would depend on timing).
+ */
+import { CoursesyncError } from '../diagnostics/errors.js';
+import type { CourseConfig } from '../model/config.js';
+import type { DesiredLesson, DesiredState } from '../model/desired.js';
+import type { LessonState, StateData } from '../state/schema.js';
+import { diffFields, createRequest, updateRequest } from './diff-fields.js';
+import { keepInOrder } from './keep-in-order.js';
+import {
+  PLAN_FORMAT_VERSION,
+  type CallStep,
+  type Chain,
+  type DriftStep,
+  type FieldChange,
+  type OrphanStep,
+  type Plan,
+  type PlanChange,
+  type PlanSummary,
+  type UncertainStep,
+} from './plan-schema.js';
+import { SchoolSlots } from './section-slots.js';
+
+/** A lesson as read live with --refresh: where it is, per-field response hashes and values. */
+export interface LiveLesson {
+  id: string;
+  section_id: string;
+  position: number;
+  /** hashResponseFields() of the live response. */
+  response: Readonly<Record<string, string>>;
+  /** The live response's field values, for showing drift. */
+  values: Readonly<Record<string, unknown>>;
+}
+
+export interface DiffOptions {
+  /** Section folder path → section id, for every section (resolved `name:` refs included). */
+  sectionIds: ReadonlyMap<string, string>;
+  /** With --refresh: live lessons by state key. */
+  live?: ReadonlyMap<string, LiveLesson>;
+  /** The school the plan is for (recorded in the plan). */
+  baseUrl?: string | null;
+}
+
+/** A desired lesson with where it goes and what it was. */
+interface Match {
+  lesson: DesiredLesson;
+  programId: string;
+  sectionId: string;
+  stateKey: string | null;
+  prior: LessonState | null;
+  changes: FieldChange[];
+}
+
+/** What happens to a lesson removed from the repo. */
+interface Removal {
+  key: string;
+  prior: LessonState;
+  /** Destination section of an unpublish call, or undefined for no call (orphan / nothing). */
+  dest?: string;
+}
+
+/** Hint for a state entry whose create outcome is unknown: the two ways to resolve it. */
+function uncertainHint(key: string): string {
+  return `look for it in the school; if it was created run \`coursesync import <lesson id> --key ${key}\`, otherwise \`coursesync apply --recreate ${key}\``;
+}
+
+/**
+ * Compute the plan that takes the school from `state` to `desired`.
+ * @param desired what the repo says (from loadCourse)
+ * @param state the last-applied state (empty on a first run)
+ * @param options resolved section ids and, with --refresh, live lessons
+ */
+export function diffCourse(desired: DesiredState, state: StateData, options: DiffOptions): Plan {
+  const config: CourseConfig = desired.config;
+  const desiredKeys = new Set<string>();
+  for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) desiredKeys.add(l.key);
+
+  // 1. Matching.
+  const claimed = new Set<string>();
+  const matches: Match[] = [];
+  const sectionOrder: string[] = [];
+  const desiredBySection = new Map<string, Match[]>();
+  const uncertain: UncertainStep[] = [];
+  const renames: Array<{ from: string; to: string }> = [];
+  for (const program of desired.programs) {
+    for (const section of program.sections) {
+      const sectionId = options.sectionIds.get(section.path) ?? ('id' in section.ref ? section.ref.id : undefined);
+      if (sectionId === undefined) {
+        throw new CoursesyncError(`the section ${section.path} is given by name and was not resolved to an id`, {
+          code: 'plan/unresolved-section',
+          hint: 'resolve sections given by `name:` before planning, or write `id:` in section.yaml',
+        });
+      }
+      if (!desiredBySection.has(sectionId)) {
+        desiredBySection.set(sectionId, []);
+        sectionOrder.push(sectionId);
+      }
+      for (const lesson of section.lessons) {
+        let stateKey: string | null = state.lessons[lesson.key] ? lesson.key : null;
+        if (stateKey === null) {
+          stateKey = lesson.aliases.find((a) => state.lessons[a] && !desiredKeys.has(a) && !claimed.has(a)) ?? null;
+        }
+        const prior = stateKey === null ? null : state.lessons[stateKey]!;
+        if (stateKey !== null) claimed.add(stateKey);
+        if (stateKey !== null && stateKey !== lesson.key) renames.push({ from: stateKey, to: lesson.key });
+        if (prior && prior.id === null) {
+          uncertain.push(uncertainStep(stateKey!, prior, lesson.path));
+          continue;
+        }
+        const m: Match = {
+          lesson,
+          programId: program.id,
+          sectionId,
+          stateKey,
+          prior,
+          changes: diffFields(prior ? prior.applied : null, lesson.fields),
+        };
+        matches.push(m);
+        desiredBySection.get(sectionId)!.push(m);
+      }
+    }
+  }
+
+  // Removed lessons, per policy.
+  const removals: Removal[] = [];
+  const orphans: OrphanStep[] = [];
+  for (const key of Object.keys(state.lessons).sort()) {
+    if (claimed.has(key)) continue;
+    const prior = state.lessons[key]!;
+    if (prior.id === null) {
+      uncertain.push(uncertainStep(key, prior, prior.path));
+      continue;
+    }
+    if (config.removed_lessons === 'keep') {
+      orphans.push({
+        action: 'orphan',
+        key,
+        path: prior.path,
+        lesson_id: prior.id,
+        program_id: prior.program_id,
+        section_id: prior.section_id,
+        position: prior.position,
+        fields: [],
+      });
+      continue;
+    }
+    const dest = config.archive ?? prior.section_id;
+    if (dest === prior.section_id && !prior.applied.is_published) continue; // already done
+    removals.push({ key, prior, dest });
+  }
+
+  // 2. Which lessons stay in place, per destination section.
+  const kept = new Set<Match>();
+  const hasCalls = new Set<string>();
+  for (const [sectionId, list] of desiredBySection) {
+    const staying = list
+      .map((m, desiredIndex) => ({ m, desiredIndex }))
+      .filter(({ m }) => m.prior !== null && m.prior.section_id === sectionId)
+      .sort((a, b) => (a.m.prior!.position ?? Infinity) - (b.m.prior!.position ?? Infinity));
+    const keep = keepInOrder(staying.map(({ m, desiredIndex }) => ({ desiredIndex, weight: m.changes.length === 0 ? 2 : 1 })));
+    keep.forEach((i) => kept.add(staying[i]!.m));
+    if (list.some((m) => !kept.has(m) || m.changes.length > 0)) hasCalls.add(sectionId);
+  }
+  for (const r of removals) hasCalls.add(r.dest!);
+  for (const r of removals) if (!sectionOrder.includes(r.dest!)) sectionOrder.push(r.dest!);
+
+  // 3. Chains: union sections linked by a departure from a section with calls of its own.
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let r = x;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(x, r);
+    return r;
+  };
+  for (const s of hasCalls) parent.set(s, s);
+  const link = (from: string, to: string) => {
+    if (from !== to && hasCalls.has(from) && hasCalls.has(to)) parent.set(find(from), find(to));
+  };
+  for (const m of matches) if (m.prior && m.prior.section_id !== m.sectionId) link(m.prior.section_id, m.sectionId);
+  for (const r of removals) link(r.prior.section_id, r.dest!);
+  const groups = new Map<string, string[]>();
+  for (const s of sectionOrder) {
+    if (!hasCalls.has(s)) continue;
+    const root = find(s);
+    groups.set(root, [...(groups.get(root) ?? []), s]);
+  }
+
+  // Simulate the school, seeded from state (renamed lessons under their new keys).
+  const sim = new SchoolSlots();
+  for (const [key, l] of Object.entries(state.lessons)) if (l.id !== null && l.position !== null) sim.seed(key, l.section_id, l.position);
+  for (const r of renames) sim.rename(r.from, r.to);
+
+  const chains: Chain[] = [];
+  const calls: CallStep[] = [];
+  for (const sections of groups.values()) {
+    const steps: string[] = [];
+    for (const sectionId of sections) {
+      let pred: string | null = null;
+      for (const m of desiredBySection.get(sectionId) ?? []) {
+        const step = planLesson(m, kept.has(m), pred, sim);
+        pred = m.lesson.key;
+        if (step) {
+          calls.push(step);
+          steps.push(step.call_id);
+        }
+      }
+      for (const r of removals.filter((x) => x.dest === sectionId)) {
+        const step = planRemoval(r, sim);
+        calls.push(step);
+        steps.push(step.call_id);
+      }
+    }
+    chains.push({ sections, steps });
+  }
+
+  const drift = options.live ? diffLive(state, options.live) : [];
+  const changes: PlanChange[] = [...calls, ...orphans, ...drift, ...uncertain.sort((a, b) => a.key.localeCompare(b.key))];
+  const summary: PlanSummary = { create: 0, update: 0, move: 0, unpublish: 0, orphan: 0, drift: 0, uncertain: 0, unchanged: 0 };
+  for (const c of changes) summary[c.action]++;
+  const withCall = new Set(calls.map((c) => c.key));
+  summary.unchanged = matches.filter((m) => !withCall.has(m.lesson.key)).length;
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    summary,
+    changes,
+    chains,
+    renames,
+    state: { lineage: state.lineage, serial: state.serial },
+    desired_digest: desired.digest,
+    base_url: options.baseUrl ?? state.base_url,
+    refreshed: options.live !== undefined,
+  };
+}
+
+/** The call for one desired lesson, simulated; undefined when it needs none. */
+function planLesson(m: Match, isKept: boolean, pred: string | null, sim: SchoolSlots): CallStep | undefined {
+  const key = m.lesson.key;
+  const common = { key, path: m.lesson.path, program_id: m.programId, section_id: m.sectionId };
+  if (isKept) {
+    if (m.changes.length === 0) return undefined;
+    return {
+      action: 'update',
+      ...common,
+      call_id: `update:${key}`,
+      state_key: m.stateKey!,
+      lesson_id: m.prior!.id,
+      position: sim.positionOf(key) ?? null,
+      fields: m.changes,
+      request: updateRequest(m.changes, m.lesson.fields),
+    };
+  }
+  const target = pred === null ? 1 : (sim.positionOf(pred) ?? 0) + 1;
+  const position = sim.moveTo(key, m.sectionId, { at: target });
+  if (m.prior === null) {
+    return {
+      action: 'create',
+      ...common,
+      call_id: `create:${key}`,
+      lesson_id: null,
+      position,
+      fields: m.changes,
+      request: createRequest(m.lesson.fields, m.sectionId, target),
+    };
+  }
+  const request = { ...updateRequest(m.changes, m.lesson.fields), position: target } as CallStep['request'];
+  if (m.prior.section_id !== m.sectionId) request.section_id = m.sectionId;
+  return {
+    action: 'move',
+    ...common,
+    call_id: `move:${key}`,
+    state_key: m.stateKey!,
+    lesson_id: m.prior.id,
+    position,
+    fields: m.changes,
+    from: { program_id: m.prior.program_id, section_id: m.prior.section_id, position: m.prior.position },
+    request,
+  };
+}
+
+/** Unpublish a removed lesson; with `archive`, also move it last into the archive section. */
+function planRemoval(r: Removal, sim: SchoolSlots): CallStep {
+  const archived = r.dest !== r.prior.section_id;
+  const request: CallStep['request'] = {};
+  const fields: FieldChange[] = [];
+  if (r.prior.applied.is_published) {
+    request.is_published = false;
+    fields.push({ field: 'is_published', before: true, after: false });
+  }
+  let position = sim.positionOf(r.key) ?? r.prior.position;
+  if (archived) {
+    request.section_id = r.dest!;
+    request.position = 0;
+    position = sim.moveTo(r.key, r.dest!, 'last');
+  }
+  return {
+    action: 'unpublish',
+    key: r.key,
+    path: r.prior.path,
+    lesson_id: r.prior.id,
+    program_id: r.prior.program_id,
+    section_id: r.dest!,
+    position,
+    fields,
+    call_id: `unpublish:${r.key}`,
+    request,
+    from_section_id: r.prior.section_id,
+    archived,
+  };
+}
+
+function uncertainStep(key: string, prior: LessonState, path: string): UncertainStep {
+  const u = prior.uncertain;
+  return {
+    action: 'uncertain',
+    key,
+    path,
+    lesson_id: null,
+    program_id: prior.program_id,
+    section_id: u?.section_id ?? prior.section_id,
+    position: null,
+    fields: [],
+    name: u?.name ?? prior.applied.name,
+    since: u?.since ?? '',
+    hint: uncertainHint(key),
+  };
+}
+
+/**
+ * Drift: per field, the live response hash differs from the hash of the last response.
+ * Informational only: the desired value is re-applied only when it differs from the
+ * last-applied input (so a UI edit to a field the repo did not change is reported, not undone).
+ */
+function diffLive(state: StateData, live: ReadonlyMap<string, LiveLesson>): DriftStep[] {
+  const out: DriftStep[] = [];
+  for (const key of [...live.keys()].sort()) {
+    const l = live.get(key)!;
+    const prior = state.lessons[key];
+    if (!prior || prior.id === null) continue;
+    const drifted = Object.keys(prior.response).filter((f) => l.response[f] !== undefined && l.response[f] !== prior.response[f]);
+    if (drifted.length === 0) continue;
+    const lastApplied = prior.applied as unknown as Record<string, unknown>;
+    out.push({
+      action: 'drift',
+      key,
+      path: prior.path,
+      lesson_id: prior.id,
+      program_id: prior.program_id,
+      section_id: l.section_id,
+      position: l.position,
+      drifted,
+      fields: drifted.map((f) => ({
+        field: f,
+        before: toFieldValue(f === 'section_id' ? prior.section_id : f === 'position' ? prior.position : lastApplied[f]),
+        after: toFieldValue(l.values[f]),
+      })),
+    });
+  }
+  return out;
+}
+
+function toFieldValue(v: unknown): string | number | boolean | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  return JSON.stringify(v);
+}

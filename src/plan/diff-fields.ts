@@ -1,0 +1,62 @@
+/**
+ * Field-level comparison of desired inputs with last-applied inputs, and the request bodies that
+ * carry exactly the changes. Inputs are compared with inputs, never with server responses, so a
+ * server that normalises a value (a video URL stored as an id) never causes a perpetual diff.
+ */
+import { LESSON_FIELDS, VIDEO_HOST_FIELDS, type LessonField, type LessonFields } from '../model/desired.js';
+import type { FieldChange, LessonRequest } from './plan-schema.js';
+
+/** The video source fields: the server keeps at most one of them (API §2.2). */
+const VIDEO_SOURCES: readonly LessonField[] = [...VIDEO_HOST_FIELDS, 'settings_embed_code'];
+
+const isBlank = (v: unknown): boolean => v === null || v === undefined || v === '';
+
+/** Every field whose desired value differs from the last-applied one, in LESSON_FIELDS order. */
+export function diffFields(before: LessonFields | null, after: LessonFields): FieldChange[] {
+  const out: FieldChange[] = [];
+  for (const field of LESSON_FIELDS) {
+    const b = before === null ? null : before[field];
+    const a = after[field];
+    if (before !== null && b === a) continue;
+    if (before === null && isBlank(a)) continue;
+    out.push({ field, before: b, after: a });
+  }
+  return out;
+}
+
+/** The body of a create: every non-blank field (blank is the server default), position explicit. */
+export function createRequest(fields: LessonFields, sectionId: string, position: number): LessonRequest {
+  const req: LessonRequest = { section_id: sectionId, position, content_format: 'html' };
+  for (const field of LESSON_FIELDS) {
+    const v = fields[field];
+    if (isBlank(v)) continue;
+    (req as Record<string, unknown>)[field] = v;
+  }
+  return req;
+}
+
+/**
+ * The body of an update carrying only `changes`. Video sources: a new non-blank source is sent
+ * alone (the server clears the others; "supply only one video source per request"); a source
+ * removed with no replacement is sent as null. `content_format: 'html'` whenever a body or a
+ * description is sent, since both are rendered locally.
+ */
+export function updateRequest(changes: readonly FieldChange[], desired: LessonFields): LessonRequest {
+  const req: Record<string, unknown> = {};
+  const changed = new Set(changes.map((c) => c.field));
+  const newSource = VIDEO_SOURCES.find((f) => changed.has(f) && !isBlank(desired[f]));
+  for (const c of changes) {
+    const field = c.field as LessonField;
+    if (VIDEO_SOURCES.includes(field)) {
+      if (newSource !== undefined) {
+        if (field === newSource) req[field] = desired[field];
+        continue;
+      }
+      req[field] = isBlank(desired[field]) ? null : desired[field];
+      continue;
+    }
+    req[field] = desired[field];
+  }
+  if ('body' in req || 'description' in req) req.content_format = 'html';
+  return req as LessonRequest;
+}

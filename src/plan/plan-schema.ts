@@ -1,0 +1,165 @@
+/**
+ * The Plan (DESIGN §4, §6) as zod schemas: the single source of its types, and the parser apply
+ * uses for a saved plan file. A plan is data: a union of step types that apply runs with one
+ * handler per type, in `chains` (chains in parallel, the steps of one chain in order).
+ */
+import { z } from 'zod';
+import { LESSON_FIELDS } from '../model/desired.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+const FieldValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** The exact JSON body of a create or update request (API field names). */
+export const LessonRequestSchema = z.strictObject({
+  section_id: z.string().optional(),
+  position: z.int().min(0).optional(),
+  content_format: z.literal('html').optional(),
+  name: z.string().optional(),
+  lesson_type: z.string().optional(),
+  drip_delay: z.int().optional(),
+  is_published: z.boolean().optional(),
+  is_progression_locked: z.boolean().optional(),
+  description: z.string().nullable().optional(),
+  body: z.string().nullable().optional(),
+  settings_embed_host_a: z.string().nullable().optional(),
+  settings_embed_host_b: z.string().nullable().optional(),
+  settings_embed_host_c: z.string().nullable().optional(),
+  settings_embed_host_d: z.string().nullable().optional(),
+  settings_embed_code: z.string().nullable().optional(),
+  embed_code: z.string().nullable().optional(),
+});
+export type LessonRequest = z.output<typeof LessonRequestSchema>;
+
+/** One field's change; `before` is the last-applied value (null on create). */
+export const FieldChangeSchema = z.strictObject({
+  field: z.string(),
+  before: FieldValue,
+  after: FieldValue,
+});
+export type FieldChange = z.output<typeof FieldChangeSchema>;
+
+const Common = {
+  /** The lesson's key in the repo (for removed lessons: its key in state). */
+  key: z.string(),
+  /** Repo-relative lesson file (for removed lessons: where it was). */
+  path: z.string(),
+  lesson_id: z.string().nullable(),
+  program_id: z.string(),
+  /** The section the lesson is in after this change. */
+  section_id: z.string(),
+  /** The predicted position after this change (null when unknown). */
+  position: z.int().nullable(),
+  fields: z.array(FieldChangeSchema),
+};
+
+/** Steps that send a request. `call_id` names its write-ahead record and its place in `chains`. */
+const Call = {
+  ...Common,
+  call_id: z.string(),
+  request: LessonRequestSchema,
+};
+
+export const CreateStepSchema = z.strictObject({ action: z.literal('create'), ...Call });
+export const UpdateStepSchema = z.strictObject({
+  action: z.literal('update'),
+  ...Call,
+  /** Key in state when the lesson was renamed (matched through `aliases`). */
+  state_key: z.string(),
+});
+export const MoveStepSchema = z.strictObject({
+  action: z.literal('move'),
+  ...Call,
+  state_key: z.string(),
+  from: z.strictObject({ program_id: z.string(), section_id: z.string(), position: z.int().nullable() }),
+});
+export const UnpublishStepSchema = z.strictObject({
+  action: z.literal('unpublish'),
+  ...Call,
+  /** The section it was in; differs from section_id when archived. */
+  from_section_id: z.string(),
+  archived: z.boolean(),
+});
+export const OrphanStepSchema = z.strictObject({ action: z.literal('orphan'), ...Common });
+export const DriftStepSchema = z.strictObject({
+  action: z.literal('drift'),
+  ...Common,
+  /** Fields whose live value differs from the last response; `before` is the last-applied input. */
+  drifted: z.array(z.string()),
+});
+export const UncertainStepSchema = z.strictObject({
+  action: z.literal('uncertain'),
+  ...Common,
+  name: z.string(),
+  since: z.string(),
+  hint: z.string(),
+});
+
+export const PlanChangeSchema = z.discriminatedUnion('action', [
+  CreateStepSchema,
+  UpdateStepSchema,
+  MoveStepSchema,
+  UnpublishStepSchema,
+  OrphanStepSchema,
+  DriftStepSchema,
+  UncertainStepSchema,
+]);
+export type PlanChange = z.output<typeof PlanChangeSchema>;
+export type CreateStep = z.output<typeof CreateStepSchema>;
+export type UpdateStep = z.output<typeof UpdateStepSchema>;
+export type MoveStep = z.output<typeof MoveStepSchema>;
+export type UnpublishStep = z.output<typeof UnpublishStepSchema>;
+export type OrphanStep = z.output<typeof OrphanStepSchema>;
+export type DriftStep = z.output<typeof DriftStepSchema>;
+export type UncertainStep = z.output<typeof UncertainStepSchema>;
+export type CallStep = CreateStep | UpdateStep | MoveStep | UnpublishStep;
+export type Action = PlanChange['action'];
+
+export const ACTIONS = ['create', 'update', 'move', 'unpublish', 'orphan', 'drift', 'uncertain'] as const satisfies readonly Action[];
+
+/** Sections whose calls must run in one sequence; `steps` are call ids in order. */
+export const ChainSchema = z.strictObject({
+  sections: z.array(z.string()),
+  steps: z.array(z.string()),
+});
+export type Chain = z.output<typeof ChainSchema>;
+
+export const SummarySchema = z.strictObject({
+  create: z.int(),
+  update: z.int(),
+  move: z.int(),
+  unpublish: z.int(),
+  orphan: z.int(),
+  drift: z.int(),
+  uncertain: z.int(),
+  unchanged: z.int(),
+});
+export type PlanSummary = z.output<typeof SummarySchema>;
+
+export const PlanSchema = z.strictObject({
+  format_version: z.literal(PLAN_FORMAT_VERSION),
+  summary: SummarySchema,
+  /** Calls in chain order, then the changes that send nothing (orphan, drift, uncertain). */
+  changes: z.array(PlanChangeSchema),
+  chains: z.array(ChainSchema),
+  /** What the plan was made from, so apply can refuse a stale saved plan. */
+  state: z.strictObject({ lineage: z.string(), serial: z.int() }),
+  desired_digest: z.string(),
+  base_url: z.string().nullable(),
+  /**
+   * Lessons renamed through `aliases` (state key → repo key). Apply re-keys their state entries;
+   * a rename alone sends no request.
+   */
+  renames: z.array(z.strictObject({ from: z.string(), to: z.string() })),
+  /** Whether live lessons were read (`--refresh`). */
+  refreshed: z.boolean(),
+});
+export type Plan = z.output<typeof PlanSchema>;
+
+/** Whether a change sends a request. */
+export function isCall(change: PlanChange): change is CallStep {
+  return change.action === 'create' || change.action === 'update' || change.action === 'move' || change.action === 'unpublish';
+}
+
+/** Field names in the fixed order plans list them. */
+export const PLAN_FIELD_ORDER: readonly string[] = [...LESSON_FIELDS, 'section_id', 'position'];
