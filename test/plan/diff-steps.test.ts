@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { diffCourse, type LiveLesson } from '../../src/plan/diff-course.js';
+import { PlanSchema, type PlanChange } from '../../src/plan/plan-schema.js';
+import { hashResponseFields } from '../../src/state/hash-response.js';
+import type { CourseConfig } from '../../src/model/config.js';
+import { desiredOf, fieldsOf, sectionIdsOf, stateOf } from './build-course.js';
+
+type Programs = Parameters<typeof desiredOf>[0];
+
+/** Compact view of a change: what a reader of the plan cares about. */
+const view = (c: PlanChange) => ({
+  action: c.action,
+  key: c.key,
+  section_id: c.section_id,
+  position: c.position,
+  ...('request' in c ? { request: c.request } : {}),
+});
+
+describe('diffCourse: every step type', () => {
+  const cases: Array<{
+    name: string;
+    before: Programs;
+    after: Programs;
+    config?: Partial<CourseConfig>;
+    over?: Parameters<typeof stateOf>[1];
+    want: Array<ReturnType<typeof view>>;
+  }> = [
+    {
+      name: 'create in an empty section: all fields, explicit position',
+      before: {},
+      after: { p: { s1: ['a'] } },
+      want: [
+        {
+          action: 'create',
+          key: 'a',
+          section_id: 's1',
+          position: 1,
+          request: { section_id: 's1', position: 1, content_format: 'html', name: 'Lesson a', lesson_type: 'text', drip_delay: 0, is_published: true, is_progression_locked: false, body: '<p>Body of a</p>' },
+        },
+      ],
+    },
+    {
+      name: 'update sends only the changed fields and keeps the place',
+      before: { p: { s1: ['a', 'b'] } },
+      after: { p: { s1: ['a', { key: 'b', fields: { name: 'Bee', drip_delay: 3 } }] } },
+      want: [{ action: 'update', key: 'b', section_id: 's1', position: 2, request: { name: 'Bee', drip_delay: 3 } }],
+    },
+    {
+      name: 'a body change carries content_format html',
+      before: { p: { s1: ['a'] } },
+      after: { p: { s1: [{ key: 'a', fields: { body: '<p>new</p>' } }] } },
+      want: [{ action: 'update', key: 'a', section_id: 's1', position: 1, request: { body: '<p>new</p>', content_format: 'html' } }],
+    },
+    {
+      name: 'a new video source is sent alone (the server clears the old one)',
+      before: { p: { s1: [{ key: 'v', fields: { lesson_type: 'video', settings_embed_host_a: 'abc' } }] } },
+      after: { p: { s1: [{ key: 'v', fields: { lesson_type: 'video', settings_embed_host_b: 'xyz' } }] } },
+      want: [{ action: 'update', key: 'v', section_id: 's1', position: 1, request: { settings_embed_host_b: 'xyz' } }],
+    },
+    {
+      name: 'a removed video source with no replacement is sent as null',
+      before: { p: { s1: [{ key: 'v', fields: { lesson_type: 'video', settings_embed_code: '<video></video>' } }] } },
+      after: { p: { s1: [{ key: 'v', fields: { lesson_type: 'video' } }] } },
+      want: [{ action: 'update', key: 'v', section_id: 's1', position: 1, request: { settings_embed_code: null } }],
+    },
+    {
+      name: 'move to another section with a field change in the same call',
+      before: { p: { s1: ['a', 'b'], s2: ['c'] } },
+      after: { p: { s1: ['a'], s2: ['c', { key: 'b', fields: { is_published: false } }] } },
+      want: [{ action: 'move', key: 'b', section_id: 's2', position: 2, request: { is_published: false, position: 2, section_id: 's2' } }],
+    },
+    {
+      name: 'rename through aliases keeps the remote lesson (no call when nothing else changed)',
+      before: { p: { s1: ['a', 'old'] } },
+      after: { p: { s1: ['a', { key: 'new', aliases: ['old'], fields: { name: 'Lesson old', body: '<p>Body of old</p>' } }] } },
+      want: [],
+    },
+    {
+      name: 'removed lesson, policy keep: orphan, no call',
+      before: { p: { s1: ['a', 'b'] } },
+      after: { p: { s1: ['a'] } },
+      want: [{ action: 'orphan', key: 'b', section_id: 's1', position: 2 }],
+    },
+    {
+      name: 'removed lesson, policy unpublish: PATCH is_published false in place',
+      before: { p: { s1: ['a', 'b'] } },
+      after: { p: { s1: ['a'] } },
+      config: { removed_lessons: 'unpublish' },
+      want: [{ action: 'unpublish', key: 'b', section_id: 's1', position: 2, request: { is_published: false } }],
+    },
+    {
+      name: 'removed lesson, unpublish with archive: moved last into the archive section',
+      before: { p: { s1: ['a', 'b'] }, arch: { s_arch: ['z'] } },
+      after: { p: { s1: ['a'] } },
+      config: { removed_lessons: 'unpublish', archive: 's_arch' },
+      // z was archived by an earlier apply: nothing more to do for it.
+      over: { z: { applied: fieldsOf('z', { is_published: false }) } },
+      want: [{ action: 'unpublish', key: 'b', section_id: 's_arch', position: 2, request: { is_published: false, section_id: 's_arch', position: 0 } }],
+    },
+    {
+      name: 'an interrupted create is uncertain and is not created again',
+      before: { p: { s1: ['a', 'b'] } },
+      after: { p: { s1: ['a', 'b'] } },
+      over: { b: { id: null, position: null, uncertain: { name: 'Lesson b', section_id: 's1', since: '2026-01-01T00:00:00.000Z' } } },
+      want: [{ action: 'uncertain', key: 'b', section_id: 's1', position: null }],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const desired = desiredOf(c.after, c.config);
+      const p = diffCourse(desired, stateOf(c.before, c.over), { sectionIds: sectionIdsOf(desired) });
+      expect(p.changes.map(view)).toEqual(c.want);
+      expect(PlanSchema.parse(JSON.parse(JSON.stringify(p)))).toEqual(p);
+    });
+  }
+
+  it('field changes name before and after (inputs compared with last-applied inputs)', () => {
+    const desired = desiredOf({ p: { s1: [{ key: 'a', fields: { name: 'After' } }] } });
+    const p = diffCourse(desired, stateOf({ p: { s1: [{ key: 'a', fields: { name: 'Before' } }] } }), { sectionIds: sectionIdsOf(desired) });
+    expect(p.changes[0]?.fields).toEqual([{ field: 'name', before: 'Before', after: 'After' }]);
+    expect(p.summary).toMatchObject({ update: 1, unchanged: 0 });
+  });
+
+  it('drift: live response differs from the last response, per field; informational only', () => {
+    const applied = fieldsOf('a');
+    const lastResponse = { ...applied, section_id: 's1', position: 1 };
+    const state = stateOf({ p: { s1: ['a'] } }, { a: { response: hashResponseFields(lastResponse) } });
+    const liveValues = { ...lastResponse, name: 'Edited in the UI' };
+    const live = new Map<string, LiveLesson>([
+      ['a', { id: 'id_a', section_id: 's1', position: 1, response: hashResponseFields(liveValues), values: liveValues }],
+    ]);
+    const desired = desiredOf({ p: { s1: ['a'] } });
+    const p = diffCourse(desired, state, { sectionIds: sectionIdsOf(desired), live });
+    expect(p.changes.map(view)).toEqual([{ action: 'drift', key: 'a', section_id: 's1', position: 1 }]);
+    expect(p.changes[0]?.fields).toEqual([{ field: 'name', before: 'Lesson a', after: 'Edited in the UI' }]);
+    expect(p.summary).toMatchObject({ drift: 1, unchanged: 1 });
+    expect(p.refreshed).toBe(true);
+  });
+
+  it('a section given by name must be resolved first', () => {
+    const desired = desiredOf({ p: { s1: ['a'] } });
+    desired.programs[0]!.sections[0]!.ref = { name: 'Getting started' };
+    expect(() => diffCourse(desired, stateOf({}), { sectionIds: new Map() })).toThrow(/given by name/);
+  });
+
+  it('records what the plan was made from', () => {
+    const desired = desiredOf({ p: { s1: ['a'] } });
+    const p = diffCourse(desired, stateOf({}), { sectionIds: sectionIdsOf(desired) });
+    expect(p.state).toEqual({ lineage: '00000000-0000-4000-8000-000000000000', serial: 3 });
+    expect(p.desired_digest).toBe(desired.digest);
+    expect(p.summary).toEqual({ create: 1, update: 0, move: 0, unpublish: 0, orphan: 0, drift: 0, uncertain: 0, unchanged: 0 });
+  });
+});
