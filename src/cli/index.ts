@@ -11,6 +11,8 @@ import { reportFatal } from './report-error.js';
 type Register = (program: Command) => void;
 
 const commands: Array<() => Promise<{ register: Register }>> = [
+  () => import('./emulator.js'),
+  () => import('./validate.js'),
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,58 @@
+/**
+ * `coursesync validate [dir]`: read and check the whole course repo, print every diagnostic
+ * at once (sorted, `path:line:col`) and a summary line; exit 0 when valid, 1 when not.
+ */
+import type { Command } from 'commander';
+import { ExitCode } from './exit-codes.js';
+
+interface ValidateOptions {
+  format: 'text' | 'json';
+}
+
+/** Add the validate command. */
+export function register(program: Command): void {
+  program
+    .command('validate')
+    .description('Parse and check the course repo: every problem at once, as path:line:col')
+    .argument('[dir]', 'folder of the course repo', '.')
+    .option('--format <format>', 'output format: text or json (versioned)', 'text')
+    .action(async (dir: string, options: ValidateOptions) => {
+      process.exitCode = await runValidate(dir, options);
+    });
+}
+
+async function runValidate(dir: string, options: ValidateOptions): Promise<number> {
+  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  if (options.format !== 'text' && options.format !== 'json') {
+    throw new CoursesyncError(`unknown format "${String(options.format)}"`, { code: 'cli/bad-format', hint: 'use --format text or --format json' });
+  }
+  const { loadCourse } = await import('../source/load-course.js');
+  const { formatDiagnostic } = await import('../diagnostics/diagnostic.js');
+  const { githubAnnotation } = await import('../diagnostics/github.js');
+  const result = await loadCourse(dir);
+  const valid = result.desired !== undefined;
+  if (options.format === 'json') {
+    const report = { format_version: 1, valid, counts: result.counts, diagnostics: result.diagnostics };
+    process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  } else {
+    const lines = result.diagnostics.map(formatDiagnostic);
+    lines.push(summaryLine(result.counts, result.diagnostics));
+    process.stdout.write(lines.join('\n') + '\n');
+  }
+  if (process.env.GITHUB_ACTIONS === 'true') {
+    // Annotations go to stderr so `--format json` stdout stays parseable; Actions reads both.
+    for (const d of result.diagnostics) process.stderr.write(githubAnnotation(d) + '\n');
+  }
+  return valid ? ExitCode.Ok : ExitCode.Error;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `2 programs, 5 sections, 21 lessons: valid` or `…: 3 errors, 1 warning`. */
+export function summaryLine(counts: { programs: number; sections: number; lessons: number }, diagnostics: ReadonlyArray<{ severity: string }>): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const head = `${plural(counts.programs, 'program')}, ${plural(counts.sections, 'section')}, ${plural(counts.lessons, 'lesson')}`;
+  if (errors === 0) return `${head}: valid${warnings ? ` (${plural(warnings, 'warning')})` : ''}`;
+  return `${head}: ${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}`;
+}

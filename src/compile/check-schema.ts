@@ -1,0 +1,113 @@
+/**
+ * Check a parsed YAML value against a zod schema (PURE) and turn every issue into a
+ * diagnostic at the YAML line of the bad field, with a did-you-mean hint for unknown keys.
+ */
+import { z } from 'zod';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { diag, type Code } from './codes.js';
+import type { ParsedYaml } from './parse-yaml.js';
+import { suggest } from './suggest.js';
+
+export type FileKind = 'lesson' | 'program' | 'section' | 'config';
+
+/**
+ * `safeParse` `value` with `schema`; push one diagnostic per issue onto `out`.
+ * Returns the parsed data, or undefined when there was any issue.
+ */
+export function checkSchema<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  yaml: ParsedYaml,
+  file: string,
+  kind: FileKind,
+  out: Diagnostic[],
+): z.output<S> | undefined {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) out.push(...issueDiagnostics(issue, schema, yaml, file, kind));
+  return undefined;
+}
+
+function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, yaml: ParsedYaml, file: string, kind: FileKind): Diagnostic[] {
+  const path = issue.path;
+  const field = path.length > 0 ? path.map(String).join('.') : undefined;
+  const code = (suffix: string) => `${kind}/${suffix}` as Code;
+
+  if (issue.code === 'unrecognized_keys') {
+    const known = keysAt(schema, path);
+    return issue.keys.map((key) => {
+      const guess = suggest(key, known);
+      const hint = guess ? `did you mean "${guess}"?` : `allowed keys: ${known.join(', ')}`;
+      const where = field ? ` in "${field}"` : '';
+      return diag(code('unknown-key'), file, yaml.placeOf([...path, key], 'key'), `unknown key "${key}"${where}`, hint);
+    });
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined && field) {
+    const parent = path.slice(0, -1);
+    return [diag(code('missing-field'), file, yaml.placeOf(parent) ?? yaml.start, `missing required field "${field}"`)];
+  }
+  const place = yaml.placeOf(path) ?? yaml.start;
+  const subject = field ? `"${field}"` : 'the file';
+  return [diag(code('invalid-field'), file, place, `${subject} ${describeIssue(issue)}`, hintFor(issue))];
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${article(issue.expected)}, not ${typeName(issue.input)}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(issue.input)}`;
+    case 'too_big':
+      return issue.origin === 'string' ? `is longer than ${String(issue.maximum)} characters` : issue.origin === 'array' ? `has more than ${String(issue.maximum)} items` : `must be at most ${String(issue.maximum)}`;
+    case 'too_small':
+      return issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'must not be empty' : `is shorter than ${String(issue.minimum)} characters`) : `must be at least ${String(issue.minimum)}`;
+    case 'invalid_format':
+      return issue.message.startsWith('Invalid') ? `is not a valid ${issue.format}` : `is invalid: ${issue.message}`;
+    default:
+      return `is invalid: ${issue.message}`;
+  }
+}
+
+function hintFor(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code === 'invalid_value' && typeof issue.input === 'string') {
+    const guess = suggest(issue.input, issue.values.map(String));
+    if (guess) return `did you mean "${guess}"?`;
+  }
+  if (issue.code === 'invalid_type' && issue.expected === 'string' && (typeof issue.input === 'number' || typeof issue.input === 'boolean')) {
+    return 'quote the value to make it a string';
+  }
+  return undefined;
+}
+
+function article(expected: string): string {
+  if (expected === 'int') return 'an integer';
+  if (expected === 'object') return 'a mapping';
+  if (expected === 'array') return 'a list';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'number') return Number.isInteger(v) ? `the integer ${v}` : `the number ${v}`;
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
+  if (typeof v === 'object') return 'a mapping';
+  return `${typeof v} ${String(v)}`;
+}
+
+/** The keys an object schema allows at `path` (for did-you-mean). */
+function keysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] {
+  let s: unknown = schema;
+  for (const segment of [...path, undefined]) {
+    for (;;) {
+      if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap();
+      else if (s instanceof z.ZodDefault) s = s.unwrap();
+      else break;
+    }
+    if (segment === undefined) break;
+    if (s instanceof z.ZodObject) s = (s.shape as Record<string, unknown>)[String(segment)];
+    else if (s instanceof z.ZodArray) s = s.element;
+    else return [];
+  }
+  return s instanceof z.ZodObject ? Object.keys(s.shape as Record<string, unknown>) : [];
+}

@@ -1,0 +1,88 @@
+/**
+ * The catalogue of repo diagnostics: every stable code coursesync reports about files, with its
+ * severity and the default hint (what to do next). One place, so docs and tests can list them.
+ */
+import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
+
+interface Entry {
+  severity: Severity;
+  hint: string;
+}
+
+const e = (hint: string): Entry => ({ severity: 'error', hint });
+const w = (hint: string): Entry => ({ severity: 'warning', hint });
+
+export const CODES = {
+  // Reading files (reported by source/).
+  'file/unreadable': e('check the permissions of the file'),
+  'file/too-large': e('split the lesson, or keep large media out of the repo'),
+  'file/not-utf8': e('save the file as UTF-8'),
+  'file/binary': e('lesson and YAML files must be plain text'),
+  'file/empty': e('write the YAML (or the lesson front-matter and body) into the file, or delete it'),
+  'repo/symlink-outside': e('copy the file into the repo: coursesync reads only what the repo holds'),
+  'repo/broken-symlink': e('fix or remove the link'),
+  // YAML.
+  'yaml/syntax': e('fix the YAML syntax at this place'),
+  'yaml/duplicate-key': e('each key may appear once in a mapping: remove or rename one of them'),
+  'yaml/unknown-tag': e('remove the tag: coursesync reads plain YAML (strings, numbers, booleans, lists, maps)'),
+  'yaml/alias-limit': e('write the values out instead of repeating aliases'),
+  'yaml/not-a-mapping': e('the file must be a YAML mapping of `key: value` lines'),
+  // Repo layout.
+  'repo/no-programs': w('add a folder holding program.yaml with `id: <program id>`'),
+  'repo/nested-program': e('program folders cannot be nested: move this folder next to the other program'),
+  'repo/section-outside-program': e('a section folder must be a direct child of a program folder (one holding program.yaml)'),
+  'repo/nested-lesson-folder': e('lesson files sit directly in the section folder: move the file up, or give this folder its own section.yaml inside the program folder'),
+  'repo/stray-markdown': w('lesson files belong in a section folder; this file is ignored'),
+  'repo/duplicate-key': e('give one of the lessons a different `key:` (or rename its file); keys are unique in the whole repo'),
+  'repo/duplicate-program': e('each program folder must have its own program id'),
+  'repo/duplicate-section': e('each section folder must name a different section'),
+  'section/missing-yaml': e('add section.yaml with `id: <section id>` or `name: <section name>` to this folder'),
+  // program.yaml, section.yaml, coursesync.yaml and front-matter fields.
+  'program/unknown-key': e('program.yaml allows the keys id and name'),
+  'program/missing-field': e('program.yaml needs `id: <program id>`'),
+  'program/invalid-field': e('see schema/program.schema.json'),
+  'section/unknown-key': e('section.yaml allows the keys id, name and lessons'),
+  'section/missing-field': e('see schema/section.schema.json'),
+  'section/invalid-field': e('see schema/section.schema.json'),
+  'section/id-or-name': e('give the section `id:`, or its exact `name:`, but not both'),
+  'section/lessons-list-missing': e('list every lesson key of the folder in `lessons:`, or remove `lessons:` to order by file name'),
+  'section/lessons-list-duplicate': e('list each lesson key once'),
+  'section/lessons-list-unknown': e('list only the keys of lesson files in this folder'),
+  'config/unknown-key': e('see schema/coursesync.schema.json'),
+  'config/missing-field': e('see schema/coursesync.schema.json'),
+  'config/invalid-field': e('see schema/coursesync.schema.json'),
+  'config/archive-ignored': w('set `removed_lessons: unpublish` to move removed lessons into the archive section'),
+  'lesson/no-front-matter': e('start the file with a front-matter block:\n---\nname: <lesson name>\n---'),
+  'lesson/front-matter-unclosed': e('close the front-matter with a line holding only ---'),
+  'lesson/unknown-key': e('see the front-matter table in README or schema/lesson.schema.json'),
+  'lesson/missing-field': e('add the field to the front-matter'),
+  'lesson/invalid-field': e('see the front-matter table in README or schema/lesson.schema.json'),
+  'lesson/invalid-key': e('set `key:` in the front-matter, or rename the file to letters, digits, ".", "_" and "-"'),
+  'lesson/video-not-allowed': e('remove `video:`, or set `lesson_type: video`'),
+  'lesson/video-sources': e('give exactly one of host_a, host_b, host_c, host_d or embed_code under `video:`'),
+  'lesson/embed-code-not-allowed': e('remove `embed_code:`, or set `lesson_type: embed`'),
+  'lesson/forbidden-html': e('the school rejects script, iframe, object and embed tags and signed attachments: remove it, or use an embed lesson (embed_code) or video.embed_code'),
+  'lesson/event-handler': w('remove the on* attribute: scripts in lesson HTML are not run by the school'),
+  'lesson/javascript-url': w('use an http(s) link'),
+  'lesson/body-too-long': e('split the lesson: the school accepts at most 200000 characters of rendered HTML'),
+  'lesson/description-too-long': e('shorten the description: the school accepts at most 200000 characters of rendered HTML'),
+} as const satisfies Record<string, Entry>;
+
+export type Code = keyof typeof CODES;
+
+/** A place in a file (1-based), when there is one. */
+export interface Place {
+  line: number;
+  column: number;
+}
+
+/** Make a diagnostic from the catalogue; `hint` overrides the catalogue's default. */
+export function diag(code: Code, file: string, place: Place | undefined, message: string, hint?: string): Diagnostic {
+  const entry: Entry = CODES[code];
+  const d: Diagnostic = { file, code, severity: entry.severity, message, hint: hint ?? entry.hint };
+  if (place) {
+    d.line = place.line;
+    d.column = place.column;
+  }
+  return d;
+}

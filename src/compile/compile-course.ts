@@ -1,0 +1,214 @@
+/**
+ * Source files → desired state (PURE): find programs, sections and lessons by their folders,
+ * compile every file, check keys across the repo and lesson order, and report every problem
+ * at once. The desired state exists only when there is no error.
+ */
+import { createHash } from 'node:crypto';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { sortDiagnostics, hasErrors } from '../diagnostics/diagnostic.js';
+import { CourseConfigSchema, DEFAULT_CONFIG, type CourseConfig } from '../model/config.js';
+import type { DesiredLesson, DesiredProgram, DesiredSection, DesiredState, SectionRef } from '../model/desired.js';
+import { ProgramFileSchema } from '../model/program.js';
+import { SectionFileSchema } from '../model/section.js';
+import type { LessonSource, SourceTree } from '../model/source-tree.js';
+import { diag } from './codes.js';
+import { compareNatural } from './natural-order.js';
+import { compileLesson, type CompiledLesson } from './compile-lesson.js';
+import { compileYamlFile } from './compile-yaml-file.js';
+import { checkDuplicateKeys, orderLessons, type LessonOrder } from './order-lessons.js';
+
+export interface CompileCounts {
+  programs: number;
+  sections: number;
+  lessons: number;
+}
+
+export interface CompileResult {
+  /** Undefined when there is any error. */
+  desired?: DesiredState;
+  /** Sorted by file, line, column, code. */
+  diagnostics: Diagnostic[];
+  counts: CompileCounts;
+}
+
+/** A lesson file with what compiling it gave. */
+export interface LessonEntry {
+  source: LessonSource;
+  compiled: CompiledLesson;
+}
+
+interface SectionEntry {
+  section?: DesiredSection;
+  lessonOrder?: LessonOrder;
+}
+
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+/** Compile a course repo's files into its desired state and diagnostics. */
+export function compileCourse(source: SourceTree): CompileResult {
+  const out: Diagnostic[] = [...source.diagnostics];
+  const config = compileConfig(source, out);
+
+  // Programs: folders holding program.yaml.
+  const programDirs = new Set(source.programs.map((f) => dirOf(f.path)));
+  const programs = new Map<string, DesiredProgram>();
+  const programIds = new Map<string, string>();
+  for (const file of source.programs) {
+    const dir = dirOf(file.path);
+    const outer = ancestors(dir).find((a) => programDirs.has(a));
+    if (outer !== undefined) {
+      out.push(diag('repo/nested-program', file.path, undefined, `program folder is inside the program folder ${outer || '.'}`));
+      continue;
+    }
+    const { data, yaml } = compileYamlFile(ProgramFileSchema, file, 'program', out);
+    if (!data) continue;
+    const seen = programIds.get(data.id);
+    if (seen !== undefined) {
+      out.push(diag('repo/duplicate-program', file.path, yaml?.placeOf(['id']), `program id "${data.id}" is also used by ${seen}`));
+      continue;
+    }
+    programIds.set(data.id, file.path);
+    const program: DesiredProgram = { path: dir, id: data.id, sections: [] };
+    if (data.name !== undefined) program.name = data.name;
+    programs.set(dir, program);
+  }
+
+  // Sections: folders holding section.yaml, directly inside a program folder.
+  const sectionDirs = new Map<string, SectionEntry>();
+  const sectionRefs = new Map<string, string>();
+  for (const file of source.sections) {
+    const dir = dirOf(file.path);
+    const parent = dirOf(dir);
+    const entry: SectionEntry = {};
+    sectionDirs.set(dir, entry);
+    if (!dir || !programDirs.has(parent)) {
+      const inside = ancestors(dir).some((a) => programDirs.has(a)) ? 'is nested too deep in its program' : 'is not inside a program folder';
+      out.push(diag('repo/section-outside-program', file.path, undefined, `section folder ${dir || '.'} ${inside}`));
+      continue;
+    }
+    const { data, yaml } = compileYamlFile(SectionFileSchema, file, 'section', out);
+    if (!data || !yaml) continue;
+    if ((data.id === undefined) === (data.name === undefined)) {
+      const both = data.id !== undefined;
+      out.push(diag('section/id-or-name', file.path, both ? yaml.placeOf(['name'], 'key') : yaml.start, both ? 'section.yaml gives both id and name' : 'section.yaml gives neither id nor name'));
+      continue;
+    }
+    const ref: SectionRef = data.id !== undefined ? { id: data.id } : { name: data.name as string };
+    const program = programs.get(parent);
+    const refKey = 'id' in ref ? `id:${ref.id}` : `name:${program?.id ?? parent}:${ref.name}`;
+    const seen = sectionRefs.get(refKey);
+    if (seen !== undefined) {
+      const what = 'id' in ref ? `section id "${ref.id}"` : `section name "${ref.name}"`;
+      out.push(diag('repo/duplicate-section', file.path, yaml.placeOf(['id' in ref ? 'id' : 'name']), `${what} is also used by ${seen}`));
+      continue;
+    }
+    sectionRefs.set(refKey, file.path);
+    entry.section = { path: dir, ref, lessons: [] };
+    if (data.lessons) entry.lessonOrder = { keys: data.lessons, yaml };
+    program?.sections.push(entry.section);
+  }
+
+  // Lessons: *.md directly inside a section folder; everything else is placed or ignored.
+  const lessonsBySection = new Map<string, LessonEntry[]>();
+  const allLessons: LessonEntry[] = [];
+  const missingSectionYaml = new Set<string>();
+  for (const lesson of source.lessons) {
+    const dir = dirOf(lesson.path);
+    if (sectionDirs.has(dir)) {
+      const entry: LessonEntry = { source: lesson, compiled: compileLesson(lesson, out) };
+      allLessons.push(entry);
+      const list = lessonsBySection.get(dir) ?? [];
+      list.push(entry);
+      lessonsBySection.set(dir, list);
+      continue;
+    }
+    const chain = ancestors(dir);
+    const section = chain.find((a) => sectionDirs.has(a));
+    if (section !== undefined) {
+      out.push(diag('repo/nested-lesson-folder', lesson.path, undefined, `lesson file is in a subfolder of the section folder ${section}`));
+      continue;
+    }
+    const programDir = [dir, ...chain].find((a) => programDirs.has(a));
+    if (programDir === undefined) continue; // Markdown outside programs (READMEs, docs) is not course content.
+    if (programDir === dir) {
+      out.push(diag('repo/stray-markdown', lesson.path, undefined, 'Markdown file directly in a program folder is not in any section'));
+      continue;
+    }
+    // The folder right below the program folder on the way to this file should be a section.
+    const folder = [dir, ...chain].find((a) => dirOf(a) === programDir) ?? dir;
+    if (!missingSectionYaml.has(folder)) {
+      missingSectionYaml.add(folder);
+      out.push(diag('section/missing-yaml', folder, undefined, `folder ${folder} holds lesson files but no section.yaml`));
+    }
+  }
+
+  checkDuplicateKeys(allLessons, out);
+
+  let lessonCount = 0;
+  for (const [dir, entry] of sectionDirs) {
+    if (!entry.section) continue;
+    const ordered = orderLessons(dir, lessonsBySection.get(dir) ?? [], entry.lessonOrder, out);
+    entry.section.lessons = ordered.flatMap((e) => desiredLesson(e) ?? []);
+    lessonCount += ordered.length;
+  }
+
+  const programList = [...programs.values()].sort((a, b) => compareNatural(a.path, b.path));
+  for (const p of programList) p.sections.sort((a, b) => compareNatural(a.path, b.path));
+  const sectionCount = programList.reduce((n, p) => n + p.sections.length, 0);
+  if (source.programs.length === 0) {
+    out.push(diag('repo/no-programs', '.', undefined, 'no program folder found (a folder holding program.yaml)'));
+  }
+
+  const diagnostics = sortDiagnostics(out);
+  const counts = { programs: programList.length, sections: sectionCount, lessons: lessonCount };
+  if (hasErrors(diagnostics)) return { diagnostics, counts };
+  return { desired: { config, programs: programList, digest: digestOf(programList) }, diagnostics, counts };
+}
+
+function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
+  if (!source.config) return DEFAULT_CONFIG;
+  const { data, yaml } = compileYamlFile(CourseConfigSchema, source.config, 'config', out, true);
+  if (!data) return DEFAULT_CONFIG;
+  if (data.archive !== undefined && data.removed_lessons !== 'unpublish') {
+    out.push(diag('config/archive-ignored', source.config.path, yaml?.placeOf(['archive'], 'key'), '"archive" has no effect while removed_lessons is keep'));
+  }
+  return data;
+}
+
+function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
+  const { identity, fields, copied_from } = entry.compiled;
+  if (!identity || !fields) return undefined;
+  const lesson: DesiredLesson = {
+    key: identity.key,
+    aliases: identity.aliases.map((a) => a.key),
+    path: entry.source.path,
+    fields,
+    digest: entry.source.digest,
+  };
+  if (copied_from !== undefined) lesson.copied_from = copied_from;
+  return lesson;
+}
+
+/** Folders above `dir`, nearest first, ending with the repo root ''. */
+function ancestors(dir: string): string[] {
+  const list: string[] = [];
+  let d = dir;
+  while (d !== '') {
+    d = dirOf(d);
+    list.push(d);
+  }
+  return list;
+}
+
+/** sha256 over everything a saved plan depends on in the repo: program ids, lesson identity, place and content. */
+function digestOf(programs: DesiredProgram[]): string {
+  const hash = createHash('sha256');
+  for (const p of programs) {
+    hash.update(`program\0${p.id}\0${p.path}\n`);
+    for (const s of p.sections) {
+      const ref = 'id' in s.ref ? `id\0${s.ref.id}` : `name\0${s.ref.name}`;
+      s.lessons.forEach((l, i) => hash.update(`lesson\0${l.key}\0${l.path}\0${l.digest}\0${i}\0${ref}\0${l.aliases.join(',')}\n`));
+    }
+  }
+  return hash.digest('hex');
+}

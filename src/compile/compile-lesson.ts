@@ -1,0 +1,181 @@
+/**
+ * One lesson file → its key, aliases and API fields (PURE): front-matter through strict YAML
+ * and zod, body and description rendered and checked, type rules and length limits.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { LessonFields } from '../model/desired.js';
+import { countCodePoints, LESSON_KEY_PATTERN, LessonFrontMatterSchema, MAX_TEXT_LENGTH, VIDEO_KEYS, type LessonFrontMatter } from '../model/lesson.js';
+import type { LessonSource } from '../model/source-tree.js';
+import { checkHtml, type HtmlProblem } from './check-html.js';
+import { checkSchema } from './check-schema.js';
+import { diag, type Code, type Place } from './codes.js';
+import { parseYaml, type ParsedYaml } from './parse-yaml.js';
+import { renderMarkdown } from './render.js';
+
+/** A lesson's identity, known even when its fields are not valid (for duplicate-key checks). */
+export interface LessonIdentity {
+  key: string;
+  keyPlace?: Place;
+  aliases: Array<{ key: string; place?: Place }>;
+}
+
+export interface CompiledLesson {
+  identity?: LessonIdentity;
+  /** Present only when the lesson has no errors. */
+  fields?: LessonFields;
+  copied_from?: string;
+}
+
+const START: Place = { line: 1, column: 1 };
+
+/** The key a file name gives: no extension, no ordering prefix (`01-`, `1_`, `01.`). */
+export function keyFromFileName(fileName: string): string {
+  return fileName.replace(/\.md$/i, '').replace(/^\d+[-_.]/, '');
+}
+
+/** Compile one lesson file, pushing its problems onto `out`. */
+export function compileLesson(source: LessonSource, out: Diagnostic[]): CompiledLesson {
+  const file = source.path;
+  if (source.text.trim() === '') {
+    out.push(diag('file/empty', file, undefined, 'lesson file is empty'));
+    return {};
+  }
+  if (source.frontMatterUnclosed) {
+    out.push(diag('lesson/front-matter-unclosed', file, START, 'front-matter opened with --- is never closed'));
+    return {};
+  }
+  if (!source.frontMatter) {
+    out.push(diag('lesson/no-front-matter', file, START, 'lesson has no front-matter (it needs at least a name)'));
+    compileBody(source, 'markdown', out);
+    return { identity: identityOf(file, undefined, undefined, out) };
+  }
+  const before = out.length;
+  const yaml = parseYaml(source.frontMatter.text, file, out, source.frontMatter.line);
+  if (yaml.value === undefined && out.length > before) {
+    compileBody(source, 'markdown', out);
+    return {};
+  }
+  const value = yaml.value ?? {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    out.push(diag('yaml/not-a-mapping', file, yaml.start, 'front-matter is not a mapping of `key: value` lines'));
+    compileBody(source, 'markdown', out);
+    return {};
+  }
+  const raw = value as Record<string, unknown>;
+  const errorsBefore = countErrors(out);
+  const fm = checkSchema(LessonFrontMatterSchema, raw, yaml, file, 'lesson', out);
+  const identity = identityOf(file, raw, yaml, out);
+  // The body is checked even when the front-matter is not, so every problem shows at once.
+  const body = compileBody(source, fm?.content_format ?? (raw.content_format === 'html' ? 'html' : 'markdown'), out);
+  if (!fm) return { identity };
+  const fields = buildFields(fm, body, source, yaml, out);
+  const result: CompiledLesson = { identity };
+  if (fm.copied_from !== undefined) result.copied_from = fm.copied_from;
+  if (countErrors(out) === errorsBefore) result.fields = fields;
+  return result;
+}
+
+function countErrors(list: Diagnostic[]): number {
+  return list.reduce((n, d) => n + (d.severity === 'error' ? 1 : 0), 0);
+}
+
+/** Key and aliases from the raw front-matter (so duplicates are found even in broken files). */
+function identityOf(file: string, raw: Record<string, unknown> | undefined, yaml: ParsedYaml | undefined, out: Diagnostic[]): LessonIdentity | undefined {
+  const aliases: LessonIdentity['aliases'] = [];
+  if (raw && Array.isArray(raw.aliases)) {
+    raw.aliases.forEach((a, i) => {
+      if (typeof a === 'string' && LESSON_KEY_PATTERN.test(a)) aliases.push({ key: a, place: yaml?.placeOf(['aliases', i]) });
+    });
+  }
+  if (raw && raw.key !== undefined) {
+    // A bad `key:` is reported by the schema; such a lesson has no identity to compare.
+    return typeof raw.key === 'string' && LESSON_KEY_PATTERN.test(raw.key) ? { key: raw.key, keyPlace: yaml?.placeOf(['key']), aliases } : undefined;
+  }
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  const key = keyFromFileName(name);
+  if (!LESSON_KEY_PATTERN.test(key)) {
+    out.push(diag('lesson/invalid-key', file, undefined, `the file name gives the key ${JSON.stringify(key)}, which is not a valid key`));
+    return undefined;
+  }
+  return { key, aliases };
+}
+
+/** Render (or pass through) the body and report its problems at their places in the file. */
+function compileBody(source: LessonSource, format: 'markdown' | 'html', out: Diagnostic[]): string {
+  const file = source.path;
+  // Body: Markdown rendered here, or HTML passed through; problems placed in the file.
+  const bodyStart = source.body.line;
+  const inBody = (p: HtmlProblem): Place => ({ line: bodyStart + p.line - 1, column: p.column });
+  let body: string;
+  if (format === 'html') {
+    body = source.body.text;
+    reportHtml(checkHtml(body), file, inBody, out);
+  } else {
+    const rendered = renderMarkdown(source.body.text);
+    body = rendered.html;
+    reportHtml(rendered.problems, file, inBody, out);
+  }
+  const bodyLength = countCodePoints(body);
+  if (bodyLength > MAX_TEXT_LENGTH) {
+    out.push(diag('lesson/body-too-long', file, { line: bodyStart, column: 1 }, `rendered body is ${bodyLength} characters, over the limit of ${MAX_TEXT_LENGTH}`));
+  }
+
+  return body;
+}
+
+function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, yaml: ParsedYaml, out: Diagnostic[]): LessonFields {
+  const file = source.path;
+  const type = fm.lesson_type ?? 'video';
+  const video = fm.video;
+  if (video && type !== 'video') {
+    out.push(diag('lesson/video-not-allowed', file, yaml.placeOf(['video'], 'key'), `"video" is only for video lessons, and this is a ${type} lesson`));
+  } else if (video) {
+    const given = VIDEO_KEYS.filter((k) => video[k] !== undefined);
+    if (given.length !== 1) {
+      const what = given.length === 0 ? 'no video source' : `${given.length} video sources (${given.join(', ')})`;
+      out.push(diag('lesson/video-sources', file, yaml.placeOf(['video'], 'key'), `"video" has ${what}; it needs exactly one`));
+    }
+  }
+  if (fm.embed_code !== undefined && type !== 'embed') {
+    out.push(diag('lesson/embed-code-not-allowed', file, yaml.placeOf(['embed_code'], 'key'), `"embed_code" is only for embed lessons, and this is a ${type} lesson`));
+  }
+
+  let description = '';
+  if (fm.description !== undefined && fm.description !== '') {
+    const place = yaml.placeOf(['description']) ?? yaml.start;
+    const rendered = renderMarkdown(fm.description);
+    description = rendered.html;
+    reportHtml(rendered.problems, file, () => place, out);
+    const length = countCodePoints(description);
+    if (length > MAX_TEXT_LENGTH) {
+      out.push(diag('lesson/description-too-long', file, place, `rendered description is ${length} characters, over the limit of ${MAX_TEXT_LENGTH}`));
+    }
+  }
+
+  const isVideo = type === 'video';
+  return {
+    name: fm.name,
+    lesson_type: type,
+    drip_delay: fm.drip_delay ?? 0,
+    is_published: fm.is_published ?? true,
+    is_progression_locked: fm.is_progression_locked ?? false,
+    description,
+    body,
+    settings_embed_host_a: (isVideo && video?.host_a) || null,
+    settings_embed_host_b: (isVideo && video?.host_b) || null,
+    settings_embed_host_c: (isVideo && video?.host_c) || null,
+    settings_embed_host_d: (isVideo && video?.host_d) || null,
+    settings_embed_code: (isVideo && video?.embed_code) || null,
+    embed_code: (type === 'embed' && fm.embed_code) || null,
+  };
+}
+
+const HTML_CODES: Record<HtmlProblem['kind'], Code> = {
+  forbidden: 'lesson/forbidden-html',
+  'event-handler': 'lesson/event-handler',
+  'javascript-url': 'lesson/javascript-url',
+};
+
+function reportHtml(problems: HtmlProblem[], file: string, place: (p: HtmlProblem) => Place, out: Diagnostic[]): void {
+  for (const p of problems) out.push(diag(HTML_CODES[p.kind], file, place(p), p.message));
+}

@@ -1,0 +1,76 @@
+/**
+ * Lesson identity and order across the repo (PURE): keys (and aliases) unique in the whole
+ * repo, and each section's order from its `lessons:` list or by natural file-name order.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { diag } from './codes.js';
+import type { LessonEntry } from './compile-course.js';
+import { compareNatural } from './natural-order.js';
+import type { ParsedYaml } from './parse-yaml.js';
+import { suggest } from './suggest.js';
+
+/** The `lessons:` list of a section.yaml, with its YAML for places. */
+export interface LessonOrder {
+  keys: string[];
+  yaml: ParsedYaml;
+}
+
+/** Report every key or alias used by more than one lesson, at each later use, naming the first. */
+export function checkDuplicateKeys(lessons: LessonEntry[], out: Diagnostic[]): void {
+  const first = new Map<string, string>();
+  for (const { source, compiled } of lessons) {
+    const id = compiled.identity;
+    if (!id) continue;
+    const uses = [{ key: id.key, place: id.keyPlace, alias: false }, ...id.aliases.map((a) => ({ ...a, alias: true }))];
+    const own = new Set<string>();
+    for (const use of uses) {
+      if (own.has(use.key)) continue;
+      own.add(use.key);
+      const seen = first.get(use.key);
+      if (seen === undefined) {
+        first.set(use.key, source.path);
+        continue;
+      }
+      const what = use.alias ? `alias "${use.key}"` : `key "${use.key}"`;
+      out.push(diag('repo/duplicate-key', source.path, use.place, `${what} is also used by ${seen}`));
+    }
+  }
+}
+
+/**
+ * The lessons of one section in their desired order. With a `lessons:` list, it must name
+ * every lesson of the folder exactly once; lessons it misses keep file order, after the listed ones.
+ */
+export function orderLessons(dir: string, lessons: LessonEntry[], order: LessonOrder | undefined, out: Diagnostic[]): LessonEntry[] {
+  const byFile = [...lessons].sort((a, b) => compareNatural(fileName(a), fileName(b)));
+  if (!order) return byFile;
+  const file = `${dir}/section.yaml`;
+  const byKey = new Map<string, LessonEntry>();
+  for (const l of byFile) if (l.compiled.identity) byKey.set(l.compiled.identity.key, l);
+  const listed: LessonEntry[] = [];
+  const seen = new Set<string>();
+  order.keys.forEach((key, i) => {
+    const place = order.yaml.placeOf(['lessons', i]);
+    if (seen.has(key)) {
+      out.push(diag('section/lessons-list-duplicate', file, place, `"${key}" is listed more than once in lessons`));
+      return;
+    }
+    seen.add(key);
+    const lesson = byKey.get(key);
+    if (!lesson) {
+      const guess = suggest(key, [...byKey.keys()].filter((k) => !order.keys.includes(k)));
+      out.push(diag('section/lessons-list-unknown', file, place, `"${key}" in lessons is not a lesson of this folder`, guess ? `did you mean "${guess}"?` : undefined));
+      return;
+    }
+    listed.push(lesson);
+  });
+  const missing = byFile.filter((l) => l.compiled.identity && !seen.has(l.compiled.identity.key));
+  for (const l of missing) {
+    out.push(diag('section/lessons-list-missing', file, order.yaml.placeOf(['lessons'], 'key'), `lessons does not list "${l.compiled.identity?.key}" (${l.source.path})`));
+  }
+  return [...listed, ...missing, ...byFile.filter((l) => !l.compiled.identity)];
+}
+
+function fileName(l: LessonEntry): string {
+  return l.source.path.slice(l.source.path.lastIndexOf('/') + 1);
+}

@@ -1,0 +1,92 @@
+/**
+ * Strict YAML for coursesync files (PURE): the core schema, unique keys, a small alias cap,
+ * and every YAML error and warning as a diagnostic with its line and column.
+ */
+import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { diag, type Code, type Place } from './codes.js';
+
+/** More aliases than this in one file is an alias bomb, not a course. */
+const MAX_ALIAS_COUNT = 50;
+
+export interface ParsedYaml {
+  /** The plain value; undefined when the YAML had errors. */
+  value: unknown;
+  /** Find the place of a value (or of the key naming it) by its path. */
+  placeOf(path: ReadonlyArray<PropertyKey>, which?: 'value' | 'key'): Place | undefined;
+  /** The place where the YAML starts. */
+  start: Place;
+}
+
+/**
+ * Parse `text` (which starts on `firstLine` of `file`) and push its problems onto `out`.
+ * Returns the value only when there were none.
+ */
+export function parseYaml(text: string, file: string, out: Diagnostic[], firstLine = 1): ParsedYaml {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: true, version: '1.2' });
+  const shift = firstLine - 1;
+  const at = (offset: number): Place => {
+    const p = lineCounter.linePos(offset);
+    return { line: p.line + shift, column: p.col };
+  };
+  const start: Place = { line: firstLine, column: 1 };
+  const placeOf = (path: ReadonlyArray<PropertyKey>, which: 'value' | 'key' = 'value') => nodePlace(doc, path, which, at);
+
+  let failed = false;
+  for (const problem of [...doc.errors, ...doc.warnings]) {
+    failed = true;
+    const place = problem.linePos ? { line: problem.linePos[0].line + shift, column: problem.linePos[0].col } : start;
+    out.push(diag(yamlCode(problem.code, problem.message), file, place, firstSentence(problem.message)));
+  }
+  if (failed) return { value: undefined, placeOf, start };
+  try {
+    return { value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), placeOf, start };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const code: Code = /alias/i.test(message) ? 'yaml/alias-limit' : 'yaml/syntax';
+    out.push(diag(code, file, start, code === 'yaml/alias-limit' ? `too many aliases (more than ${MAX_ALIAS_COUNT}): this looks like an alias bomb` : message));
+    return { value: undefined, placeOf, start };
+  }
+}
+
+function yamlCode(code: string, message: string): Code {
+  if (code === 'DUPLICATE_KEY') return 'yaml/duplicate-key';
+  if (code === 'TAG_RESOLVE_FAILED' || /tag/i.test(message)) return 'yaml/unknown-tag';
+  if (/alias/i.test(message) && code !== 'BAD_ALIAS') return 'yaml/alias-limit';
+  return 'yaml/syntax';
+}
+
+/** yaml's pretty errors append a code excerpt after the first line; keep the sentence. */
+function firstSentence(message: string): string {
+  const line = message.split('\n')[0] ?? message;
+  return line.replace(/ at line \d+, column \d+:?$/, '').trim();
+}
+
+/** The place of the node at `path`; falls back to the closest ancestor that exists. */
+function nodePlace(doc: Document, path: ReadonlyArray<PropertyKey>, which: 'value' | 'key', at: (offset: number) => Place): Place | undefined {
+  let node: unknown = doc.contents;
+  let keyNode: Node | undefined;
+  let last: Place | undefined = rangePlace(node, at);
+  for (const segment of path) {
+    keyNode = undefined;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) return last;
+      keyNode = pair.key as Node;
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      node = node.items[segment];
+    } else {
+      return last;
+    }
+    const keyPlace = keyNode ? rangePlace(keyNode, at) : undefined;
+    last = (which === 'key' ? keyPlace : undefined) ?? rangePlace(node, at) ?? keyPlace ?? last;
+  }
+  return last;
+}
+
+function rangePlace(node: unknown, at: (offset: number) => Place): Place | undefined {
+  const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+  return range ? at(range[0]) : undefined;
+}

@@ -1,0 +1,20 @@
+/** section.yaml: marks a folder as a section of its program (DESIGN §2). Source of schema/section.schema.json. */
+import { z } from 'zod';
+import { LESSON_KEY_PATTERN } from './lesson.js';
+
+export const SectionFileSchema = z
+  .strictObject({
+    id: z.string().min(1).max(255).describe('The section id in the school. Give id or name, not both.').optional(),
+    name: z
+      .string()
+      .min(1)
+      .max(255)
+      .describe('The exact section name, resolved through GET /sections of the program. Give id or name, not both.')
+      .optional(),
+    lessons: z
+      .array(z.string().regex(LESSON_KEY_PATTERN, 'not a lesson key'))
+      .describe('Lesson keys in the order of the section; must list every lesson of the folder exactly once. Default: file names in natural order.')
+      .optional(),
+  })
+  .describe('section.yaml: a coursesync section folder');
+export type SectionFile = z.output<typeof SectionFileSchema>;

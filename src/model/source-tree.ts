@@ -1,0 +1,41 @@
+/**
+ * The files of a course repo as read from disk (by source/) and handed to compile/ (PURE).
+ * Text is already decoded: UTF-8 checked, BOM stripped, CRLF turned into LF.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+
+export interface SourceFile {
+  /** Repo-relative path, `/` separators. */
+  path: string;
+  text: string;
+  /** sha256 (hex) of the file's bytes as stored. */
+  digest: string;
+}
+
+/** A block of text and the 1-based file line where it starts. */
+export interface TextBlock {
+  text: string;
+  line: number;
+}
+
+export interface LessonSource extends SourceFile {
+  /** The YAML between the `---` lines; null when the file has no front-matter. */
+  frontMatter: TextBlock | null;
+  /** True when the file opens a front-matter block and never closes it. */
+  frontMatterUnclosed: boolean;
+  /** Everything after the front-matter. */
+  body: TextBlock;
+}
+
+export interface SourceTree {
+  /** `coursesync.yaml` at the repo root, when present. */
+  config?: SourceFile;
+  /** Every `program.yaml`, sorted by path. */
+  programs: SourceFile[];
+  /** Every `section.yaml`, sorted by path. */
+  sections: SourceFile[];
+  /** Every `*.md` file outside ignored folders, sorted by path. */
+  lessons: LessonSource[];
+  /** Problems found while reading (unreadable files, bad encoding, symlinks leaving the repo). */
+  diagnostics: Diagnostic[];
+}

@@ -1,0 +1,207 @@
+/**
+ * Walk a course repo and read the files coursesync cares about (I/O): coursesync.yaml,
+ * program.yaml, section.yaml and *.md. Hidden folders (.git, .coursesync), node_modules and
+ * symlinks that leave the repo are never followed; a symlink loop is reported, not walked.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import { diag } from '../compile/codes.js';
+import type { LessonSource, SourceFile, SourceTree } from '../model/source-tree.js';
+import { splitFrontMatter } from './split-front-matter.js';
+
+/** Files larger than this are reported, not read: no lesson needs 10 MB of text. */
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const IGNORED_DIRS = new Set(['node_modules']);
+
+type Kind = 'config' | 'program' | 'section' | 'lesson';
+
+function kindOf(rel: string, name: string): Kind | undefined {
+  if (name === 'program.yaml') return 'program';
+  if (name === 'section.yaml') return 'section';
+  if (name === 'coursesync.yaml' && rel === name) return 'config';
+  if (name.toLowerCase().endsWith('.md')) return 'lesson';
+  return undefined;
+}
+
+/**
+ * Read the course repo at `dir`. Problems with single files become diagnostics; a `dir` that
+ * does not exist or is not a folder is a CoursesyncError.
+ */
+export async function readSource(dir: string): Promise<SourceTree> {
+  const root = await resolveRoot(dir);
+  const diagnostics: Diagnostic[] = [];
+  const found: Array<{ rel: string; abs: string; kind: Kind }> = [];
+  const visited = new Set<string>([root]);
+
+  const walk = async (absDir: string, relDir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(absDir, { withFileTypes: true });
+    } catch (e) {
+      diagnostics.push(diag('file/unreadable', relDir || '.', undefined, `cannot read the folder: ${reason(e)}`));
+      return;
+    }
+    for (const entry of entries) {
+      const name = entry.name;
+      const rel = relDir ? `${relDir}/${name}` : name;
+      const abs = path.join(absDir, name);
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        const target = await resolveLink(abs);
+        if (!target.ok) {
+          // A dangling link is reported only when its name is one coursesync would read; a loop always.
+          if (name.startsWith('.') || (!target.loop && kindOf(rel, name) === undefined)) continue;
+          diagnostics.push(diag('repo/broken-symlink', rel, undefined, `symlink cannot be resolved: ${target.reason}`));
+          continue;
+        }
+        if (!isInside(root, target.real)) {
+          if (name.startsWith('.')) continue;
+          diagnostics.push(diag('repo/symlink-outside', rel, undefined, 'symlink points outside the repo'));
+          continue;
+        }
+        isDir = target.isDir;
+        isFile = !target.isDir;
+        if (isDir) {
+          // A link to a folder already walked (or being walked) would loop or read files twice.
+          if (visited.has(target.real)) continue;
+          visited.add(target.real);
+        }
+      }
+      if (isDir) {
+        if (name.startsWith('.') || IGNORED_DIRS.has(name)) continue;
+        await walk(abs, rel);
+      } else if (isFile) {
+        const kind = kindOf(rel, name);
+        if (kind && !name.startsWith('.')) found.push({ rel, abs, kind });
+      }
+    }
+  };
+  await walk(root, '');
+
+  const limit = pLimit(32);
+  const read = await Promise.all(found.map((f) => limit(() => readOne(f.abs, f.rel, diagnostics))));
+  const tree: SourceTree = { programs: [], sections: [], lessons: [], diagnostics };
+  found.forEach((f, i) => {
+    const file = read[i];
+    if (!file) return;
+    if (f.kind === 'config') tree.config = file;
+    else if (f.kind === 'program') tree.programs.push(file);
+    else if (f.kind === 'section') tree.sections.push(file);
+    else tree.lessons.push(toLesson(file));
+  });
+  const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  tree.programs.sort(byPath);
+  tree.sections.sort(byPath);
+  tree.lessons.sort(byPath);
+  return tree;
+}
+
+function toLesson(file: SourceFile): LessonSource {
+  return { ...file, ...splitFrontMatter(file.text) };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+async function readOne(abs: string, rel: string, diagnostics: Diagnostic[]): Promise<SourceFile | undefined> {
+  try {
+    const info = await stat(abs);
+    if (info.size > MAX_FILE_BYTES) {
+      diagnostics.push(diag('file/too-large', rel, undefined, `file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`));
+      return undefined;
+    }
+    const bytes = await readFile(abs);
+    const digest = createHash('sha256').update(bytes).digest('hex');
+    let text: string;
+    try {
+      // The decoder drops a leading BOM (ignoreBOM: false means "consume it").
+      text = utf8.decode(bytes);
+    } catch {
+      const at = firstInvalidUtf8(bytes);
+      diagnostics.push(diag('file/not-utf8', rel, at, 'file is not valid UTF-8'));
+      return undefined;
+    }
+    const nul = text.indexOf('\0');
+    if (nul !== -1) {
+      const at = positionOf(text, nul);
+      diagnostics.push(diag('file/binary', rel, at, 'file contains a NUL byte: it is not a text file'));
+      return undefined;
+    }
+    return { path: rel, text: text.replace(/\r\n?/g, '\n'), digest };
+  } catch (e) {
+    diagnostics.push(diag('file/unreadable', rel, undefined, `cannot read the file: ${reason(e)}`));
+    return undefined;
+  }
+}
+
+/** Line and column of the first byte that breaks UTF-8 decoding. */
+function firstInvalidUtf8(bytes: Uint8Array): { line: number; column: number } {
+  let lo = 0;
+  let hi = bytes.length;
+  // Binary search for the longest valid prefix (decoding a prefix can only fail at or after the bad byte,
+  // or on a code point cut in half, which `stream: true` tolerates).
+  const ok = (n: number) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, n), { stream: true });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ok(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  const prefix = new TextDecoder('utf-8').decode(bytes.subarray(0, lo));
+  return positionOf(prefix, prefix.length);
+}
+
+function positionOf(text: string, index: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: index - start + 1 };
+}
+
+async function resolveRoot(dir: string): Promise<string> {
+  try {
+    const real = await realpath(dir);
+    if (!(await stat(real)).isDirectory()) throw new CoursesyncError(`${dir} is not a folder`, { code: 'source/not-a-folder', hint: 'give the folder of the course repo' });
+    return real;
+  } catch (e) {
+    if (e instanceof CoursesyncError) throw e;
+    throw new CoursesyncError(`cannot read the course repo ${dir}: ${reason(e)}`, { code: 'source/not-found', hint: 'give the folder of the course repo, e.g. `coursesync validate examples`' });
+  }
+}
+
+type LinkTarget = { ok: true; real: string; isDir: boolean } | { ok: false; loop: boolean; reason: string };
+
+async function resolveLink(abs: string): Promise<LinkTarget> {
+  try {
+    const real = await realpath(abs);
+    return { ok: true, real, isDir: (await stat(real)).isDirectory() };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return { ok: false, loop: true, reason: 'it is a symlink loop' };
+    if (code === 'ENOENT') return { ok: false, loop: false, reason: 'its target does not exist' };
+    return { ok: false, loop: true, reason: reason(e) };
+  }
+}
+
+function isInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function reason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err.code ?? (e instanceof Error ? e.message : String(e));
+}
