@@ -1,0 +1,119 @@
+/**
+ * Connection settings of commands that talk to the school (DESIGN §6): where the school is and
+ * which token to use, and the translation of auth/lookup failures into messages that say what
+ * to check. The token comes only from COURSESYNC_TOKEN or --token-file, never from a flag that
+ * holds it (it would end up in shell history and process lists).
+ */
+import { readFileSync } from 'node:fs';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import type { CourseConfig } from '../model/config.js';
+import { checkBaseUrl } from '../school/base-url.js';
+import { SchoolApiError } from '../school/errors.js';
+
+export interface ConnectionFlags {
+  baseUrl?: string | undefined;
+  tokenFile?: string | undefined;
+}
+
+export interface Connection {
+  baseUrl: string;
+  token: string;
+}
+
+/**
+ * The base URL, with precedence --base-url > COURSESYNC_BASE_URL > coursesync.yaml
+ * `school.base_url`, checked (https, or http to loopback only).
+ * @throws CoursesyncError `connection/no-base-url`, `connection/insecure-url`, `connection/invalid-url`
+ */
+export function resolveBaseUrl(args: { flags: ConnectionFlags; config?: CourseConfig | undefined; env?: NodeJS.ProcessEnv }): string {
+  const env = args.env ?? process.env;
+  const candidates: Array<[string | undefined, string]> = [
+    [args.flags.baseUrl, '--base-url'],
+    [env.COURSESYNC_BASE_URL, 'COURSESYNC_BASE_URL'],
+    [args.config?.school?.base_url, 'coursesync.yaml school.base_url'],
+  ];
+  for (const [value, source] of candidates) {
+    if (value !== undefined && value.trim() !== '') return checkBaseUrl(value, source);
+  }
+  throw new CoursesyncError('No school address is configured.', {
+    code: 'connection/no-base-url',
+    hint: 'Pass --base-url, set COURSESYNC_BASE_URL, or set school.base_url in coursesync.yaml (e.g. https://school.example.com/api/v1).',
+  });
+}
+
+/**
+ * The token, from --token-file (its content, trimmed) or else COURSESYNC_TOKEN.
+ * @throws CoursesyncError `connection/no-token`, `connection/token-file`
+ */
+export function resolveToken(args: { flags: ConnectionFlags; env?: NodeJS.ProcessEnv }): string {
+  const env = args.env ?? process.env;
+  if (args.flags.tokenFile !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(args.flags.tokenFile, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+      throw new CoursesyncError(`Cannot read the token file ${args.flags.tokenFile} (${code}).`, {
+        code: 'connection/token-file',
+        hint: 'Give --token-file a readable file that holds only the API key, or set COURSESYNC_TOKEN instead.',
+      });
+    }
+    const token = text.trim();
+    if (token === '' || /[\r\n]/.test(token)) {
+      throw new CoursesyncError(`The token file ${args.flags.tokenFile} ${token === '' ? 'is empty' : 'holds more than one line'}.`, {
+        code: 'connection/no-token',
+        hint: 'Put only the API key in the file, on one line.',
+      });
+    }
+    return token;
+  }
+  const token = env.COURSESYNC_TOKEN?.trim();
+  if (!token) {
+    throw new CoursesyncError('No API token: COURSESYNC_TOKEN is not set.', {
+      code: 'connection/no-token',
+      hint: 'Set COURSESYNC_TOKEN to the school API key, or pass --token-file <file>. The token is never accepted as a flag value.',
+    });
+  }
+  return token;
+}
+
+/**
+ * Base URL and token for a command that talks to the school. The base URL is resolved first,
+ * so a refused address is reported even without a token.
+ */
+export function resolveConnection(args: { flags: ConnectionFlags; config?: CourseConfig | undefined; env?: NodeJS.ProcessEnv }): Connection {
+  const baseUrl = resolveBaseUrl(args);
+  const token = resolveToken(args);
+  return { baseUrl, token };
+}
+
+/**
+ * Turn a 401, 403 or 404 from the school into an error that says what to check. Other errors
+ * are returned unchanged. `subject` names what was looked up for a 404 (e.g. `lesson les_1`).
+ */
+export function explainSchoolError(e: unknown, subject?: string): unknown {
+  if (!(e instanceof SchoolApiError)) return e;
+  const answer = `${e.endpoint} answered ${e.status}${e.serverError ? `: ${e.serverError}` : ''}`;
+  if (e.status === 401) {
+    return new CoursesyncError(`The school refused the API token (${answer}).`, {
+      code: 'connection/unauthorized',
+      hint: 'Check COURSESYNC_TOKEN (or the --token-file) holds a valid API key for this school, and that the base URL is the right school.',
+      cause: e,
+    });
+  }
+  if (e.status === 403) {
+    return new CoursesyncError(`The API token may not do this (${answer}).`, {
+      code: 'connection/forbidden',
+      hint: 'The key needs edit access to every program involved; a move or duplication needs both the source and the destination program.',
+      cause: e,
+    });
+  }
+  if (e.status === 404) {
+    return new CoursesyncError(`${subject ? `The school has no ${subject}` : 'The school has no such record'} (${answer}).`, {
+      code: 'connection/not-found',
+      hint: 'Check the id, and that the base URL points to the school the id belongs to.',
+      cause: e,
+    });
+  }
+  return e;
+}

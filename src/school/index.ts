@@ -1,0 +1,8 @@
+/** The school API: typed client, retries, operations, wire schemas shared with the emulator. */
+export * from './client.js';
+export * from './errors.js';
+export * from './operations.js';
+export * from './retry-policy.js';
+export * from './base-url.js';
+export * from './loopback.js';
+export type { RetryEvent } from './transport.js';

@@ -1,0 +1,49 @@
+/**
+ * The retry policy (issue 3 §2, DESIGN §5), as pure functions: how long to wait before the next
+ * try. 429 and 503 honour `Retry-After` (seconds or HTTP date); otherwise exponential backoff
+ * with full jitter (a uniformly random wait between 0 and min(cap, base·2^n), which spreads
+ * clients apart better than a fixed or "equal" jitter), and a bounded number of tries.
+ */
+
+export interface RetryPolicy {
+  /** Tries in all, the first included. 1 disables retries. */
+  maxAttempts: number;
+  /** Backoff base: the first retry waits up to this long. */
+  baseDelayMs: number;
+  /** Backoff cap: no computed wait is longer. */
+  maxDelayMs: number;
+  /** A Retry-After longer than this is not waited for: the error is reported instead. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
+
+/**
+ * Milliseconds a `Retry-After` header asks to wait: delta-seconds (`"2"`) or an HTTP date
+ * (`"Wed, 21 Oct 2026 07:28:00 GMT"`, measured from `nowMs`, never negative). Null when the
+ * header is absent or malformed.
+ */
+export function parseRetryAfter(header: string | null | undefined, nowMs: number): number | null {
+  if (header === null || header === undefined) return null;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP date always names a weekday and a month; Date.parse alone accepts too much ("1.5").
+  if (!/^[A-Za-z]{3},/.test(text)) return null;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, at - nowMs);
+}
+
+/**
+ * Full-jitter backoff before retry number `retry` (0 for the first retry):
+ * `random() * min(maxDelayMs, baseDelayMs * 2^retry)`, rounded down.
+ */
+export function backoffDelay(retry: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(retry, 30));
+  return Math.floor(random() * ceiling);
+}

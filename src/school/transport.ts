@@ -1,0 +1,200 @@
+/**
+ * One HTTP exchange with the school, with the retry policy applied: Node's fetch, a timeout per
+ * try, the bearer header, `redirect: 'error'`, the response parsed with zod, typed errors.
+ *
+ * Which failures are retried depends on whether the request is idempotent:
+ * - idempotent (GET, PATCH, DELETE, duplications with an idempotency key, and POSTs the API
+ *   defines as idempotent): retried on 429, 5xx, timeouts and network errors;
+ * - non-idempotent (POST /lessons, POST /webhooks): retried only when the school certainly did
+ *   not act: a 429 (the request was refused, nothing processed) or a connection that was never
+ *   established. A 5xx, a timeout or a dropped connection after sending → OutcomeUnknownError.
+ *   A 503 on create is *not* retried although the emulator promises a failed create is not
+ *   saved: a real server or proxy answering 503 gives no such guarantee, and a duplicate lesson
+ *   is worse than asking the user to check.
+ *
+ * Written as a small loop rather than with p-retry: p-retry derives every wait from its own
+ * exponential formula (randomize multiplies by 1–2, not full jitter) and has no per-attempt
+ * delay override, so honouring Retry-After would mean sleeping in onFailedAttempt *and* its
+ * backoff; and the decision to re-send depends on the phase the failure happened in.
+ */
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { z } from 'zod';
+import { ErrorBodySchema, jsonPathOf } from './wire/errors.js';
+import { backoffDelay, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
+import {
+  OutcomeUnknownError,
+  SchoolApiError,
+  SchoolConnectionError,
+  SchoolResponseError,
+  redactToken,
+  type PendingLesson,
+} from './errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** Told before each wait, so a CLI can say it is waiting and why. Never contains the token. */
+export interface RetryEvent {
+  /** `METHOD /path`. */
+  endpoint: string;
+  /** The try that just failed (1 for the first). */
+  attempt: number;
+  /** How long the client waits before the next try. */
+  delayMs: number;
+  /** `HTTP 429`, `HTTP 503`, `timeout after 30000 ms`, `ECONNRESET`, … */
+  reason: string;
+}
+
+export interface TransportOptions {
+  /** Checked base URL, no trailing slash, e.g. `https://school.example.com/api/v1`. */
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** Source of jitter; Math.random by default. */
+  random?: (() => number) | undefined;
+  /** How to wait; node:timers/promises setTimeout by default. */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
+}
+
+export interface RequestSpec<T> {
+  method: HttpMethod;
+  /** Path below the base URL, starting with `/`; ids already encoded. */
+  path: string;
+  query?: Record<string, string | number | undefined> | undefined;
+  body?: unknown;
+  /** Schema of a 2xx body. */
+  schema: z.ZodType<T>;
+  /** May the request be re-sent after it may have reached the school? */
+  idempotent: boolean;
+  /** For POST /lessons: named in an OutcomeUnknownError. */
+  lesson?: PendingLesson | undefined;
+}
+
+/** Sends requests; one per client. */
+export interface Transport {
+  send<T>(spec: RequestSpec<T>): Promise<T>;
+}
+
+type Attempt =
+  | { kind: 'response'; status: number; retryAfter: string | null; text: string }
+  | { kind: 'failure'; sent: boolean; reason: string; cause: unknown; redirect: boolean };
+
+/** Error codes of a connection that never carried the request: re-sending is always safe. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Build the transport of a client. */
+export function createTransport(options: TransportOptions): Transport {
+  const { baseUrl, token, timeoutMs, retry } = options;
+  const random = options.random ?? Math.random;
+  const sleep = options.sleep ?? ((ms: number) => sleepFor(ms));
+
+  async function attemptOnce(url: string, method: HttpMethod, body: string | undefined): Promise<Attempt> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      'user-agent': 'coursesync',
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const res = await fetch(url, { method, headers, body, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+      const text = await res.text();
+      return { kind: 'response', status: res.status, retryAfter: res.headers.get('retry-after'), text };
+    } catch (e) {
+      return describeFailure(e, timeoutMs);
+    }
+  }
+
+  async function send<T>(spec: RequestSpec<T>): Promise<T> {
+    const endpoint = `${spec.method} ${spec.path}`;
+    const url = baseUrl + spec.path + queryString(spec.query);
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await attemptOnce(url, spec.method, body);
+      let finalError: Error;
+      let reason: string;
+      let retryAfterMs: number | null = null;
+      if (outcome.kind === 'response') {
+        if (outcome.status >= 200 && outcome.status < 300) return parseBody(endpoint, outcome.text, spec.schema);
+        const apiError = new SchoolApiError({
+          status: outcome.status,
+          serverError: serverErrorOf(outcome.text, token),
+          endpoint,
+        });
+        reason = `HTTP ${outcome.status}`;
+        if (outcome.status !== 429 && outcome.status < 500) throw apiError;
+        if (outcome.status !== 429 && !spec.idempotent) {
+          throw new OutcomeUnknownError({ endpoint, reason: `the school answered ${outcome.status} (${apiError.serverError ?? 'no message'})`, lesson: spec.lesson, cause: apiError });
+        }
+        if (outcome.status === 429 || outcome.status === 503) retryAfterMs = parseRetryAfter(outcome.retryAfter, Date.now());
+        finalError = apiError;
+      } else {
+        reason = outcome.reason;
+        if (outcome.redirect) {
+          throw new SchoolConnectionError({
+            endpoint,
+            reason: 'the school answered with a redirect, which is never followed (the token must not go elsewhere)',
+            hint: 'Check the base URL: give the final address of the API, including https:// and /api/v1.',
+          });
+        }
+        if (outcome.sent && !spec.idempotent) {
+          throw new OutcomeUnknownError({ endpoint, reason: outcome.reason, lesson: spec.lesson, cause: outcome.cause });
+        }
+        finalError = new SchoolConnectionError({ endpoint, reason: outcome.reason, cause: outcome.cause });
+      }
+      if (attempt >= retry.maxAttempts) throw finalError;
+      if (retryAfterMs !== null && retryAfterMs > retry.maxRetryAfterMs) throw finalError;
+      const delayMs = retryAfterMs ?? backoffDelay(attempt - 1, retry, random);
+      options.onRetry?.({ endpoint, attempt, delayMs, reason });
+      await sleep(delayMs);
+    }
+  }
+
+  return { send };
+}
+
+/** `?a=1&b=x` from the defined entries, or `` when there are none. */
+function queryString(query: Record<string, string | number | undefined> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+  const s = params.toString();
+  return s === '' ? '' : `?${s}`;
+}
+
+/** The server's `error` string of an error body, scrubbed of the token; null when absent. */
+function serverErrorOf(text: string, token: string): string | null {
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
+    return parsed.success ? redactToken(parsed.data.error, token) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Parse a 2xx body; a mismatch names the endpoint and the first wrong field. */
+function parseBody<T>(endpoint: string, text: string, schema: z.ZodType<T>): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new SchoolResponseError({ endpoint, field: '', problem: 'is not JSON' });
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new SchoolResponseError({ endpoint, field: jsonPathOf(issue?.path ?? []), problem: issue?.message ?? 'does not match' });
+}
+
+/** Classify a fetch failure: timeout, refused redirect, or network error (sent or not). */
+function describeFailure(e: unknown, timeoutMs: number): Attempt {
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
+  if (err.name === 'TimeoutError' || err.cause?.name === 'TimeoutError') {
+    return { kind: 'failure', sent: true, reason: `no answer within ${timeoutMs} ms`, cause: e, redirect: false };
+  }
+  const code = err.cause?.code;
+  const message = err.cause?.message ?? err.message ?? 'network error';
+  const redirect = /redirect/i.test(message);
+  const sent = code === undefined || !NOT_SENT_CODES.has(code);
+  return { kind: 'failure', sent, reason: code ? `${code} (${message})` : message, cause: e, redirect };
+}
