@@ -1,0 +1,11 @@
+/** Plan (PURE): desired × state (× live) → Plan; its simulation and its renderings. */
+export * from './plan-schema.js';
+export * from './diff-course.js';
+export * from './diff-fields.js';
+export * from './keep-in-order.js';
+export * from './simulate-plan.js';
+export * from './section-slots.js';
+export * from './describe-change.js';
+export * from './render-text.js';
+export * from './render-markdown.js';
+export * from './render-json.js';
