@@ -167,12 +167,8 @@ export function compileCourse(source: SourceTree): CompileResult {
 
 function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
   if (!source.config) return DEFAULT_CONFIG;
-  const { data, yaml } = compileYamlFile(CourseConfigSchema, source.config, 'config', out, true);
-  if (!data) return DEFAULT_CONFIG;
-  if (data.archive !== undefined && data.removed_lessons !== 'unpublish') {
-    out.push(diag('config/archive-ignored', source.config.path, yaml?.placeOf(['archive'], 'key'), '"archive" has no effect while removed_lessons is keep'));
-  }
-  return data;
+  // `archive` with `removed_lessons: keep` is allowed: it is ready for when the policy changes.
+  return compileYamlFile(CourseConfigSchema, source.config, 'config', out, true).data ?? DEFAULT_CONFIG;
 }
 
 function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {

@@ -6,6 +6,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LessonFields } from '../model/desired.js';
 import { countCodePoints, LESSON_KEY_PATTERN, LessonFrontMatterSchema, MAX_TEXT_LENGTH, VIDEO_KEYS, type LessonFrontMatter } from '../model/lesson.js';
 import type { LessonSource } from '../model/source-tree.js';
+import { videoIdFromUrl } from '../school/video-urls.js';
 import { checkHtml, type HtmlProblem } from './check-html.js';
 import { checkSchema } from './check-schema.js';
 import { diag, type Code, type Place } from './codes.js';
@@ -134,6 +135,13 @@ function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, 
     if (given.length !== 1) {
       const what = given.length === 0 ? 'no video source' : `${given.length} video sources (${given.join(', ')})`;
       out.push(diag('lesson/video-sources', file, yaml.placeOf(['video'], 'key'), `"video" has ${what}; it needs exactly one`));
+    }
+    for (const host of ['a', 'b', 'c', 'd'] as const) {
+      const value = video[`host_${host}`];
+      // The school stores a URL as an id and answers 422 to a URL it cannot read: say so now.
+      if (value !== undefined && videoIdFromUrl(host, value) === null) {
+        out.push(diag('lesson/video-url', file, yaml.placeOf(['video', `host_${host}`]), `"video.host_${host}" is neither a video id nor a supported URL of host ${host.toUpperCase()}`));
+      }
     }
   }
   if (fm.embed_code !== undefined && type !== 'embed') {
