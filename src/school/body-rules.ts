@@ -18,7 +18,7 @@ export const SIGNED_ATTACHMENT_TAG = 'action-text-attachment';
 /** A forbidden element found in HTML, with its place when the parser knows it. */
 export interface ForbiddenMarkup {
   tagName: string;
-  /** What to tell a user, e.g. `a <script> tag` or `signed attachment markup`. */
+  /** What to tell a user, e.g. `a <script> tag`, `an <iframe> tag` or `signed attachment markup (…)`. */
   description: string;
   /** 1-based line and column in the parsed HTML (or in the source the hast tree came from). */
   line?: number;
@@ -35,7 +35,8 @@ export function isForbiddenElement(node: Element): boolean {
 /** How to name a forbidden element in a message. */
 export function describeForbiddenElement(node: Element): string {
   const tag = node.tagName.toLowerCase();
-  return tag === SIGNED_ATTACHMENT_TAG ? 'signed attachment markup (<action-text-attachment sgid=…>)' : `a <${tag}> tag`;
+  if (tag === SIGNED_ATTACHMENT_TAG) return 'signed attachment markup (<action-text-attachment sgid=…>)';
+  return `${/^[aeiou]/.test(tag) ? 'an' : 'a'} <${tag}> tag`;
 }
 
 /** Every forbidden element of a hast tree, in document order (including inside <template>). */

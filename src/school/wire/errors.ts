@@ -40,8 +40,13 @@ export function schemaKeywordOf(issue: z.core.$ZodIssue, input?: unknown): strin
       return issue.origin === 'string' ? 'maxLength' : issue.origin === 'array' ? 'maxItems' : 'maximum';
     case 'invalid_type':
       return valueAt(input, issue.path) === undefined ? 'required' : 'type';
-    case 'invalid_value':
+    case 'invalid_value': {
+      // A JSON Schema enum sits beside a `type`: absent → required, wrong type (null) → type.
+      const value = valueAt(input, issue.path);
+      if (value === undefined) return 'required';
+      if (value === null || typeof value !== typeof issue.values[0]) return 'type';
       return issue.values.length === 1 ? 'const' : 'enum';
+    }
     case 'unrecognized_keys':
       return 'additionalProperties';
     case 'invalid_format':
