@@ -13,6 +13,7 @@ type Register = (program: Command) => void;
 const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./emulator.js'),
   () => import('./validate.js'),
+  () => import('./plan.js'),
 ];
 
 async function main(argv: string[]): Promise<number> {
