@@ -61,7 +61,7 @@ describe('LessonUpdateBodySchema (PATCH /lessons/{id})', () => {
     ['null name', { name: null }, 'Invalid arguments: /name type'],
     ['null position', { position: null }, 'Invalid arguments: /position type'],
     ['null is_published', { is_published: null }, 'Invalid arguments: /is_published type'],
-    ['null lesson_type', { lesson_type: null }, 'Invalid arguments: /lesson_type type'],
+    ['null lesson_type (outside the enum)', { lesson_type: null }, 'Invalid arguments: /lesson_type enum'],
     ['null drip_delay', { drip_delay: null }, 'Invalid arguments: /drip_delay type'],
     ['name of 256', { name: long(256) }, 'Invalid arguments: /name maxLength'],
     ['unknown field', { titel: 'x' }, 'Invalid arguments: /titel additionalProperties'],

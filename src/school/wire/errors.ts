@@ -41,10 +41,8 @@ export function schemaKeywordOf(issue: z.core.$ZodIssue, input?: unknown): strin
     case 'invalid_type':
       return valueAt(input, issue.path) === undefined ? 'required' : 'type';
     case 'invalid_value': {
-      // A JSON Schema enum sits beside a `type`: absent → required, wrong type (null) → type.
-      const value = valueAt(input, issue.path);
-      if (value === undefined) return 'required';
-      if (value === null || typeof value !== typeof issue.values[0]) return 'type';
+      // Absent → required; any present value outside the list (null included) → enum.
+      if (valueAt(input, issue.path) === undefined) return 'required';
       return issue.values.length === 1 ? 'const' : 'enum';
     }
     case 'unrecognized_keys':
