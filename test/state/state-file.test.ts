@@ -1,0 +1,95 @@
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { emptyState } from '../../src/state/schema.js';
+import { readStateFile, statePath } from '../../src/state/state-file.js';
+import { StateStore, checkBaseUrl } from '../../src/state/state-store.js';
+import { serializeStable } from '../../src/state/serialize-state.js';
+import { hashResponseFields } from '../../src/state/hash-response.js';
+import { fieldsOf } from '../plan/build-course.js';
+
+const LINEAGE = '11111111-1111-4111-8111-111111111111';
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'coursesync-state-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function writeState(text: string): Promise<void> {
+  await mkdir(join(dir, '.coursesync'), { recursive: true });
+  await writeFile(statePath(dir), text);
+}
+
+describe('state file', () => {
+  it('a missing file is an empty state with a fresh lineage', async () => {
+    const { state, exists } = await readStateFile(dir);
+    expect(exists).toBe(false);
+    expect(state).toMatchObject({ version: 1, serial: 0, base_url: null, lessons: {}, sections: {}, pending: {} });
+    expect(state.lineage).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  const good = serializeStable(emptyState(LINEAGE, 'http://127.0.0.1:4010/api/v1'));
+  it.each([
+    ['truncated', good.slice(0, good.length / 2), /not valid JSON.*truncated or corrupted/],
+    ['corrupted', good.replace('"lessons": {}', '"lessons": []'), /not a valid coursesync state: at lessons/],
+    ['newer version', good.replace('"version": 1', '"version": 9'), /format version 9, newer than this coursesync understands/],
+    ['not an object', 'null', /not a valid coursesync state/],
+  ])('%s: clear error naming the file, file untouched', async (_name, text, message) => {
+    await writeState(text);
+    await expect(StateStore.load(dir)).rejects.toThrow(message);
+    await expect(StateStore.load(dir)).rejects.toThrow(statePath(dir));
+    expect(await readFile(statePath(dir), 'utf8')).toBe(text);
+  });
+
+  it('update bumps serial, writes sorted keys with a trailing newline, and leaves no temp file', async () => {
+    const store = await StateStore.load(dir);
+    const lineage = store.data.lineage;
+    await store.update((s) => {
+      s.base_url = 'http://127.0.0.1:4010/api/v1';
+      s.lessons.zeta = { id: 'l1', program_id: 'p', section_id: 's', position: 1, path: 'p/s/zeta.md', applied: fieldsOf('zeta'), response: {} };
+    });
+    await store.update((s) => {
+      s.pending['create:alpha'] = { action: 'create', key: 'alpha', lesson_id: null, request: 'POST /lessons', fields: ['name'], started_at: '2026-01-01T00:00:00Z' };
+    });
+    const text = await readFile(statePath(dir), 'utf8');
+    expect(text.endsWith('}\n')).toBe(true);
+    const parsed = JSON.parse(text);
+    expect(parsed.serial).toBe(2);
+    expect(parsed.lineage).toBe(lineage);
+    expect(Object.keys(parsed)).toEqual([...Object.keys(parsed)].sort());
+    expect(Object.keys(parsed.lessons.zeta.applied)).toEqual([...Object.keys(parsed.lessons.zeta.applied)].sort());
+    expect(await readdir(join(dir, '.coursesync'))).toEqual(['state.json']);
+    const again = await StateStore.load(dir);
+    expect(again.data).toEqual(store.data);
+  });
+
+  it('write-ahead: beginCall records the pending call, endCall records the result and clears it in one write', async () => {
+    const store = await StateStore.load(dir);
+    await store.beginCall('update:a', { action: 'update', key: 'a', lesson_id: 'l1', request: 'PATCH /lessons/l1', fields: ['name'], started_at: 'now' });
+    expect((await readStateFile(dir)).state.pending['update:a']).toBeDefined();
+    await store.endCall('update:a', (s) => {
+      s.base_url = 'x';
+    });
+    const { state } = await readStateFile(dir);
+    expect(state.pending).toEqual({});
+    expect(state.serial).toBe(2);
+  });
+
+  it('a state belongs to one school', () => {
+    const state = emptyState(LINEAGE, 'http://127.0.0.1:4010/api/v1');
+    expect(() => checkBaseUrl(state, 'http://127.0.0.1:4010/api/v1/', 'state.json')).not.toThrow();
+    expect(() => checkBaseUrl(state, 'https://other.example.com/api/v1', 'state.json')).toThrow(/belongs to http:\/\/127.0.0.1:4010\/api\/v1/);
+    expect(() => checkBaseUrl(emptyState(LINEAGE), 'https://any.example.com/api/v1', 'state.json')).not.toThrow();
+  });
+
+  it('response hashes are per field and change only with that field', () => {
+    const a = hashResponseFields({ ...fieldsOf('a'), section_id: 's', position: 1 });
+    const b = hashResponseFields({ ...fieldsOf('a'), section_id: 's', position: 1, name: 'other' });
+    expect(Object.keys(a)).toContain('body');
+    const differing = Object.keys(a).filter((k) => a[k as keyof typeof a] !== b[k as keyof typeof b]);
+    expect(differing).toEqual(['name']);
+  });
+});
