@@ -51,7 +51,7 @@ export const CODES = {
   'config/unknown-key': e('see schema/coursesync.schema.json'),
   'config/missing-field': e('see schema/coursesync.schema.json'),
   'config/invalid-field': e('see schema/coursesync.schema.json'),
-  'lesson/no-front-matter': e('start the file with a front-matter block:\n---\nname: <lesson name>\n---'),
+  'lesson/no-front-matter': e('start the file with a front-matter block: a line ---, then `name: <lesson name>`, then a line ---'),
   'lesson/front-matter-unclosed': e('close the front-matter with a line holding only ---'),
   'lesson/unknown-key': e('see the front-matter table in README or schema/lesson.schema.json'),
   'lesson/missing-field': e('add the field to the front-matter'),

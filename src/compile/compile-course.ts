@@ -53,6 +53,8 @@ export function compileCourse(source: SourceTree): CompileResult {
   const programDirs = new Set(source.programs.map((f) => dirOf(f.path)));
   const programs = new Map<string, DesiredProgram>();
   const programIds = new Map<string, string>();
+  // Counts are of what was found (folders and files), valid or not, so a summary with errors still adds up.
+  const counts: CompileCounts = { programs: 0, sections: 0, lessons: 0 };
   for (const file of source.programs) {
     const dir = dirOf(file.path);
     const outer = ancestors(dir).find((a) => programDirs.has(a));
@@ -60,6 +62,7 @@ export function compileCourse(source: SourceTree): CompileResult {
       out.push(diag('repo/nested-program', file.path, undefined, `program folder is inside the program folder ${outer || '.'}`));
       continue;
     }
+    counts.programs++;
     const { data, yaml } = compileYamlFile(ProgramFileSchema, file, 'program', out);
     if (!data) continue;
     const seen = programIds.get(data.id);
@@ -86,6 +89,7 @@ export function compileCourse(source: SourceTree): CompileResult {
       out.push(diag('repo/section-outside-program', file.path, undefined, `section folder ${dir || '.'} ${inside}`));
       continue;
     }
+    counts.sections++;
     const { data, yaml } = compileYamlFile(SectionFileSchema, file, 'section', out);
     if (!data || !yaml) continue;
     if ((data.id === undefined) === (data.name === undefined)) {
@@ -115,6 +119,7 @@ export function compileCourse(source: SourceTree): CompileResult {
   for (const lesson of source.lessons) {
     const dir = dirOf(lesson.path);
     if (sectionDirs.has(dir)) {
+      counts.lessons++;
       const entry: LessonEntry = { source: lesson, compiled: compileLesson(lesson, out) };
       allLessons.push(entry);
       const list = lessonsBySection.get(dir) ?? [];
@@ -144,23 +149,19 @@ export function compileCourse(source: SourceTree): CompileResult {
 
   checkDuplicateKeys(allLessons, out);
 
-  let lessonCount = 0;
   for (const [dir, entry] of sectionDirs) {
     if (!entry.section) continue;
     const ordered = orderLessons(dir, lessonsBySection.get(dir) ?? [], entry.lessonOrder, out);
     entry.section.lessons = ordered.flatMap((e) => desiredLesson(e) ?? []);
-    lessonCount += ordered.length;
   }
 
   const programList = [...programs.values()].sort((a, b) => compareNatural(a.path, b.path));
   for (const p of programList) p.sections.sort((a, b) => compareNatural(a.path, b.path));
-  const sectionCount = programList.reduce((n, p) => n + p.sections.length, 0);
   if (source.programs.length === 0) {
     out.push(diag('repo/no-programs', '.', undefined, 'no program folder found (a folder holding program.yaml)'));
   }
 
   const diagnostics = sortDiagnostics(out);
-  const counts = { programs: programList.length, sections: sectionCount, lessons: lessonCount };
   if (hasErrors(diagnostics)) return { diagnostics, counts };
   return { desired: { config, programs: programList, digest: digestOf(programList) }, diagnostics, counts };
 }
