@@ -47,10 +47,18 @@ export function matchesWebhook(hook: WebhookRecord, eventType: string, ctx: Even
   }
 }
 
-async function refusedReason(url: URL, allowInsecure: boolean): Promise<string | null> {
+/** Resolves a host name to its addresses (injectable for tests). */
+export type Resolve = (host: string) => Promise<string[]>;
+const resolveWithDns: Resolve = async (host) => (await lookup(host, { all: true })).map((a) => a.address);
+
+/**
+ * Why a delivery to `url` is refused (its host resolves to a private address), or null when it
+ * may go. Every resolved address must be public: one private answer is enough to refuse.
+ */
+export async function refusedReason(url: URL, allowInsecure: boolean, resolve: Resolve = resolveWithDns): Promise<string | null> {
   if (allowInsecure) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  const addresses = isIP(host) ? [host] : await resolve(host);
   const bad = addresses.find(isPrivateAddress);
   return bad === undefined ? null : `refused: ${url.hostname} resolves to the private address ${bad}`;
 }
