@@ -20,13 +20,14 @@ export const SYMBOL: Record<PlanChange['action'], string> = {
 };
 
 /**
- * Whether a plan has changes for `--detailed-exitcode`: any call to make, or an uncertain
- * create to resolve. Orphans and drift are reported but are not changes: with
- * `removed_lessons: keep` an orphan stays forever and must not keep CI at exit 2.
+ * Whether a plan has changes for `--detailed-exitcode`: any call to make, an uncertain create
+ * to resolve, or drift found by --refresh (as Terraform's refresh reports drift). Orphans are
+ * reported but are not changes: with `removed_lessons: keep` an orphan stays forever and must
+ * not keep CI at exit 2.
  */
 export function hasChanges(plan: Plan): boolean {
   const s = plan.summary;
-  return s.create + s.update + s.move + s.unpublish + s.uncertain > 0;
+  return s.create + s.update + s.move + s.unpublish + s.uncertain + s.drift > 0;
 }
 
 /** `Plan: 3 to create, 2 to move, 4 to update, 1 orphaned, 40 unchanged.` or `No changes. …` */

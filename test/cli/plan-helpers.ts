@@ -1,0 +1,113 @@
+/**
+ * Helpers for plan CLI tests: run the built CLI, copy a fixture repo to a temp folder, and push
+ * a plan to a real emulator the way apply will (recording state), checking every predicted
+ * position against the school's answer.
+ */
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSchoolClient } from '../../src/school/client.js';
+import type { LessonCreateBody, LessonUpdateBody } from '../../src/school/wire/lessons.js';
+import { isCall, type Plan } from '../../src/plan/plan-schema.js';
+import { hashResponseFields } from '../../src/state/hash-response.js';
+import type { LessonState, SectionState, StateData } from '../../src/state/schema.js';
+import { writeStateFile } from '../../src/state/state-file.js';
+import type { LessonFields } from '../../src/model/desired.js';
+
+export const CLI = join(import.meta.dirname, '../../dist/cli/index.js');
+
+/** Run `coursesync …` with a clean environment plus `env`. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const base = { ...process.env };
+  for (const k of ['COURSESYNC_TOKEN', 'COURSESYNC_BASE_URL', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'NO_COLOR', 'FORCE_COLOR']) delete base[k];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** A private copy of a fixture repo under test/fixtures/repos/. */
+export async function copyFixture(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `coursesync-${name}-`));
+  await cp(join(import.meta.dirname, '../fixtures/repos', name), dir, { recursive: true });
+  return dir;
+}
+
+const BLANK: LessonFields = {
+  name: '',
+  lesson_type: 'video',
+  drip_delay: 0,
+  is_published: true,
+  is_progression_locked: false,
+  description: '',
+  body: '',
+  settings_embed_host_a: null,
+  settings_embed_host_b: null,
+  settings_embed_host_c: null,
+  settings_embed_host_d: null,
+  settings_embed_code: null,
+  embed_code: null,
+};
+
+/**
+ * Send a plan's calls to the school (chains in order) and write the resulting state, as apply
+ * will. Returns the call ids whose answered position differed from the plan's prediction.
+ */
+export async function pushPlan(args: {
+  dir: string;
+  plan: Plan;
+  state: StateData;
+  baseUrl: string;
+  token: string;
+  sections?: Record<string, SectionState>;
+}): Promise<{ state: StateData; mispredicted: string[] }> {
+  const client = createSchoolClient({ baseUrl: args.baseUrl, token: args.token });
+  const state: StateData = structuredClone(args.state);
+  state.base_url = args.baseUrl;
+  Object.assign(state.sections, args.sections ?? {});
+  const byId = new Map(args.plan.changes.filter(isCall).map((c) => [c.call_id, c]));
+  const mispredicted: string[] = [];
+  for (const r of args.plan.renames) {
+    state.lessons[r.to] = state.lessons[r.from]!;
+    delete state.lessons[r.from];
+  }
+  for (const chain of args.plan.chains) {
+    for (const id of chain.steps) {
+      const step = byId.get(id)!;
+      const prior = state.lessons[step.key];
+      const lesson =
+        step.action === 'create'
+          ? await client.lessons.create(step.request as LessonCreateBody)
+          : await client.lessons.update(step.lesson_id!, step.request as LessonUpdateBody);
+      if (lesson.position !== step.position) mispredicted.push(id);
+      const applied = { ...(prior?.applied ?? BLANK) } as Record<string, unknown>;
+      for (const f of step.fields) applied[f.field] = f.after;
+      const entry: LessonState = {
+        id: lesson.id,
+        program_id: step.program_id,
+        section_id: lesson.section_id,
+        position: lesson.position,
+        path: step.path,
+        applied: applied as unknown as LessonFields,
+        response: hashResponseFields(lesson as unknown as Record<string, unknown>),
+      };
+      state.lessons[step.key] = entry;
+    }
+  }
+  // Later calls shift earlier lessons: read every position back.
+  for (const l of Object.values(state.lessons)) {
+    if (l.id === null) continue;
+    const live = await client.lessons.update(l.id, {});
+    l.position = live.position;
+    l.response = hashResponseFields(live as unknown as Record<string, unknown>);
+  }
+  state.serial += 1;
+  await writeStateFile(args.dir, state);
+  return { state, mispredicted };
+}
