@@ -137,18 +137,18 @@ function checked<S extends z.ZodType>(endpoint: string, schema: S, body: unknown
 function buildClient(t: Transport) {
   const lessons = {
     /** POST /lessons (§4.1). Never re-sent once it may have reached the school (OutcomeUnknownError). */
-    create(body: LessonCreateBody): Promise<Lesson> {
+    async create(body: LessonCreateBody): Promise<Lesson> {
       checked('POST /lessons', LessonCreateBodySchema, body);
       return t.send({ method: 'POST', path: '/lessons', body, schema: LessonSchema, idempotent: false, lesson: { name: body.name, section_id: body.section_id } });
     },
     /** PATCH /lessons/{id} (§4.2). `{}` changes nothing and returns the live lesson (refresh). */
-    update(id: string, body: LessonUpdateBody): Promise<Lesson> {
+    async update(id: string, body: LessonUpdateBody): Promise<Lesson> {
       const path = `/lessons/${seg(id)}`;
       checked(`PATCH ${path}`, LessonUpdateBodySchema, body);
       return t.send({ method: 'PATCH', path, body, schema: LessonSchema, idempotent: true });
     },
     /** POST /lessons/{id}/duplicate (§4.3): starts or (same key, same details) re-reads the operation. */
-    duplicate(id: string, body: LessonDuplicateRequest): Promise<LessonOperation> {
+    async duplicate(id: string, body: LessonDuplicateRequest): Promise<LessonOperation> {
       const path = `/lessons/${seg(id)}/duplicate`;
       checked(`POST ${path}`, LessonDuplicateBodySchema, body);
       return t.send({ method: 'POST', path, body, schema: LessonOperationSchema, idempotent: true });
@@ -157,7 +157,7 @@ function buildClient(t: Transport) {
 
   const programs = {
     /** POST /products/{id}/duplicate (§4.4). */
-    duplicate(id: string, body: ProgramDuplicateRequest): Promise<ProgramOperation> {
+    async duplicate(id: string, body: ProgramDuplicateRequest): Promise<ProgramOperation> {
       const path = `/products/${seg(id)}/duplicate`;
       checked(`POST ${path}`, ProgramDuplicateBodySchema, body);
       return t.send({ method: 'POST', path, body, schema: ProgramOperationSchema, idempotent: true });
@@ -166,7 +166,7 @@ function buildClient(t: Transport) {
 
   const badges = {
     /** POST /badges/award (§4.5). Idempotent by contract: a repeated award returns the same award. */
-    award(body: BadgeAwardBody): Promise<BadgeAward> {
+    async award(body: BadgeAwardBody): Promise<BadgeAward> {
       checked('POST /badges/award', BadgeAwardBodySchema, body);
       return t.send({ method: 'POST', path: '/badges/award', body, schema: BadgeAwardSchema, idempotent: true });
     },
@@ -196,12 +196,12 @@ function buildClient(t: Transport) {
       return result.accesses;
     },
     /** POST /members/set_suspend (§4.8). Sets a value, so re-sending is harmless. */
-    setSuspend(body: MemberFlagBody): Promise<Member> {
+    async setSuspend(body: MemberFlagBody): Promise<Member> {
       checked('POST /members/set_suspend', MemberFlagBodySchema, body);
       return t.send({ method: 'POST', path: '/members/set_suspend', body, schema: MemberSchema, idempotent: true });
     },
     /** POST /members/set_ban (§4.8). Sets a value, so re-sending is harmless. */
-    setBan(body: MemberFlagBody): Promise<Member> {
+    async setBan(body: MemberFlagBody): Promise<Member> {
       checked('POST /members/set_ban', MemberFlagBodySchema, body);
       return t.send({ method: 'POST', path: '/members/set_ban', body, schema: MemberSchema, idempotent: true });
     },
@@ -247,7 +247,7 @@ function buildClient(t: Transport) {
 
   const webhooks = {
     /** POST /webhooks (§4.13). Not idempotent: a re-send would register a second webhook. */
-    create(body: WebhookCreateBody): Promise<Webhook> {
+    async create(body: WebhookCreateBody): Promise<Webhook> {
       checked('POST /webhooks', WebhookCreateBodySchema, body);
       return t.send({ method: 'POST', path: '/webhooks', body, schema: WebhookSchema, idempotent: false });
     },
