@@ -35,9 +35,12 @@ export async function readSource(dir: string): Promise<SourceTree> {
   const root = await resolveRoot(dir);
   const diagnostics: Diagnostic[] = [];
   const found: Array<{ rel: string; abs: string; kind: Kind }> = [];
-  const visited = new Set<string>([root]);
+  const visited = new Set<string>();
 
+  // `absDir` is always a real path (links are resolved before walking), so `visited` catches
+  // a link back to any folder already walked, however it was reached.
   const walk = async (absDir: string, relDir: string): Promise<void> => {
+    visited.add(absDir);
     let entries;
     try {
       entries = await readdir(absDir, { withFileTypes: true });
@@ -49,6 +52,7 @@ export async function readSource(dir: string): Promise<SourceTree> {
       const name = entry.name;
       const rel = relDir ? `${relDir}/${name}` : name;
       const abs = path.join(absDir, name);
+      let real = abs;
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
@@ -66,15 +70,13 @@ export async function readSource(dir: string): Promise<SourceTree> {
         }
         isDir = target.isDir;
         isFile = !target.isDir;
-        if (isDir) {
-          // A link to a folder already walked (or being walked) would loop or read files twice.
-          if (visited.has(target.real)) continue;
-          visited.add(target.real);
-        }
+        real = target.real;
+        // A link to a folder already walked (or being walked) would loop or read files twice.
+        if (isDir && visited.has(real)) continue;
       }
       if (isDir) {
         if (name.startsWith('.') || IGNORED_DIRS.has(name)) continue;
-        await walk(abs, rel);
+        await walk(real, rel);
       } else if (isFile) {
         const kind = kindOf(rel, name);
         if (kind && !name.startsWith('.')) found.push({ rel, abs, kind });
@@ -140,24 +142,26 @@ async function readOne(abs: string, rel: string, diagnostics: Diagnostic[]): Pro
 
 /** Line and column of the first byte that breaks UTF-8 decoding. */
 function firstInvalidUtf8(bytes: Uint8Array): { line: number; column: number } {
-  let lo = 0;
-  let hi = bytes.length;
-  // Binary search for the longest valid prefix (decoding a prefix can only fail at or after the bad byte,
-  // or on a code point cut in half, which `stream: true` tolerates).
-  const ok = (n: number) => {
+  const decodes = (n: number, stream: boolean) => {
     try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, n), { stream: true });
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, n), { stream });
       return true;
     } catch {
       return false;
     }
   };
+  // Longest prefix that decodes when more bytes may follow (monotonic, so binary search works).
+  let lo = 0;
+  let hi = bytes.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (ok(mid)) lo = mid;
+    if (decodes(mid, true)) lo = mid;
     else hi = mid - 1;
   }
-  const prefix = new TextDecoder('utf-8').decode(bytes.subarray(0, lo));
+  // That prefix may end inside the bad sequence: back up to where a complete prefix decodes.
+  let bad = lo;
+  while (bad > 0 && lo - bad < 4 && !decodes(bad, false)) bad--;
+  const prefix = new TextDecoder('utf-8').decode(bytes.subarray(0, bad));
   return positionOf(prefix, prefix.length);
 }
 

@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cli = fileURLToPath(new URL('../../dist/cli/index.js', import.meta.url));
+const fixture = (name: string) => `test/fixtures/repos/${name}`;
+
+/** Run the built CLI (npm test builds first) from the repo root. */
+function run(args: string[], env: Record<string, string> = {}) {
+  const { GITHUB_ACTIONS: _ignored, ...base } = process.env;
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, env: { ...base, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('coursesync validate (built CLI)', () => {
+  it('exits 0 on the examples and prints the counts', () => {
+    const r = run(['validate', 'examples']);
+    expect(r.stdout).toBe('2 programs, 5 sections, 22 lessons: valid\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('prints every diagnostic sorted as path:line:col with a hint, then the summary, and exits 1', () => {
+    const r = run(['validate', fixture('video-rules')]);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => !l.startsWith('  hint: '))).toEqual([
+      'p/s/01-text-with-video.md:4:1 error "video" is only for video lessons, and this is a text lesson [lesson/video-not-allowed]',
+      'p/s/02-two-sources.md:3:1 error "video" has 2 video sources (host_a, host_c); it needs exactly one [lesson/video-sources]',
+      'p/s/03-no-source.md:3:1 error "video" has no video source; it needs exactly one [lesson/video-sources]',
+      'p/s/04-embed-on-video.md:3:1 error "embed_code" is only for embed lessons, and this is a video lesson [lesson/embed-code-not-allowed]',
+      'p/s/05-bad-url.md:4:11 error "video.host_d" is neither a video id nor a supported URL of host D [lesson/video-url]',
+      '1 program, 1 section, 5 lessons: 5 errors',
+    ]);
+    expect(lines.filter((l) => l.startsWith('  hint: '))).toHaveLength(5);
+    expect(r.stdout + r.stderr).not.toMatch(/Error:|\n\s+at /);
+  });
+
+  it('--format json is versioned and complete', () => {
+    const r = run(['validate', fixture('forbidden-html'), '--format', 'json']);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as { format_version: number; valid: boolean; counts: unknown; diagnostics: Array<{ file: string; line: number; column: number; code: string; severity: string }> };
+    expect(report.format_version).toBe(1);
+    expect(report.valid).toBe(false);
+    expect(report.counts).toEqual({ programs: 1, sections: 1, lessons: 2 });
+    expect(report.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual([
+      'error lesson/forbidden-html',
+      'error lesson/forbidden-html',
+      'error lesson/forbidden-html',
+      'error lesson/forbidden-html',
+      'warning lesson/event-handler',
+      'warning lesson/javascript-url',
+      'error lesson/forbidden-html',
+      'warning lesson/javascript-url',
+    ]);
+    expect(report.diagnostics[1]).toMatchObject({ file: 'p/s/01-markdown.md', line: 8, column: 6 });
+  });
+
+  it('writes GitHub annotations when GITHUB_ACTIONS=true', () => {
+    const r = run(['validate', fixture('video-rules')], { GITHUB_ACTIONS: 'true' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('::error file=p/s/05-bad-url.md,line=4,col=11,title=lesson/video-url::"video.host_d" is neither a video id');
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('::error '))).toHaveLength(5);
+  });
+
+  it('a missing folder is a one-line user error with a hint, exit 1, no stack trace', () => {
+    const r = run(['validate', 'does/not/exist']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^coursesync: cannot read the course repo does\/not\/exist: ENOENT\n {2}hint: /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { placeOf } from '../../src/diagnostics/diagnostic.js';
+import { isCoursesyncError } from '../../src/diagnostics/errors.js';
+import { loadCourse } from '../../src/source/load-course.js';
+import { readSource } from '../../src/source/read-source.js';
+
+let dir: string;
+let outside: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'coursesync-src-'));
+  outside = await mkdtemp(path.join(tmpdir(), 'coursesync-out-'));
+  await mkdir(path.join(dir, 'p/s'), { recursive: true });
+  await writeFile(path.join(dir, 'p/program.yaml'), 'id: prog_1\n');
+  await writeFile(path.join(dir, 'p/s/section.yaml'), 'id: sec_1\n');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+const put = (rel: string, data: string | Uint8Array) => writeFile(path.join(dir, rel), data);
+const brief = async () => (await loadCourse(dir)).diagnostics.map((d) => `${placeOf(d)} ${d.code}`);
+
+describe('readSource: files that cannot be read as text', () => {
+  it('reports invalid UTF-8 at the line and column of the first bad byte', async () => {
+    await put('p/s/01-bad.md', Buffer.concat([Buffer.from('---\nname: caf'), Buffer.from([0xe9]), Buffer.from('\n---\n')]));
+    expect(await brief()).toEqual(['p/s/01-bad.md:2:10 file/not-utf8']);
+  });
+
+  it('reports a NUL byte at its place', async () => {
+    await put('p/s/01-nul.md', '---\nname: x\n---\nab\0c\n');
+    expect(await brief()).toEqual(['p/s/01-nul.md:4:3 file/binary']);
+  });
+
+  it('strips a BOM, accepts CRLF, and digests the bytes as stored', async () => {
+    const bytes = Buffer.from('\ufeff---\r\nname: Hello\r\nnmae: typo\r\n---\r\n# Hi\r\n', 'utf8');
+    await put('p/s/01-crlf.md', bytes);
+    const tree = await readSource(dir);
+    const lesson = tree.lessons[0];
+    expect(lesson?.text.startsWith('---\nname: Hello\n')).toBe(true);
+    expect(lesson?.digest).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(lesson?.body).toEqual({ text: '# Hi\n', line: 5 });
+    // Lines still count right: the typo is on line 3.
+    expect(await brief()).toEqual(['p/s/01-crlf.md:3:1 lesson/unknown-key']);
+  });
+});
+
+describe('readSource: symlinks', () => {
+  it('reports a symlinked file that leaves the repo, without reading it', async () => {
+    await writeFile(path.join(outside, 'secret.md'), '---\nname: Outside\n---\n');
+    await symlink(path.join(outside, 'secret.md'), path.join(dir, 'p/s/01-link.md'));
+    const tree = await readSource(dir);
+    expect(tree.lessons).toEqual([]);
+    expect(await brief()).toEqual(['p/s/01-link.md repo/symlink-outside']);
+  });
+
+  it('reports a symlinked folder that leaves the repo', async () => {
+    await mkdir(path.join(outside, 'sec'));
+    await writeFile(path.join(outside, 'sec/section.yaml'), 'id: sec_x\n');
+    await symlink(outside, path.join(dir, 'p/elsewhere'));
+    expect(await brief()).toEqual(['p/elsewhere repo/symlink-outside']);
+  });
+
+  it('follows a link inside the repo, and does not hang on a loop', async () => {
+    await put('p/s/01-real.md', '---\nname: Real\n---\n');
+    await symlink(path.join(dir, 'p'), path.join(dir, 'p/s/back-to-program'));
+    await symlink('loop-b', path.join(dir, 'p/s/loop-a.md'));
+    await symlink('loop-a.md', path.join(dir, 'p/s/loop-b'));
+    expect(await brief()).toEqual(['p/s/loop-a.md repo/broken-symlink', 'p/s/loop-b repo/broken-symlink']);
+    const tree = await readSource(dir);
+    expect(tree.lessons.map((l) => l.path)).toEqual(['p/s/01-real.md']);
+  });
+});
+
+describe('readSource: what is walked', () => {
+  it('ignores hidden folders, node_modules and files it does not read', async () => {
+    await mkdir(path.join(dir, '.coursesync'), { recursive: true });
+    await mkdir(path.join(dir, 'node_modules/x'), { recursive: true });
+    await mkdir(path.join(dir, '.git'), { recursive: true });
+    await put('.coursesync/state.md', 'not read');
+    await put('node_modules/x/program.yaml', ': broken');
+    await put('.git/section.yaml', ': broken');
+    await put('p/s/image.png', Buffer.from([0xff, 0xd8, 0x00]));
+    await put('p/s/.hidden.md', 'not read');
+    await put('p/s/01-a.md', '---\nname: A\n---\n');
+    const tree = await readSource(dir);
+    expect(tree.lessons.map((l) => l.path)).toEqual(['p/s/01-a.md']);
+    expect(tree.programs.map((f) => f.path)).toEqual(['p/program.yaml']);
+    expect(await brief()).toEqual([]);
+  });
+
+  it('a folder that does not exist is a user error, not a crash', async () => {
+    const err = await readSource(path.join(dir, 'nope')).catch((e: unknown) => e);
+    expect(isCoursesyncError(err) && err.code).toBe('source/not-found');
+  });
+
+  it('checks rendered length limits in code points', async () => {
+    const long = 'word '.repeat(40_000) + '\n'; // renders to <p>…</p>, over 200000 characters
+    await put('p/s/01-long.md', `---\nname: Long\ndescription: "${'d'.repeat(200_001)}"\n---\n${long}`);
+    expect(await brief()).toEqual(['p/s/01-long.md:3:14 lesson/description-too-long', 'p/s/01-long.md:5:1 lesson/body-too-long']);
+  });
+});

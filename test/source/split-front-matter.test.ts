@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { splitFrontMatter } from '../../src/source/split-front-matter.js';
+
+describe('splitFrontMatter', () => {
+  const cases: Array<{ name: string; text: string; fm: { text: string; line: number } | null; unclosed?: boolean; body: { text: string; line: number } }> = [
+    { name: 'front-matter and body', text: '---\nname: A\n---\n# Body\n', fm: { text: '\nname: A', line: 1 }, body: { text: '# Body\n', line: 4 } },
+    { name: 'no front-matter', text: '# Body\n', fm: null, body: { text: '# Body\n', line: 1 } },
+    { name: 'empty body', text: '---\nname: A\n---\n', fm: { text: '\nname: A', line: 1 }, body: { text: '', line: 4 } },
+    { name: 'blank line before body keeps its line', text: '---\nname: A\n---\n\nText\n', fm: { text: '\nname: A', line: 1 }, body: { text: '\nText\n', line: 4 } },
+    { name: 'unclosed', text: '---\nname: A\nText\n', fm: { text: '\nname: A\nText\n', line: 1 }, unclosed: true, body: { text: '', line: 4 } },
+    { name: 'a thematic break later is not front-matter', text: 'Text\n\n---\n\nMore\n', fm: null, body: { text: 'Text\n\n---\n\nMore\n', line: 1 } },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const got = splitFrontMatter(c.text);
+      expect(got.frontMatter).toEqual(c.fm);
+      expect(got.frontMatterUnclosed).toBe(c.unclosed ?? false);
+      expect(got.body).toEqual(c.body);
+    });
+  }
+});
