@@ -6,7 +6,7 @@ import { createSchoolClient } from '../../src/school/client.js';
 import { buildPlan } from '../../src/cli/plan.js';
 import { parsePlanText } from '../../src/plan/render-json.js';
 import { statePath } from '../../src/state/state-file.js';
-import { copyFixture, pushPlan, runCli } from './plan-helpers.js';
+import { copyFixture, pushPlan, removeFixtureCopies, runCli } from './plan-helpers.js';
 
 const TOKEN = 'demo-token';
 let emu: RunningEmulator;
@@ -15,6 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await emu?.close();
+  await removeFixtureCopies();
 });
 beforeEach(async () => {
   await fetch(emu.url.replace(/\/api\/v1$/, '/__emulator/reset'), { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });

@@ -4,7 +4,7 @@
  * position against the school's answer.
  */
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSchoolClient } from '../../src/school/client.js';
@@ -32,11 +32,19 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   });
 }
 
-/** A private copy of a fixture repo under test/fixtures/repos/. */
+const copies: string[] = [];
+
+/** A private copy of a fixture repo under test/fixtures/repos/ (removed by removeFixtureCopies). */
 export async function copyFixture(name: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), `coursesync-${name}-`));
+  copies.push(dir);
   await cp(join(import.meta.dirname, '../fixtures/repos', name), dir, { recursive: true });
   return dir;
+}
+
+/** Remove every copy made by copyFixture. */
+export async function removeFixtureCopies(): Promise<void> {
+  await Promise.all(copies.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 }
 
 const BLANK: LessonFields = {

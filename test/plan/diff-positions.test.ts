@@ -4,7 +4,7 @@ import { isCall, type Plan } from '../../src/plan/plan-schema.js';
 import { simulatePlan } from '../../src/plan/simulate-plan.js';
 import type { DesiredState } from '../../src/model/desired.js';
 import type { StateData } from '../../src/state/schema.js';
-import { desiredOf, lisLength, sectionIdsOf, seededRandom, shuffle, stateOf } from './build-course.js';
+import { desiredOf, fieldsOf, lisLength, sectionIdsOf, seededRandom, shuffle, stateOf } from './build-course.js';
 
 function plan(desired: DesiredState, state: StateData): Plan {
   return diffCourse(desired, state, { sectionIds: sectionIdsOf(desired) });
@@ -96,6 +96,35 @@ describe('positions: minimal calls and exact predictions', () => {
     const state2 = stateOf({ p: next });
     for (const k of Object.keys(state.lessons)) if (!after.s1!.concat(after.s2!, after.s3!).includes(k)) delete state2.lessons[k];
     expect(calls(plan(desired, state2))).toBe(0);
+  });
+
+  it('rename through aliases with a reorder: the remote lesson moves, nothing is created', () => {
+    const desired = desiredOf({ p: { s1: [{ key: 'renamed', aliases: ['c'], fields: { name: 'Lesson c', body: '<p>Body of c</p>' } }, 'a', 'b'] } });
+    const state = stateOf({ p: { s1: ['a', 'b', 'c'] } });
+    const p = plan(desired, state);
+    expect(p.changes.filter(isCall).map((c) => [c.action, c.key, c.lesson_id])).toEqual([['move', 'renamed', 'id_c']]);
+    expect(p.renames).toEqual([{ from: 'c', to: 'renamed' }]);
+    expectConverges(desired, state, p);
+  });
+
+  it.each([
+    ['keep', {}, 0],
+    ['unpublish', { removed_lessons: 'unpublish' as const }, 2],
+    ['unpublish + archive', { removed_lessons: 'unpublish' as const, archive: 'arch' }, 2],
+  ])('delete under policy %s while the section reorders', (_name, config, unpublishCalls) => {
+    const desired = desiredOf({ p: { s1: ['e', 'a', 'c'] } }, config);
+    // z was archived by an earlier apply (already unpublished): it needs nothing more.
+    const state = stateOf({ p: { s1: ['a', 'b', 'c', 'd', 'e'] }, q: { arch: { z: 4 } } }, { z: { applied: fieldsOf('z', { is_published: false }) } });
+    const p = plan(desired, state);
+    expect(p.changes.filter((c) => c.action === 'unpublish')).toHaveLength(unpublishCalls);
+    expect(p.changes.filter(isCall)).toHaveLength(1 + unpublishCalls);
+    expectConverges(desired, state, p);
+    if ('archive' in config) {
+      const arch = simulatePlan(state, p).sections.get('arch')!.map((l) => l.key);
+      expect(arch).toEqual(['z', 'b', 'd']);
+      // The archive and s1 are linked by departures from s1, which has calls of its own: one chain.
+      expect(p.chains).toHaveLength(1);
+    }
   });
 
   it('prefers keeping unchanged lessons over changed ones', () => {
