@@ -12,7 +12,7 @@
  */
 import { CoursesyncError } from '../diagnostics/errors.js';
 import type { CourseConfig } from '../model/config.js';
-import type { DesiredLesson, DesiredState } from '../model/desired.js';
+import type { DesiredLesson, DesiredState, LessonFields } from '../model/desired.js';
 import type { LessonState, StateData } from '../state/schema.js';
 import { diffFields, createRequest, updateRequest } from './diff-fields.js';
 import { keepInOrder } from './keep-in-order.js';
@@ -68,6 +68,30 @@ interface Removal {
   dest?: string;
 }
 
+function findDesired(desired: DesiredState, key: string): { programId: string; path: string; fields: LessonFields } | undefined {
+  for (const p of desired.programs)
+    for (const s of p.sections) for (const l of s.lessons) if (l.key === key) return { programId: p.id, path: l.path, fields: l.fields };
+  return undefined;
+}
+
+function emptyFields(name: string): LessonFields {
+  return {
+    name,
+    lesson_type: 'video',
+    drip_delay: 0,
+    is_published: true,
+    is_progression_locked: false,
+    description: '',
+    body: '',
+    settings_embed_host_a: null,
+    settings_embed_host_b: null,
+    settings_embed_host_c: null,
+    settings_embed_host_d: null,
+    settings_embed_code: null,
+    embed_code: null,
+  };
+}
+
 /** Hint for a state entry whose create outcome is unknown: the two ways to resolve it. */
 function uncertainHint(key: string): string {
   return `look for it in the school; if it was created run \`coursesync import <lesson id> --key ${key}\`, otherwise \`coursesync apply --recreate ${key}\``;
@@ -83,6 +107,25 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
   const config: CourseConfig = desired.config;
   const desiredKeys = new Set<string>();
   for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) desiredKeys.add(l.key);
+
+  // A create left pending by a killed apply may or may not exist: uncertain, like a create
+  // that apply itself recorded as uncertain. Treat it as a state entry with no id.
+  const lessonsInState: Record<string, LessonState> = { ...state.lessons };
+  for (const call of Object.values(state.pending)) {
+    if (call.action !== 'create' || lessonsInState[call.key]?.id) continue;
+    const target = findDesired(desired, call.key);
+    lessonsInState[call.key] = {
+      id: null,
+      program_id: target?.programId ?? '',
+      section_id: call.section_id ?? '',
+      position: null,
+      path: target?.path ?? '',
+      applied: target?.fields ?? emptyFields(call.name ?? call.key),
+      response: {},
+      uncertain: { name: call.name ?? call.key, section_id: call.section_id ?? '', since: call.started_at },
+    };
+  }
+  state = { ...state, lessons: lessonsInState };
 
   // 1. Matching.
   const claimed = new Set<string>();

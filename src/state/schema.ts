@@ -71,9 +71,12 @@ export const PendingCallSchema = z.strictObject({
   lesson_id: z.string().nullable(),
   /** Method and path, e.g. `PATCH /lessons/les_1`. */
   request: z.string(),
-  /** The body fields sent (names only for long values; never the token). */
+  /** The names of the body fields sent (never values, never the token). */
   fields: z.array(z.string()),
   started_at: z.string(),
+  /** Create only: the lesson name and section sent, so an interrupted create can be reported. */
+  name: z.string().optional(),
+  section_id: z.string().optional(),
 });
 
 export const StateSchema = z.strictObject({

@@ -137,6 +137,25 @@ describe('diffCourse: every step type', () => {
     expect(p.refreshed).toBe(true);
   });
 
+  it('a create left pending by a killed apply is uncertain, never created again blindly', () => {
+    const desired = desiredOf({ p: { s1: ['a', 'b'] } });
+    const state = stateOf({ p: { s1: ['a'] } });
+    state.pending['create:b'] = {
+      action: 'create',
+      key: 'b',
+      lesson_id: null,
+      request: 'POST /lessons',
+      fields: ['name', 'section_id'],
+      started_at: '2026-01-01T00:00:00.000Z',
+      name: 'Lesson b',
+      section_id: 's1',
+    };
+    const p = diffCourse(desired, state, { sectionIds: sectionIdsOf(desired) });
+    expect(p.changes.map(view)).toEqual([{ action: 'uncertain', key: 'b', section_id: 's1', position: null }]);
+    expect(p.changes[0]).toMatchObject({ name: 'Lesson b', since: '2026-01-01T00:00:00.000Z', hint: expect.stringMatching(/coursesync import <lesson id> --key b.*--recreate b/) });
+    expect(p.summary).toMatchObject({ uncertain: 1, create: 0, unchanged: 1 });
+  });
+
   it('a section given by name must be resolved first', () => {
     const desired = desiredOf({ p: { s1: ['a'] } });
     desired.programs[0]!.sections[0]!.ref = { name: 'Getting started' };
