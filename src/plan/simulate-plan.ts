@@ -59,3 +59,24 @@ export function simulatePlan(
   for (const [id, list] of sim.snapshot()) sections.set(id, list.map(({ lesson, position }) => ({ key: lesson, position })));
   return { sections, mispredicted };
 }
+
+/**
+ * Bring the positions in a state draft up to date after one call (apply calls it inside
+ * StateStore.update, then records the call's own response over it): the call may have shifted
+ * the other lessons of its section down by one, and the state must say so for the next plan.
+ */
+export function applyCallToState(draft: StateData, step: CallStep): void {
+  const sim = slotsFromState(draft);
+  const stateKey = 'state_key' in step ? step.state_key : step.key;
+  if (stateKey !== step.key) sim.rename(stateKey, step.key);
+  simulateCall(sim, step);
+  const section = sim.sectionOf(step.key);
+  if (section === undefined) return;
+  for (const [key, position] of sim.slotsOf(section)) {
+    const entry = draft.lessons[key === step.key ? stateKey : key];
+    if (entry && entry.id !== null) {
+      entry.position = position;
+      entry.section_id = section;
+    }
+  }
+}
