@@ -32,9 +32,11 @@ export function parseRetryAfter(header: string | null | undefined, nowMs: number
   if (header === null || header === undefined) return null;
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  // An HTTP date always names a weekday and a month; Date.parse alone accepts too much ("1.5").
-  if (!/^[A-Za-z]{3},/.test(text)) return null;
-  const at = Date.parse(text);
+  // An HTTP date starts with a weekday (IMF-fixdate `Sun,`, RFC 850 `Sunday,`, asctime `Sun `);
+  // Date.parse alone accepts too much ("1.5").
+  if (!/^[A-Za-z]{3,9},? /.test(text)) return null;
+  // HTTP dates are always GMT; asctime omits the zone, and Date.parse would read local time.
+  const at = Date.parse(/\b(GMT|UTC)\b/.test(text) ? text : `${text} GMT`);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - nowMs);
 }

@@ -10,6 +10,9 @@ describe('parseRetryAfter', () => {
     [' 30 ', 30_000],
     ['Sun, 22 Nov 2026 10:00:05 GMT', 5000],
     ['Sun, 22 Nov 2026 09:59:00 GMT', 0], // a date in the past: no wait, never negative
+    ['Sunday, 22-Nov-26 10:00:10 GMT', 10_000], // obsolete RFC 850 form
+    ['Sun Nov 22 10:00:03 2026', 3000], // asctime: no zone written, but HTTP dates are GMT
+
     [null, null],
     [undefined, null],
     ['', null],
