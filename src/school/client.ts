@@ -10,7 +10,7 @@ import { checkBaseUrl } from './base-url.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { SchoolRequestError } from './errors.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
-import { createTransport, type RetryEvent, type Transport } from './transport.js';
+import { createTransport, type ResponseEvent, type RetryEvent, type Transport } from './transport.js';
 import { invalidArgumentsMessage } from './wire/errors.js';
 import {
   BadgeAwardBodySchema,
@@ -68,6 +68,8 @@ export interface SchoolClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Told before each wait between tries. */
   onRetry?: (event: RetryEvent) => void;
+  /** Told of each successful answer with its `Date` header. */
+  onResponse?: (event: ResponseEvent) => void;
   /** Jitter source and wait function, for deterministic tests. */
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -116,6 +118,7 @@ export function createSchoolClient(options: SchoolClientOptions) {
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     onRetry: options.onRetry,
+    onResponse: options.onResponse,
     random: options.random,
     sleep: options.sleep,
   });
@@ -177,13 +180,17 @@ function buildClient(t: Transport) {
     listPage(query: MemberPageQuery = {}): Promise<MemberList> {
       return t.send({ method: 'GET', path: '/members', query: { ...query }, schema: MemberListSchema, idempotent: true });
     },
-    /** Every member, page after page (GET /members). */
-    async *list(query: Omit<MemberPageQuery, 'page'> = {}): AsyncGenerator<Member, void, undefined> {
+    /** Every page of GET /members, in order; stops after `total_pages` (or an empty page). */
+    async *pages(query: Omit<MemberPageQuery, 'page'> = {}): AsyncGenerator<MemberList, void, undefined> {
       for (let page = 1; ; page++) {
         const result = await members.listPage({ ...query, page });
-        yield* result.members;
+        yield result;
         if (result.members.length === 0 || result.pagination.current_page >= result.pagination.total_pages) return;
       }
+    },
+    /** Every member, page after page (GET /members). */
+    async *list(query: Omit<MemberPageQuery, 'page'> = {}): AsyncGenerator<Member, void, undefined> {
+      for await (const page of members.pages(query)) yield* page.members;
     },
     /** GET /members?id= or ?email= (§4.6): one member; 404 when there is none. */
     get(lookup: MemberLookup): Promise<Member> {
@@ -212,15 +219,19 @@ function buildClient(t: Transport) {
     listPage(query: SectionQuery & { page?: number }): Promise<SectionPage> {
       return t.send({ method: 'GET', path: '/sections', query: { ...query }, schema: SectionPageSchema, idempotent: true });
     },
-    /** Every section of a program (optionally of one group), following `next_page`. */
-    async *list(query: SectionQuery): AsyncGenerator<Section, void, undefined> {
+    /** Every page of GET /sections, following `next_page`. */
+    async *pages(query: SectionQuery): AsyncGenerator<SectionPage, void, undefined> {
       let page: number | null = 1;
       while (page !== null) {
         const result: SectionPage = await sections.listPage({ ...query, page });
-        yield* result.data;
+        yield result;
         // A next_page that does not advance would loop forever: stop instead.
         page = result.next_page !== null && result.next_page > page ? result.next_page : null;
       }
+    },
+    /** Every section of a program (optionally of one group), in order. */
+    async *list(query: SectionQuery): AsyncGenerator<Section, void, undefined> {
+      for await (const page of sections.pages(query)) yield* page.data;
     },
   };
 

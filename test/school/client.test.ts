@@ -151,6 +151,9 @@ describe('members', () => {
     const ids: string[] = [];
     for await (const m of c.members.list({ per_page: 2 })) ids.push(m.id);
     expect(ids).toEqual(['mem_1', 'mem_2', 'mem_3', 'mem_4', 'mem_5']);
+    const pages: number[] = [];
+    for await (const p of c.members.pages({ per_page: 2 })) pages.push(p.pagination.current_page);
+    expect(pages).toEqual([1, 2, 3]);
     const page = await c.members.listPage({ page: 2, per_page: 2 });
     expect(page.members.map((m) => m.id)).toEqual(['mem_3', 'mem_4']);
     expect(page.pagination).toEqual({ total_count: 5, total_pages: 3, current_page: 2 });
@@ -191,6 +194,9 @@ describe('sections', () => {
     const grouped: string[] = [];
     for await (const s of c.sections.list({ product_id: 'prog_intro', section_group_id: 'grp_next' })) grouped.push(s.id);
     expect(grouped).toEqual(['sec_tooling']);
+    const pageNumbers: number[] = [];
+    for await (const p of c.sections.pages({ product_id: 'prog_advanced', per_page: 2 })) pageNumbers.push(p.page);
+    expect(pageNumbers).toEqual([1, 2]);
     const page = await c.sections.listPage({ product_id: 'prog_advanced', per_page: 2 });
     expect(page).toMatchObject({ page: 1, next_page: 2 });
     expect(page.data[0]).toMatchObject({ id: 'sec_generics', product_id: 'prog_advanced', name: 'Generics', position: 1 });
