@@ -5,4 +5,4 @@ export * from './operations.js';
 export * from './retry-policy.js';
 export * from './base-url.js';
 export * from './loopback.js';
-export type { RetryEvent } from './transport.js';
+export type { ResponseEvent, RetryEvent } from './transport.js';

@@ -44,6 +44,14 @@ export interface RetryEvent {
   reason: string;
 }
 
+/** A successful answer, for callers that need the school's clock (badges award: new or not). */
+export interface ResponseEvent {
+  endpoint: string;
+  status: number;
+  /** The HTTP `Date` header: when the school answered, to the second. */
+  date: string | null;
+}
+
 export interface TransportOptions {
   /** Checked base URL, no trailing slash, e.g. `https://school.example.com/api/v1`. */
   baseUrl: string;
@@ -51,6 +59,8 @@ export interface TransportOptions {
   timeoutMs: number;
   retry: RetryPolicy;
   onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** Told of each 2xx answer with its `Date` header (the school's clock; null when absent). */
+  onResponse?: ((event: ResponseEvent) => void) | undefined;
   /** Source of jitter; Math.random by default. */
   random?: (() => number) | undefined;
   /** How to wait; node:timers/promises setTimeout by default. */
@@ -77,7 +87,7 @@ export interface Transport {
 }
 
 type Attempt =
-  | { kind: 'response'; status: number; retryAfter: string | null; text: string }
+  | { kind: 'response'; status: number; retryAfter: string | null; date: string | null; text: string }
   | { kind: 'failure'; sent: boolean; reason: string; cause: unknown; redirect: boolean };
 
 /** Error codes of a connection that never carried the request: re-sending is always safe. */
@@ -99,7 +109,7 @@ export function createTransport(options: TransportOptions): Transport {
     try {
       const res = await fetch(url, { method, headers, body, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
       const text = await res.text();
-      return { kind: 'response', status: res.status, retryAfter: res.headers.get('retry-after'), text };
+      return { kind: 'response', status: res.status, retryAfter: res.headers.get('retry-after'), date: res.headers.get('date'), text };
     } catch (e) {
       return describeFailure(e, timeoutMs);
     }
@@ -115,7 +125,11 @@ export function createTransport(options: TransportOptions): Transport {
       let reason: string;
       let retryAfterMs: number | null = null;
       if (outcome.kind === 'response') {
-        if (outcome.status >= 200 && outcome.status < 300) return parseBody(endpoint, outcome.text, spec.schema);
+        if (outcome.status >= 200 && outcome.status < 300) {
+          const parsed = parseBody(endpoint, outcome.text, spec.schema);
+          options.onResponse?.({ endpoint, status: outcome.status, date: outcome.date });
+          return parsed;
+        }
         const apiError = new SchoolApiError({
           status: outcome.status,
           serverError: serverErrorOf(outcome.text, token),

@@ -56,9 +56,13 @@ export const AccessPriceSchema = z.object({
   recurring_interval_count: z.int().nullable(),
 });
 
-/** Member access (§2.5). */
+/**
+ * Member access (§2.5). `member_id` is not in §2.5; a school that sends it (the emulator does)
+ * lets `members accesses --member` filter the full list client-side.
+ */
 export const MemberAccessSchema = z.object({
   id: z.string(),
+  member_id: z.string().optional(),
   offer_id: z.string(),
   price: AccessPriceSchema,
   is_active: z.boolean(),
