@@ -18,6 +18,8 @@ export interface ConnectionFlags {
 export interface Connection {
   baseUrl: string;
   token: string;
+  /** coursesync.yaml `school.timeout_ms`, when set: the timeout of one request. */
+  timeoutMs?: number;
 }
 
 /**
@@ -84,7 +86,8 @@ export function resolveToken(args: { flags: ConnectionFlags; env?: NodeJS.Proces
 export function resolveConnection(args: { flags: ConnectionFlags; config?: CourseConfig | undefined; env?: NodeJS.ProcessEnv }): Connection {
   const baseUrl = resolveBaseUrl(args);
   const token = resolveToken(args);
-  return { baseUrl, token };
+  const timeoutMs = args.config?.school?.timeout_ms;
+  return timeoutMs === undefined ? { baseUrl, token } : { baseUrl, token, timeoutMs };
 }
 
 /**

@@ -106,8 +106,10 @@ export function newIdempotencyKey(): string {
  */
 export function createSchoolClient(options: SchoolClientOptions) {
   const baseUrl = checkBaseUrl(options.baseUrl);
-  if (options.token.trim() === '' || /[\r\n]/.test(options.token)) {
-    throw new CoursesyncError('The API token is empty or spans several lines.', {
+  // Visible ASCII only (RFC 6750 tokens are narrower still): anything else would make fetch
+  // fail with an error that might quote the header, i.e. the token.
+  if (!/^[\x21-\x7e]+$/.test(options.token)) {
+    throw new CoursesyncError('The API token is empty or holds spaces, line breaks or other characters an API key cannot have.', {
       code: 'connection/no-token',
       hint: 'Set COURSESYNC_TOKEN to the API key (or pass --token-file with a file holding only the key).',
     });

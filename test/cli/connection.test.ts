@@ -25,15 +25,16 @@ function failure(fn: () => unknown): CoursesyncError {
 }
 
 describe('resolveConnection', () => {
-  it.each<[string, Parameters<typeof resolveConnection>[0], { baseUrl: string; token: string }]>([
+  it.each<[string, Parameters<typeof resolveConnection>[0], { baseUrl: string; token: string; timeoutMs?: number }]>([
     ['flag wins over env and yaml', { flags: { baseUrl: 'https://flag.example.com/api/v1' }, config, env: { COURSESYNC_BASE_URL: 'https://env.example.com/api/v1', COURSESYNC_TOKEN: 't' } }, { baseUrl: 'https://flag.example.com/api/v1', token: 't' }],
     ['env wins over yaml', { flags: {}, config, env: { COURSESYNC_BASE_URL: 'https://env.example.com/api/v1', COURSESYNC_TOKEN: 't' } }, { baseUrl: 'https://env.example.com/api/v1', token: 't' }],
     ['yaml last', { flags: {}, config, env: { COURSESYNC_TOKEN: 't' } }, { baseUrl: 'https://yaml.example.com/api/v1', token: 't' }],
+    ['yaml timeout passed on', { flags: {}, config: { ...config, school: { ...config.school, timeout_ms: 5000 } }, env: { COURSESYNC_TOKEN: 't' } }, { baseUrl: 'https://yaml.example.com/api/v1', token: 't', timeoutMs: 5000 }],
     ['empty env falls through', { flags: {}, config, env: { COURSESYNC_BASE_URL: '', COURSESYNC_TOKEN: 't' } }, { baseUrl: 'https://yaml.example.com/api/v1', token: 't' }],
     ['loopback http allowed', { flags: { baseUrl: 'http://127.0.0.1:4010/api/v1/' }, env: { COURSESYNC_TOKEN: ' t ' } }, { baseUrl: 'http://127.0.0.1:4010/api/v1', token: 't' }],
     ['token file trimmed, wins over env', { flags: { baseUrl: 'https://x.example.com/api/v1', tokenFile }, env: { COURSESYNC_TOKEN: 'env-token' } }, { baseUrl: 'https://x.example.com/api/v1', token: 'file-token' }],
   ])('%s', (_label, args, expected) => {
-    expect(resolveConnection(args)).toEqual(expected);
+    expect(resolveConnection(args)).toStrictEqual(expected);
   });
 
   it.each<[string, Parameters<typeof resolveConnection>[0], string, string]>([

@@ -98,6 +98,8 @@ describe('transport edges', () => {
 
   it('refuses plain http to a non-loopback host and an empty token before any request', () => {
     expect(() => createSchoolClient({ baseUrl: 'http://school.example.com/api/v1', token: TOKEN })).toThrow(CoursesyncError);
-    expect(() => createSchoolClient({ baseUrl: base, token: '  ' })).toThrow(/token is empty/);
+    for (const token of ['', '  ', 'a b', 'tok\nX-Evil: 1', 'tok\u0001', 'tok€']) {
+      expect(() => createSchoolClient({ baseUrl: base, token })).toThrow(/token is empty or holds/);
+    }
   });
 });
