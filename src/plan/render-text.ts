@@ -24,7 +24,8 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
   };
   const out: string[] = [];
   if (plan.changes.length > 0) {
-    out.push('coursesync will perform these actions:', '');
+    const calls = plan.changes.some((c) => c.action === 'create' || c.action === 'update' || c.action === 'move' || c.action === 'unpublish');
+    out.push(calls ? 'coursesync will perform these actions:' : 'coursesync will make no call; to note:', '');
     for (const change of plan.changes) out.push(...renderChange(change, tint[change.action], c), '');
   }
   for (const r of plan.renames) out.push(`  renamed: ${r.from} → ${r.to} (matched through aliases; state only)`);

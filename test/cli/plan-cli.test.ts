@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -95,6 +95,26 @@ describe('coursesync plan', () => {
     expect(md.startsWith('**Plan: 1 to create, 1 to update, 2 unchanged.**')).toBe(true);
     const mdOut = await runCli(['plan', dir, '--format', 'markdown']);
     expect(mdOut.stdout.trim()).toBe(md.trim());
+  });
+
+  it('differential: chains run in parallel against the school land exactly where the plan predicted', async () => {
+    const dir = await repoWithIds();
+    const state = await applied(dir);
+    // Both sections get calls of their own, and welcome leaves sec_start for sec_tooling.
+    await writeFile(join(dir, 'prog/01-start/00-first.md'), '---\nname: First\nlesson_type: text\n---\nx\n');
+    await writeFile(join(dir, 'prog/01-start/section.yaml'), 'id: sec_start\nlessons: [first, install]\n');
+    const welcome = await readFile(join(dir, 'prog/01-start/01-welcome.md'), 'utf8');
+    await rm(join(dir, 'prog/01-start/01-welcome.md'));
+    await writeFile(join(dir, 'prog/02-tooling/02-welcome.md'), welcome);
+    await writeFile(join(dir, 'prog/02-tooling/00-new.md'), '---\nname: New tool\nlesson_type: text\n---\ny\n');
+    const env = { COURSESYNC_TOKEN: TOKEN, COURSESYNC_BASE_URL: emu.url };
+    const built = await buildPlan(dir, { env });
+    expect(built.plan.summary).toMatchObject({ create: 2, move: 1 });
+    expect(built.plan.chains).toHaveLength(1);
+    const pushed = await pushPlan({ dir, plan: built.plan, state, baseUrl: emu.url, token: TOKEN, parallel: true });
+    expect(pushed.mispredicted).toEqual([]);
+    const again = await buildPlan(dir, { env });
+    expect(again.plan.summary).toMatchObject({ create: 0, update: 0, move: 0, unchanged: 5 });
   });
 
   it('--refresh reads each lesson and reports drift per field (exit 2)', async () => {

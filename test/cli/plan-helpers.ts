@@ -74,6 +74,8 @@ export async function pushPlan(args: {
   baseUrl: string;
   token: string;
   sections?: Record<string, SectionState>;
+  /** Run chains concurrently, as apply will (steps of one chain stay in order). */
+  parallel?: boolean;
 }): Promise<{ state: StateData; mispredicted: string[] }> {
   const client = createSchoolClient({ baseUrl: args.baseUrl, token: args.token });
   const state: StateData = structuredClone(args.state);
@@ -85,7 +87,7 @@ export async function pushPlan(args: {
     state.lessons[r.to] = state.lessons[r.from]!;
     delete state.lessons[r.from];
   }
-  for (const chain of args.plan.chains) {
+  const runChain = async (chain: Plan['chains'][number]) => {
     for (const id of chain.steps) {
       const step = byId.get(id)!;
       const prior = state.lessons[step.key];
@@ -107,7 +109,9 @@ export async function pushPlan(args: {
       };
       state.lessons[step.key] = entry;
     }
-  }
+  };
+  if (args.parallel) await Promise.all(args.plan.chains.map(runChain));
+  else for (const chain of args.plan.chains) await runChain(chain);
   // Later calls shift earlier lessons: read every position back.
   for (const l of Object.values(state.lessons)) {
     if (l.id === null) continue;
