@@ -9,13 +9,19 @@ import { CoursesyncError } from '../diagnostics/errors.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
+/** Somewhere to write text: process.stdout/stderr, or a test's collector. */
+export interface Out {
+  write(chunk: string): unknown;
+  isTTY?: boolean | undefined;
+}
+
 /** True when both stdin and stdout are terminals: a person can answer a question. */
 export function isInteractive(): boolean {
   return process.stdin.isTTY === true && process.stdout.isTTY === true;
 }
 
 /** Colours for `stream`: on only when it is a TTY and NO_COLOR is unset (https://no-color.org). */
-export function colors(stream: NodeJS.WriteStream = process.stdout): Colors {
+export function colors(stream: Out = process.stdout): Colors {
   const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
   return pc.createColors(stream.isTTY === true && !noColor);
 }
@@ -52,7 +58,7 @@ export interface Column<Row> {
  * Print rows to `out`. On a TTY: a heading line and padded columns; off a TTY: one
  * tab-separated line per row without heading, for `cut`, `awk` and scripts (as `gh` does).
  */
-export function printTable<Row>(rows: readonly Row[], columns: ReadonlyArray<Column<Row>>, out: NodeJS.WriteStream = process.stdout): void {
+export function printTable<Row>(rows: readonly Row[], columns: ReadonlyArray<Column<Row>>, out: Out = process.stdout): void {
   const cells = rows.map((r) => columns.map((c) => oneLine(c.value(r))));
   if (out.isTTY !== true) {
     for (const line of cells) out.write(line.join('\t') + '\n');
@@ -66,13 +72,13 @@ export function printTable<Row>(rows: readonly Row[], columns: ReadonlyArray<Col
 }
 
 /** Print one record as `field  value` lines (a two-column table). */
-export function printRecord(record: Record<string, unknown>, out: NodeJS.WriteStream = process.stdout): void {
+export function printRecord(record: Record<string, unknown>, out: Out = process.stdout): void {
   const rows = Object.entries(record).map(([k, v]) => ({ k, v: typeof v === 'string' ? v : JSON.stringify(v) ?? '' }));
   printTable(rows, [{ header: 'field', value: (r) => r.k }, { header: 'value', value: (r) => r.v }], out);
 }
 
 /** Print `value` as stable JSON: 2-space indentation, a final newline. */
-export function printJson(value: unknown, out: NodeJS.WritableStream = process.stdout): void {
+export function printJson(value: unknown, out: Out = process.stdout): void {
   out.write(JSON.stringify(value, null, 2) + '\n');
 }
 

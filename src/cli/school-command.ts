@@ -1,0 +1,117 @@
+/**
+ * Plumbing shared by the commands that talk to the school (webhooks, members, offers, badges,
+ * custom-code, sections): the connection flags, coursesync.yaml from `--dir`, a client whose
+ * retries are told on stderr, the 401/403/404 explanations, and the output streams (so tests
+ * can run a command in-process).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { compileYamlFile } from '../compile/compile-yaml-file.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import { CourseConfigSchema, type CourseConfig } from '../model/config.js';
+import { createSchoolClient, type SchoolClient, type SchoolClientOptions } from '../school/client.js';
+import { explainSchoolError, resolveConnection, type ConnectionFlags } from './connection.js';
+import type { Out } from './terminal.js';
+
+/** Where a command writes, and what environment it reads (process by default). */
+export interface CommandIo {
+  stdout: Out;
+  stderr: Out;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The real process streams and environment. */
+export function processIo(): CommandIo {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+}
+
+export interface SchoolFlags extends ConnectionFlags {
+  /** Folder holding coursesync.yaml (default: the current folder). */
+  dir?: string | undefined;
+}
+
+/** Add --base-url, --token-file and (unless the command takes a repo folder) --dir. */
+export function addSchoolOptions(command: Command, options: { dir?: boolean } = {}): Command {
+  if (options.dir !== false) command.option('--dir <dir>', 'folder holding coursesync.yaml (default: the current folder)');
+  return command
+    .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
+    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN');
+}
+
+/**
+ * coursesync.yaml of `dir`, or undefined when there is none.
+ * @throws CoursesyncError `config/invalid` with the file's diagnostics
+ */
+export async function readConfig(dir: string): Promise<CourseConfig | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, 'coursesync.yaml'), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw new CoursesyncError(`Cannot read ${join(dir, 'coursesync.yaml')} (${(e as NodeJS.ErrnoException).code ?? 'unreadable'}).`, {
+      code: 'config/unreadable',
+      hint: 'Check the permissions of the file, or pass --dir with the folder of your course repo.',
+    });
+  }
+  const out: Diagnostic[] = [];
+  const source = { path: 'coursesync.yaml', text: text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'), digest: '' };
+  const { data } = compileYamlFile(CourseConfigSchema, source, 'config', out, true);
+  if (!data || out.some((d) => d.severity === 'error')) {
+    throw new CoursesyncError(`coursesync.yaml in ${dir} is invalid.`, {
+      code: 'config/invalid',
+      hint: 'Fix the file at the places named above (see schema/coursesync.schema.json).',
+      diagnostics: out,
+    });
+  }
+  return data;
+}
+
+/**
+ * A client of the school for `flags` (base URL and token resolved as for every command), whose
+ * waits between retries (429, 503, network errors) are told on stderr.
+ */
+export async function openSchool(flags: SchoolFlags, io: CommandIo, extra: Pick<SchoolClientOptions, 'onResponse'> = {}): Promise<SchoolClient> {
+  const config = await readConfig(flags.dir ?? '.');
+  const { baseUrl, token } = resolveConnection({ flags, config, env: io.env });
+  return createSchoolClient({
+    baseUrl,
+    token,
+    timeoutMs: config?.school?.timeout_ms,
+    ...extra,
+    onRetry: (event) => {
+      io.stderr.write(`coursesync: ${event.endpoint} answered ${event.reason}; waited ${(event.delayMs / 1000).toFixed(1)} s before trying again (try ${event.attempt + 1}).\n`);
+    },
+  });
+}
+
+/**
+ * Await a school call; a 401, 403 or 404 becomes an error that says what to check
+ * (`subject` names what a 404 did not find, e.g. `member mem_9`).
+ */
+export async function explained<T>(call: Promise<T>, subject?: string): Promise<T> {
+  try {
+    return await call;
+  } catch (e) {
+    throw explainSchoolError(e, subject);
+  }
+}
+
+/** Parse a positive integer flag value. @throws CoursesyncError `cli/bad-number` */
+export function positiveInt(flag: string, value: string | undefined, max = 10_000): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new CoursesyncError(`${flag} must be a whole number from 1 to ${max}, not "${value}".`, { code: 'cli/bad-number', hint: `e.g. ${flag} 2` });
+  }
+  return Number(value);
+}
+
+/** `--format`/`--json` → the output format of a plan. @throws CoursesyncError `cli/bad-format` */
+export function planFormat(options: { json?: boolean | undefined; format?: string | undefined }): 'text' | 'markdown' | 'json' {
+  const format = options.json ? 'json' : (options.format ?? 'text');
+  if (format !== 'text' && format !== 'markdown' && format !== 'json') {
+    throw new CoursesyncError(`unknown format "${format}"`, { code: 'cli/bad-format', hint: 'use --format text, markdown or json' });
+  }
+  return format;
+}
