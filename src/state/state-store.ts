@@ -1,12 +1,14 @@
 /**
  * StateStore: the one object apply uses to change state. Every change goes through `update()`,
- * which bumps `serial` and writes the file atomically, so apply can record a pending call
- * before its request and the result after it (write-ahead) and a kill loses nothing.
+ * which resolves once the change is written atomically (serial bumped), so apply can record a
+ * pending call before its request and the result after it (write-ahead) and a kill loses
+ * nothing. Concurrent chains share one store; their writes are grouped, never interleaved.
  */
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { acquireStateLock, type AcquireLockOptions, type StateLock } from './lock-state.js';
 import type { PendingCall, StateData } from './schema.js';
-import { readStateFile, statePath, writeStateFile } from './state-file.js';
+import { readStateFile, statePath, writeFileAtomic } from './state-file.js';
+import { StateSerializer } from './serialize-state.js';
 
 /** Normalise a base URL for comparison: no trailing slash. */
 function normaliseBaseUrl(url: string): string {
@@ -27,9 +29,16 @@ export function checkBaseUrl(state: StateData, baseUrl: string, file: string): v
 }
 
 export class StateStore {
+  private readonly serializer = new StateSerializer();
+  /** The write in progress, and the one queued behind it (group commit). */
+  private inFlight: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+  /** Set when a write failed: the file no longer matches memory, so nothing more is written. */
+  private failure: unknown;
+
   private constructor(
     readonly dir: string,
-    private current: StateData,
+    private readonly current: StateData,
     /** Whether the file existed when loaded. */
     readonly existed: boolean,
     private lock: StateLock | undefined,
@@ -59,22 +68,50 @@ export class StateStore {
     return statePath(this.dir);
   }
 
-  /** Write the current state as it is (no serial bump). */
+  /** Write the current state (bumping serial), e.g. to create the file on a first apply. */
   async save(): Promise<void> {
-    await writeStateFile(this.dir, this.current);
+    await this.update(() => {});
   }
 
   /**
-   * Apply `mutate` to a copy of the state, bump `serial`, and write it atomically. The
-   * in-memory state changes only after the write succeeded.
+   * Apply `mutate` to the state now and resolve once a write that includes it is durable.
+   * Writes never overlap: updates made while a write is in flight are written together by the
+   * next one (group commit), and `serial` goes up by one per write. A lesson entry's `applied`,
+   * `response` and `uncertain` objects are frozen once written: replace them, never edit them in
+   * place. After a failed write the store refuses further updates (the file is the last good
+   * state; memory is not).
    */
-  async update(mutate: (draft: StateData) => void): Promise<StateData> {
-    const draft = structuredClone(this.current);
-    mutate(draft);
-    draft.serial = this.current.serial + 1;
-    await writeStateFile(this.dir, draft);
-    this.current = draft;
-    return draft;
+  update(mutate: (draft: StateData) => void): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    mutate(this.current);
+    return this.flush();
+  }
+
+  private flush(): Promise<void> {
+    if (this.inFlight === undefined) {
+      this.inFlight = this.writeNow().finally(() => {
+        this.inFlight = undefined;
+      });
+      return this.inFlight;
+    }
+    this.queued ??= this.inFlight
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.failure === undefined ? this.flush() : Promise.reject(this.failure);
+      });
+    return this.queued;
+  }
+
+  private async writeNow(): Promise<void> {
+    this.current.serial += 1;
+    const text = this.serializer.serialize(this.current);
+    try {
+      await writeFileAtomic(this.file, text);
+    } catch (e) {
+      this.failure = e;
+      throw e;
+    }
   }
 
   /** Write-ahead: record a call before its request is sent. */
@@ -92,8 +129,10 @@ export class StateStore {
     });
   }
 
-  /** Release the lock, when one was taken. */
+  /** Wait for writes in progress, then release the lock (when one was taken). */
   async close(): Promise<void> {
+    await this.queued?.catch(() => undefined);
+    await this.inFlight?.catch(() => undefined);
     await this.lock?.release();
     this.lock = undefined;
   }

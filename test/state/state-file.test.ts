@@ -78,6 +78,39 @@ describe('state file', () => {
     expect(state.serial).toBe(2);
   });
 
+  it('concurrent updates are grouped into ordered writes and none is lost', async () => {
+    const store = await StateStore.load(dir);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.update((s) => {
+          s.lessons[`k${i}`] = { id: `l${i}`, program_id: 'p', section_id: 's', position: i + 1, path: `k${i}.md`, applied: fieldsOf(`k${i}`), response: {} };
+        }),
+      ),
+    );
+    const { state } = await readStateFile(dir);
+    expect(Object.keys(state.lessons)).toHaveLength(20);
+    expect(state.serial).toBeGreaterThanOrEqual(2);
+    expect(state.serial).toBeLessThan(20);
+    expect(state).toEqual(store.data);
+  });
+
+  it('the cached serializer writes exactly serializeStable, and refuses in-place edits of written objects', async () => {
+    const store = await StateStore.load(dir);
+    await store.update((s) => {
+      s.lessons.a = { id: 'l1', program_id: 'p', section_id: 's', position: 1, path: 'a.md', applied: fieldsOf('a'), response: { name: 'h1' } };
+      s.lessons.b = { id: 'l2', program_id: 'p', section_id: 's', position: 2, path: 'b.md', applied: fieldsOf('b'), response: {} };
+    });
+    await store.update((s) => {
+      s.lessons.a!.position = 3;
+      s.lessons.b!.applied = fieldsOf('b', { name: 'Bee' });
+      s.lessons.c = { id: 'l3', program_id: 'p', section_id: 's', position: 1, path: 'c.md', applied: fieldsOf('c'), response: {} };
+    });
+    expect(await readFile(statePath(dir), 'utf8')).toBe(serializeStable(store.data));
+    expect(() => {
+      (store.data.lessons.a!.applied as { name: string }).name = 'edited in place';
+    }).toThrow(TypeError);
+  });
+
   it('a state belongs to one school', () => {
     const state = emptyState(LINEAGE, 'http://127.0.0.1:4010/api/v1');
     expect(() => checkBaseUrl(state, 'http://127.0.0.1:4010/api/v1/', 'state.json')).not.toThrow();
