@@ -125,6 +125,15 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
       uncertain: { name: call.name ?? call.key, section_id: call.section_id ?? '', since: call.started_at },
     };
   }
+  // With --refresh, plan positions from where lessons really are (a UI move would otherwise
+  // make every prediction in that section wrong); drift is still judged against the state.
+  const recorded = state;
+  if (options.live) {
+    for (const [key, l] of options.live) {
+      const entry = lessonsInState[key];
+      if (entry && entry.id !== null) lessonsInState[key] = { ...entry, section_id: l.section_id, position: l.position };
+    }
+  }
   state = { ...state, lessons: lessonsInState };
 
   // 1. Matching.
@@ -265,7 +274,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
     chains.push({ sections, steps });
   }
 
-  const drift = options.live ? diffLive(state, options.live) : [];
+  const drift = options.live ? diffLive(recorded, options.live) : [];
   const changes: PlanChange[] = [...calls, ...orphans, ...drift, ...uncertain.sort((a, b) => a.key.localeCompare(b.key))];
   const summary: PlanSummary = { create: 0, update: 0, move: 0, unpublish: 0, orphan: 0, drift: 0, uncertain: 0, unchanged: 0 };
   for (const c of changes) summary[c.action]++;
@@ -388,7 +397,11 @@ function diffLive(state: StateData, live: ReadonlyMap<string, LiveLesson>): Drif
     const l = live.get(key)!;
     const prior = state.lessons[key];
     if (!prior || prior.id === null) continue;
-    const drifted = Object.keys(prior.response).filter((f) => l.response[f] !== undefined && l.response[f] !== prior.response[f]);
+    // Position is compared with the state's position, not the last response: later calls in the
+    // same section shift a lesson without any edit, and apply keeps the state's positions exact.
+    const drifted = Object.keys(prior.response).filter((f) =>
+      f === 'position' ? l.position !== prior.position : l.response[f] !== undefined && l.response[f] !== prior.response[f],
+    );
     if (drifted.length === 0) continue;
     const lastApplied = prior.applied as unknown as Record<string, unknown>;
     out.push({

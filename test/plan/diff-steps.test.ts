@@ -156,6 +156,46 @@ describe('diffCourse: every step type', () => {
     expect(p.summary).toMatchObject({ uncertain: 1, create: 0, unchanged: 1 });
   });
 
+  it('with live data, a lesson moved in the UI is drift and positions are planned from where it really is', () => {
+    const last = (k: string, position: number) => ({ ...fieldsOf(k), section_id: 's1', position });
+    const state = stateOf(
+      { p: { s1: ['a', 'b', 'c'], s2: { d: 5 } } },
+      {
+        a: { response: hashResponseFields(last('a', 1)) },
+        b: { response: hashResponseFields(last('b', 2)) },
+        c: { response: hashResponseFields(last('c', 3)) },
+        // d answered position 1 when it was created; later creates shifted it to 5 (as state says).
+        d: { response: hashResponseFields({ ...fieldsOf('d'), section_id: 's2', position: 1 }) },
+      },
+    );
+    // Someone dragged c to the front in the school: live order c, a, b.
+    const live = new Map<string, LiveLesson>(
+      (
+        [
+          ['a', 2],
+          ['b', 3],
+          ['c', 1],
+        ] as const
+      ).map(([k, position]) => {
+        const values = last(k, position);
+        return [k, { id: `id_${k}`, section_id: 's1', position, response: hashResponseFields(values), values }];
+      }),
+    );
+    const dLive = { ...fieldsOf('d'), section_id: 's2', position: 5 };
+    live.set('d', { id: 'id_d', section_id: 's2', position: 5, response: hashResponseFields(dLive), values: dLive });
+    const desired = desiredOf({ p: { s1: ['a', 'b', 'c'], s2: ['d'] } });
+    const p = diffCourse(desired, state, { sectionIds: sectionIdsOf(desired), live });
+    // Positions are compared with the state, not the last response: d was only shifted by later
+    // calls (no drift); in s1 c was dragged to the front, so all three moved.
+    expect(p.changes.filter((c) => c.action === 'drift').map((c) => [c.key, c.fields])).toEqual([
+      ['a', [{ field: 'position', before: 1, after: 2 }]],
+      ['b', [{ field: 'position', before: 2, after: 3 }]],
+      ['c', [{ field: 'position', before: 3, after: 1 }]],
+    ]);
+    // One call puts c back after b.
+    expect(p.changes.filter((c) => c.action === 'move').map((c) => [c.key, c.request])).toEqual([['c', { position: 4 }]]);
+  });
+
   it('a section given by name must be resolved first', () => {
     const desired = desiredOf({ p: { s1: ['a'] } });
     desired.programs[0]!.sections[0]!.ref = { name: 'Getting started' };
