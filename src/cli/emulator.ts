@@ -66,8 +66,8 @@ export function register(program: Command): void {
         failOperations: flags.failOperations,
         allowInsecureWebhooks: flags.allowInsecureWebhooks,
       });
-      process.stdout.write(`listening on ${emulator.url}\n`);
-      await new Promise<void>((resolve) => {
+      // Handlers first, then the line: a caller may signal as soon as it reads the line.
+      const stopped = new Promise<void>((resolve) => {
         const stop = (): void => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
@@ -76,6 +76,8 @@ export function register(program: Command): void {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      process.stdout.write(`listening on ${emulator.url}\n`);
+      await stopped;
       process.exitCode = ExitCode.Ok;
     });
 }
