@@ -89,7 +89,7 @@ function article(expected: string): string {
 function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'number') return Number.isInteger(v) ? `the integer ${v}` : `the number ${v}`;
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? `the integer ${v}` : `the number ${v}`;
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
   if (typeof v === 'object') return 'a mapping';
   return `${typeof v} ${String(v)}`;

@@ -13,7 +13,7 @@ import { SectionFileSchema } from '../model/section.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import { diag } from './codes.js';
 import { compareNatural } from './natural-order.js';
-import { compileLesson, type CompiledLesson } from './compile-lesson.js';
+import { compileLesson, type CompiledLesson, type RenderFn } from './compile-lesson.js';
 import { compileYamlFile } from './compile-yaml-file.js';
 import { checkDuplicateKeys, orderLessons, type LessonOrder } from './order-lessons.js';
 
@@ -44,8 +44,13 @@ interface SectionEntry {
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
+export interface CompileOptions {
+  /** Markdown renderer (default renderMarkdown): pass a cached one to skip unchanged content. */
+  render?: RenderFn;
+}
+
 /** Compile a course repo's files into its desired state and diagnostics. */
-export function compileCourse(source: SourceTree): CompileResult {
+export function compileCourse(source: SourceTree, options: CompileOptions = {}): CompileResult {
   const out: Diagnostic[] = [...source.diagnostics];
   const config = compileConfig(source, out);
 
@@ -120,7 +125,7 @@ export function compileCourse(source: SourceTree): CompileResult {
     const dir = dirOf(lesson.path);
     if (sectionDirs.has(dir)) {
       counts.lessons++;
-      const entry: LessonEntry = { source: lesson, compiled: compileLesson(lesson, out) };
+      const entry: LessonEntry = { source: lesson, compiled: compileLesson(lesson, out, options.render) };
       allLessons.push(entry);
       const list = lessonsBySection.get(dir) ?? [];
       list.push(entry);

@@ -11,7 +11,10 @@ import { checkHtml, type HtmlProblem } from './check-html.js';
 import { checkSchema } from './check-schema.js';
 import { diag, type Code, type Place } from './codes.js';
 import { parseYaml, type ParsedYaml } from './parse-yaml.js';
-import { renderMarkdown } from './render.js';
+import { renderMarkdown, type RenderResult } from './render.js';
+
+/** Markdown → HTML; swappable so a caller can serve results from a cache or a worker pool. */
+export type RenderFn = (markdown: string) => RenderResult;
 
 /** A lesson's identity, known even when its fields are not valid (for duplicate-key checks). */
 export interface LessonIdentity {
@@ -35,7 +38,7 @@ export function keyFromFileName(fileName: string): string {
 }
 
 /** Compile one lesson file, pushing its problems onto `out`. */
-export function compileLesson(source: LessonSource, out: Diagnostic[]): CompiledLesson {
+export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = renderMarkdown): CompiledLesson {
   const file = source.path;
   if (source.text.trim() === '') {
     out.push(diag('file/empty', file, undefined, 'lesson file is empty'));
@@ -47,19 +50,19 @@ export function compileLesson(source: LessonSource, out: Diagnostic[]): Compiled
   }
   if (!source.frontMatter) {
     out.push(diag('lesson/no-front-matter', file, START, 'lesson has no front-matter (it needs at least a name)'));
-    compileBody(source, 'markdown', out);
+    compileBody(source, 'markdown', render, out);
     return { identity: identityOf(file, undefined, undefined, out) };
   }
   const before = out.length;
   const yaml = parseYaml(source.frontMatter.text, file, out, source.frontMatter.line);
   if (yaml.value === undefined && out.length > before) {
-    compileBody(source, 'markdown', out);
+    compileBody(source, 'markdown', render, out);
     return {};
   }
   const value = yaml.value ?? {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     out.push(diag('yaml/not-a-mapping', file, yaml.start, 'front-matter is not a mapping of `key: value` lines'));
-    compileBody(source, 'markdown', out);
+    compileBody(source, 'markdown', render, out);
     return {};
   }
   const raw = value as Record<string, unknown>;
@@ -67,9 +70,9 @@ export function compileLesson(source: LessonSource, out: Diagnostic[]): Compiled
   const fm = checkSchema(LessonFrontMatterSchema, raw, yaml, file, 'lesson', out);
   const identity = identityOf(file, raw, yaml, out);
   // The body is checked even when the front-matter is not, so every problem shows at once.
-  const body = compileBody(source, fm?.content_format ?? (raw.content_format === 'html' ? 'html' : 'markdown'), out);
+  const body = compileBody(source, fm?.content_format ?? (raw.content_format === 'html' ? 'html' : 'markdown'), render, out);
   if (!fm) return { identity };
-  const fields = buildFields(fm, body, source, yaml, out);
+  const fields = buildFields(fm, body, source, yaml, render, out);
   const result: CompiledLesson = { identity };
   if (fm.copied_from !== undefined) result.copied_from = fm.copied_from;
   if (countErrors(out) === errorsBefore) result.fields = fields;
@@ -102,7 +105,7 @@ function identityOf(file: string, raw: Record<string, unknown> | undefined, yaml
 }
 
 /** Render (or pass through) the body and report its problems at their places in the file. */
-function compileBody(source: LessonSource, format: 'markdown' | 'html', out: Diagnostic[]): string {
+function compileBody(source: LessonSource, format: 'markdown' | 'html', render: RenderFn, out: Diagnostic[]): string {
   const file = source.path;
   // Body: Markdown rendered here, or HTML passed through; problems placed in the file.
   const bodyStart = source.body.line;
@@ -112,7 +115,7 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', out: Dia
     body = source.body.text;
     reportHtml(checkHtml(body), file, inBody, out);
   } else {
-    const rendered = renderMarkdown(source.body.text);
+    const rendered = render(source.body.text);
     body = rendered.html;
     reportHtml(rendered.problems, file, inBody, out);
   }
@@ -124,7 +127,7 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', out: Dia
   return body;
 }
 
-function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, yaml: ParsedYaml, out: Diagnostic[]): LessonFields {
+function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, yaml: ParsedYaml, render: RenderFn, out: Diagnostic[]): LessonFields {
   const file = source.path;
   const type = fm.lesson_type ?? 'video';
   const video = fm.video;
@@ -151,7 +154,7 @@ function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, 
   let description = '';
   if (fm.description !== undefined && fm.description !== '') {
     const place = yaml.placeOf(['description']) ?? yaml.start;
-    const rendered = renderMarkdown(fm.description);
+    const rendered = render(fm.description);
     description = rendered.html;
     reportHtml(rendered.problems, file, () => place, out);
     const length = countCodePoints(description);

@@ -226,6 +226,22 @@ describe('a valid repo', () => {
     expect(b.desired?.digest).not.toBe(a.desired?.digest);
   });
 
+  it('renders through the given renderer (the hook for a render cache)', async () => {
+    const tree = await readSource(repo('valid'));
+    const seen: string[] = [];
+    const result = compileCourse(tree, {
+      render: (md) => {
+        seen.push(md);
+        return { html: `<cached>${md.length}</cached>`, problems: [] };
+      },
+    });
+    // Markdown bodies (5; one lesson is html-format) and the one description.
+    expect(seen).toHaveLength(6);
+    const one = result.desired?.programs[0]?.sections[0]?.lessons[0];
+    expect(one?.fields.body).toBe('<cached>16</cached>') // '# One\n\n> quoted\n';
+    expect(one?.fields.description).toBe('<cached>13</cached>');
+  });
+
   it('an empty folder is valid with a warning', async () => {
     const result = await loadCourse(repo('empty'));
     expect(result.diagnostics.map(brief)).toEqual(['. warning repo/no-programs']);
