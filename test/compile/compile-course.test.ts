@@ -238,7 +238,7 @@ describe('a valid repo', () => {
     // Markdown bodies (5; one lesson is html-format) and the one description.
     expect(seen).toHaveLength(6);
     const one = result.desired?.programs[0]?.sections[0]?.lessons[0];
-    expect(one?.fields.body).toBe('<cached>16</cached>') // '# One\n\n> quoted\n';
+    expect(one?.fields.body).toBe('<cached>16</cached>'); // '# One\n\n> quoted\n' is 16 characters
     expect(one?.fields.description).toBe('<cached>13</cached>');
   });
 
