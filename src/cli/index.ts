@@ -14,6 +14,7 @@ const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./emulator.js'),
   () => import('./validate.js'),
   () => import('./plan.js'),
+  () => import('./apply.js'),
 ];
 
 async function main(argv: string[]): Promise<number> {

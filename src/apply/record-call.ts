@@ -1,0 +1,149 @@
+/**
+ * What apply writes into state around one call (write-ahead, DESIGN §3): the pending record
+ * before the request, and after it the lesson's id, section, position, applied inputs and
+ * response hashes, plus the positions of the other tracked lessons of the section, shifted with
+ * the shared position model (src/school/positions.ts) exactly as the school shifted them.
+ *
+ * The state store freezes a lesson entry's `applied` and `response` objects once written, so
+ * every change here replaces those objects instead of editing them.
+ */
+import type { LessonFields } from '../model/desired.js';
+import type { CallStep } from '../plan/plan-schema.js';
+import { place, removeFromSection, type SectionSlots } from '../school/positions.js';
+import type { Lesson } from '../school/wire/lessons.js';
+import { hashResponseFields, hashValue } from '../state/hash-response.js';
+import type { LessonState, PendingCall, StateData } from '../state/schema.js';
+
+/** The API defaults: what a create leaves in fields it does not send (blank values are not sent). */
+export const BLANK_FIELDS: LessonFields = {
+  name: '',
+  lesson_type: 'video',
+  drip_delay: 0,
+  is_published: true,
+  is_progression_locked: false,
+  description: '',
+  body: '',
+  settings_embed_host_a: null,
+  settings_embed_host_b: null,
+  settings_embed_host_c: null,
+  settings_embed_host_d: null,
+  settings_embed_code: null,
+  embed_code: null,
+};
+
+/** `METHOD /path` of a step's request. */
+export function endpointOf(step: CallStep): string {
+  return step.action === 'create' ? 'POST /lessons' : `PATCH /lessons/${step.lesson_id}`;
+}
+
+/** The write-ahead record of a step: names of the fields sent, never their values. */
+export function pendingRecordOf(step: CallStep, now: Date): PendingCall {
+  const record: PendingCall = {
+    action: step.action,
+    key: step.key,
+    lesson_id: step.lesson_id,
+    request: endpointOf(step),
+    fields: Object.keys(step.request).sort(),
+    started_at: now.toISOString(),
+  };
+  if (step.action === 'create') {
+    record.name = step.request.name ?? step.key;
+    record.section_id = step.section_id;
+  }
+  return record;
+}
+
+/** A write-ahead-style mark asking the next start (or the end of this run) to read a lesson back. */
+export function refreshRecordOf(key: string, lessonId: string, now: Date): PendingCall {
+  return { action: 'update', key, lesson_id: lessonId, request: `PATCH /lessons/${lessonId}`, fields: [], started_at: now.toISOString() };
+}
+
+/** The key a call's lesson has in state before the call (differs from `key` after a rename). */
+export function stateKeyOf(step: CallStep): string {
+  return step.action === 'update' || step.action === 'move' ? step.state_key : step.key;
+}
+
+/** Tracked lessons (with an id and a position) of one section, by state key. */
+export function slotsOfSection(draft: StateData, sectionId: string): SectionSlots {
+  const slots: SectionSlots = new Map();
+  for (const [key, l] of Object.entries(draft.lessons)) {
+    if (l.id !== null && l.position !== null && l.section_id === sectionId) slots.set(key, l.position);
+  }
+  return slots;
+}
+
+/**
+ * Put a lesson at `position` in `sectionId` in state, shifting the other tracked lessons of
+ * that section as the school did (placing at an occupied position moves it and every later
+ * lesson down by one; leaving a section leaves a gap). Shifted lessons get their position's
+ * response hash updated too, so `plan --refresh` does not report the shift as drift.
+ */
+export function placeInState(draft: StateData, key: string, sectionId: string, position: number): void {
+  const entry = draft.lessons[key];
+  if (entry && entry.position !== null && entry.section_id !== sectionId) {
+    removeFromSection(slotsOfSection(draft, entry.section_id), key);
+  }
+  const slots = slotsOfSection(draft, sectionId);
+  place(slots, key, { at: position });
+  for (const [other, p] of slots) {
+    if (other === key) continue;
+    const l = draft.lessons[other]!;
+    if (l.position !== p) setPosition(l, sectionId, p);
+  }
+}
+
+/** Set where a lesson is, keeping its response hashes of section and position in step. */
+export function setPosition(entry: LessonState, sectionId: string, position: number): void {
+  entry.position = position;
+  entry.section_id = sectionId;
+  if ('position' in entry.response || 'section_id' in entry.response) {
+    entry.response = { ...entry.response, position: hashValue(position), section_id: hashValue(sectionId) };
+  }
+}
+
+/**
+ * Record a successful call in a state draft: re-key a renamed lesson, merge the sent fields into
+ * the last-applied inputs, hash the response, and place the lesson where the school says it is.
+ */
+export function recordSuccess(draft: StateData, step: CallStep, lesson: Lesson): void {
+  const stateKey = stateKeyOf(step);
+  const prior = draft.lessons[stateKey] ?? draft.lessons[step.key];
+  if (stateKey !== step.key && draft.lessons[stateKey]) {
+    draft.lessons[step.key] = draft.lessons[stateKey]!;
+    delete draft.lessons[stateKey];
+  }
+  const applied: Record<string, unknown> = { ...(step.action === 'create' || !prior ? BLANK_FIELDS : prior.applied) };
+  for (const f of step.fields) applied[f.field] = f.after;
+  // Keep the entry (with its old position) until placed, so the shift starts from where it was.
+  placeInState(draft, step.key, lesson.section_id, lesson.position);
+  const entry: LessonState = {
+    id: lesson.id,
+    program_id: step.program_id,
+    section_id: lesson.section_id,
+    position: lesson.position,
+    path: step.path,
+    applied: applied as unknown as LessonFields,
+    response: hashResponseFields(lesson as unknown as Record<string, unknown>),
+  };
+  draft.lessons[step.key] = entry;
+}
+
+/**
+ * Record a create whose outcome is unknown: the lesson may or may not exist, so it is kept by
+ * key with `id: null` and `uncertain`, and never created again blindly.
+ */
+export function recordUncertainCreate(draft: StateData, step: CallStep, since: string): void {
+  const applied: Record<string, unknown> = { ...BLANK_FIELDS };
+  for (const f of step.fields) applied[f.field] = f.after;
+  const name = step.request.name ?? step.key;
+  draft.lessons[step.key] = {
+    id: null,
+    program_id: step.program_id,
+    section_id: step.section_id,
+    position: null,
+    path: step.path,
+    applied: applied as unknown as LessonFields,
+    response: {},
+    uncertain: { name, section_id: step.section_id, since },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Pending records left in state by a killed apply (or marks for a read-back after a position
+ * mismatch or a failed update), resolved before anything is planned:
+ * - a create: the lesson may or may not exist, so it becomes an uncertain entry (`id: null`,
+ *   `uncertain: {name, section_id, since}`), never re-created blindly;
+ * - an update, move or unpublish: PATCH is idempotent and `PATCH {}` changes nothing, so the
+ *   lesson is read back, and so are the tracked lessons of every section involved, to learn
+ *   their real positions. The next plan then starts from the truth and the apply converges.
+ *   The last-applied inputs are left as they were: a change that did go through is re-sent
+ *   (harmless), one that did not is sent for the first time.
+ */
+import pLimit from 'p-limit';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import type { LessonFields } from '../model/desired.js';
+import type { SchoolClient } from '../school/client.js';
+import { SchoolApiError } from '../school/errors.js';
+import type { Lesson } from '../school/wire/lessons.js';
+import { hashResponseFields } from '../state/hash-response.js';
+import type { StateData } from '../state/schema.js';
+import type { StateStore } from '../state/state-store.js';
+import { BLANK_FIELDS, setPosition } from './record-call.js';
+
+/** Where a lesson of the repo lives, to fill in an uncertain create's entry. */
+export interface LessonLookup {
+  (key: string): { program_id: string; path: string; fields: LessonFields } | undefined;
+}
+
+export interface ResolvePendingResult {
+  /** Keys of creates that became uncertain. */
+  uncertain: string[];
+  /** Keys of lessons read back from the school. */
+  refreshed: string[];
+}
+
+/**
+ * Resolve every pending record of `store` (see the file header). Does nothing and sends nothing
+ * when there is none.
+ * @throws CoursesyncError when the school cannot be read; the records stay for the next run.
+ */
+export async function resolvePendingCalls(
+  store: StateStore,
+  client: SchoolClient,
+  options: { concurrency: number; lookup?: LessonLookup },
+): Promise<ResolvePendingResult> {
+  const pending = Object.entries(store.data.pending);
+  if (pending.length === 0) return { uncertain: [], refreshed: [] };
+
+  // Creates → uncertain entries, in one write.
+  const uncertain: string[] = [];
+  const creates = pending.filter(([, p]) => p.action === 'create');
+  if (creates.length > 0) {
+    await store.update((d) => {
+      for (const [id, p] of creates) {
+        delete d.pending[id];
+        if (d.lessons[p.key]?.id) continue; // recorded after all (cannot happen with one write per result)
+        const known = options.lookup?.(p.key);
+        const name = p.name ?? known?.fields.name ?? p.key;
+        d.lessons[p.key] = {
+          id: null,
+          program_id: known?.program_id ?? '',
+          section_id: p.section_id ?? '',
+          position: null,
+          path: known?.path ?? '',
+          applied: { ...(known?.fields ?? BLANK_FIELDS), name },
+          response: {},
+          uncertain: { name, section_id: p.section_id ?? '', since: p.started_at },
+        };
+        uncertain.push(p.key);
+      }
+    });
+  }
+
+  // Updates, moves, unpublishes and read-back marks: read the lessons and their sections.
+  const others = pending.filter(([, p]) => p.action !== 'create');
+  if (others.length === 0) return { uncertain, refreshed: [] };
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const read = async (key: string, id: string): Promise<Lesson | null> => {
+    try {
+      return await client.lessons.update(id, {});
+    } catch (e) {
+      if (e instanceof SchoolApiError && e.status === 404) return null;
+      throw new CoursesyncError(
+        `cannot read back lesson ${id} (key ${key}) after an interrupted call: ${(e as Error).message}`,
+        {
+          code: 'apply/pending-unresolved',
+          hint: 'the state still records the interrupted calls and nothing else was changed; run `coursesync apply` again once the school answers',
+          cause: e,
+        },
+      );
+    }
+  };
+  const live = new Map<string, Lesson | null>();
+  const sections = new Set<string>();
+  const keyOf = (p: (typeof others)[number][1]) => (store.data.lessons[p.key] ? p.key : undefined);
+  await Promise.all(
+    others.map(([, p]) =>
+      limit(async () => {
+        const key = keyOf(p);
+        const entry = key ? store.data.lessons[key] : undefined;
+        if (!key || !entry || entry.id === null) return;
+        sections.add(entry.section_id);
+        const lesson = await read(key, entry.id);
+        live.set(key, lesson);
+        if (lesson) sections.add(lesson.section_id);
+      }),
+    ),
+  );
+  // Every other tracked lesson of those sections, since a call there may have shifted them.
+  const around = Object.entries(store.data.lessons).filter(([k, l]) => l.id !== null && sections.has(l.section_id) && !live.has(k));
+  await Promise.all(around.map(([k, l]) => limit(async () => live.set(k, await read(k, l.id!)))));
+
+  await store.update((d) => {
+    for (const [id] of others) delete d.pending[id];
+    recordLive(d, live, new Set(others.map(([, p]) => p.key)));
+  });
+  return { uncertain, refreshed: [...live.keys()].sort() };
+}
+
+/** Write what was read back: where each lesson is; the pending ones also get fresh response hashes. */
+function recordLive(d: StateData, live: ReadonlyMap<string, Lesson | null>, pendingKeys: ReadonlySet<string>): void {
+  for (const [key, lesson] of live) {
+    const entry = d.lessons[key];
+    if (!entry || !lesson) continue; // a 404: the lesson is gone; the next plan says what it needs
+    if (pendingKeys.has(key)) {
+      entry.section_id = lesson.section_id;
+      entry.position = lesson.position;
+      entry.response = hashResponseFields(lesson as unknown as Record<string, unknown>);
+    } else {
+      setPosition(entry, lesson.section_id, lesson.position);
+    }
+  }
+}

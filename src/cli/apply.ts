@@ -1,0 +1,175 @@
+/**
+ * `coursesync apply [dir|plan.json]`: run the plan against the school (DESIGN §5, §6).
+ * Flags → options → applyCourse (src/apply/); this file only talks to the terminal:
+ * - on a TTY: the plan, a y/N confirmation, a progress bar (calls done, in flight, failed);
+ * - off a TTY: `--yes` is required, and each call gets one line;
+ * - SIGINT: the first stops starting calls, lets those in flight finish, saves state and exits
+ *   130; a second exits at once (the state may hold pending calls; the next apply resolves them).
+ * A saved plan is applied to the course repo in the current folder (or `--dir`), as Terraform
+ * applies a saved plan in its working directory.
+ */
+import type { Command } from 'commander';
+import type { ConnectionFlags } from './connection.js';
+import { ExitCode } from './exit-codes.js';
+
+interface ApplyCommandOptions extends ConnectionFlags {
+  yes?: boolean;
+  concurrency?: string;
+  refresh?: boolean;
+  recreate?: string[];
+  dir?: string;
+  forceUnlock?: boolean;
+}
+
+/** Add the apply command. */
+export function register(program: Command): void {
+  program
+    .command('apply')
+    .description('Apply the repo (or a saved plan) to the school: creates, moves and updates in planned order')
+    .argument('[target]', 'folder of the course repo, or a plan saved with `coursesync plan --out plan.json`', '.')
+    .option('-y, --yes', 'apply without asking (required when not run in a terminal)')
+    .option('--concurrency <n>', 'at most this many requests in flight (default: coursesync.yaml apply.concurrency, else 4)')
+    .option('--refresh', 'read every tracked lesson from the school first and report drift')
+    .option('--recreate <key>', 'drop the uncertain create KEY from state and create it again (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: the current folder)')
+    .option('--force-unlock', 'take the state lock even if another apply seems to hold it')
+    .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
+    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
+    .action(async (target: string, options: ApplyCommandOptions) => {
+      process.exitCode = await runApply(target, options);
+    });
+}
+
+async function runApply(target: string, options: ApplyCommandOptions): Promise<number> {
+  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { isInteractive, colors, confirm } = await import('./terminal.js');
+  const interactive = isInteractive();
+  // Refuse before reading anything: off a terminal nobody can confirm.
+  if (!interactive && !options.yes) {
+    throw new CoursesyncError('Not run in a terminal, so nobody can confirm the changes; nothing was applied.', {
+      code: 'cli/needs-yes',
+      hint: 'Review the plan with `coursesync plan`, then re-run with --yes (CI: `coursesync apply --yes`).',
+    });
+  }
+  const concurrency = parseConcurrency(options.concurrency, CoursesyncError);
+  const { stat, readFile } = await import('node:fs/promises');
+  const { resolve } = await import('node:path');
+  let dir = target;
+  let savedPlan: { plan: import('../plan/plan-schema.js').Plan; file: string } | undefined;
+  const info = await stat(target).catch(() => undefined);
+  if (info === undefined) {
+    throw new CoursesyncError(`${target} does not exist`, { code: 'cli/no-target', hint: 'give the course repo folder, or a plan file saved with `coursesync plan --out plan.json`' });
+  }
+  if (info.isFile()) {
+    const { parsePlanText } = await import('../plan/render-json.js');
+    savedPlan = { plan: parsePlanText(await readFile(target, 'utf8'), target), file: target };
+    dir = options.dir ?? '.';
+  }
+
+  const { applyCourse, describeOutcome, summarizeApply } = await import('../apply/index.js');
+  const { renderText, summaryLine } = await import('../plan/index.js');
+  const out = process.stdout;
+  const c = colors(process.stdout);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      process.stderr.write('\nStopping: no new calls will start; waiting for the calls in flight, then saving the state. Press Ctrl-C again to stop at once.\n');
+      controller.abort();
+      return;
+    }
+    process.stderr.write('\nStopped at once. The state may hold calls still pending; the next `coursesync apply` resolves them first.\n');
+    process.exit(ExitCode.Interrupted);
+  };
+
+  let bar: import('cli-progress').SingleBar | undefined;
+  let failedCount = 0;
+  const started = performance.now();
+  process.on('SIGINT', onSigint);
+  let result: Awaited<ReturnType<typeof applyCourse>>;
+  try {
+    result = await applyCourse(resolve(dir), {
+      baseUrl: options.baseUrl,
+      tokenFile: options.tokenFile,
+      savedPlan,
+      refresh: options.refresh,
+      concurrency,
+      recreate: options.recreate,
+      forceUnlock: options.forceUnlock,
+      signal: controller.signal,
+      onNotice: (m) => process.stderr.write(`coursesync: ${m}\n`),
+      confirm: async (plan, ctx) => {
+        out.write(renderText(plan, { color: out.isTTY === true && !process.env.NO_COLOR }));
+        const calls = plan.changes.filter((ch) => ch.action === 'create' || ch.action === 'update' || ch.action === 'move' || ch.action === 'unpublish').length;
+        const ok = await confirm(`Apply these ${calls} call${calls === 1 ? '' : 's'} to ${ctx.baseUrl}?`, { yes: options.yes });
+        if (ok && interactive) {
+          const { SingleBar, Presets } = await import('cli-progress');
+          bar = new SingleBar(
+            { format: '{bar} {value}/{total} calls | {inflight} in flight | {failed} failed', stream: process.stderr, hideCursor: true, clearOnComplete: true },
+            Presets.shades_classic,
+          );
+          bar.start(calls, 0, { inflight: 0, failed: 0 });
+        } else if (ok) {
+          out.write(`Applying ${calls} call${calls === 1 ? '' : 's'} to ${ctx.baseUrl} (concurrency ${ctx.concurrency})…\n`);
+        }
+        return ok;
+      },
+      onEvent: (e) => {
+        if (e.type === 'call-start') {
+          bar?.update({ inflight: e.inFlight, failed: failedCount });
+          return;
+        }
+        if (e.outcome.status === 'failed' || e.outcome.status === 'uncertain') failedCount++;
+        if (bar) bar.increment(1, { inflight: e.inFlight, failed: failedCount });
+        else if (e.outcome.status !== 'skipped') out.write(describeOutcome(e.outcome) + '\n');
+      },
+    });
+  } finally {
+    bar?.stop();
+    process.off('SIGINT', onSigint);
+  }
+
+  if (result.cancelled) {
+    out.write('Apply cancelled; nothing was changed.\n');
+    return ExitCode.Error;
+  }
+  if (result.result === null) {
+    if (result.plan.summary.uncertain > 0) {
+      out.write(renderText(result.plan, { color: out.isTTY === true && !process.env.NO_COLOR }));
+      throw uncertainError(result.plan.summary.uncertain, CoursesyncError);
+    }
+    out.write(`${summaryLine(result.plan.summary)}${result.plan.renames.length > 0 ? ` Recorded ${result.plan.renames.length} rename(s) in state.` : ''}\n`);
+    return ExitCode.Ok;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const lines = summarizeApply(result, { seconds });
+  const ok = result.result.outcomes.every((o) => o.status === 'done');
+  out.write((ok ? c.green(lines[0]!) : c.red(lines[0]!)) + '\n' + lines.slice(1).map((l) => l + '\n').join(''));
+  if (result.result.interrupted) return ExitCode.Interrupted;
+  if (!ok) {
+    const failed = result.result.outcomes.filter((o) => o.status !== 'done').length;
+    throw new CoursesyncError(`${failed} of ${result.result.outcomes.length} calls were not applied (see above)`, {
+      code: 'apply/failed',
+      hint: 'fix what the messages above point at, then run `coursesync apply` again: it continues from the state',
+    });
+  }
+  if (result.plan.summary.uncertain > 0) throw uncertainError(result.plan.summary.uncertain, CoursesyncError);
+  return ExitCode.Ok;
+}
+
+function uncertainError(n: number, E: typeof import('../diagnostics/errors.js').CoursesyncError) {
+  return new E(`${n} create(s) from an earlier apply have an unknown outcome and were not applied`, {
+    code: 'apply/uncertain',
+    hint: 'check the school; adopt an existing lesson with `coursesync import <lesson id> --key KEY`, or create it again with `coursesync apply --recreate KEY`',
+  });
+}
+
+function parseConcurrency(value: string | undefined, E: typeof import('../diagnostics/errors.js').CoursesyncError): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) {
+    throw new E(`--concurrency ${value} is not a whole number from 1 to 64`, { code: 'cli/bad-concurrency', hint: 'e.g. --concurrency 8' });
+  }
+  return n;
+}
