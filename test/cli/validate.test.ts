@@ -63,6 +63,18 @@ describe('coursesync validate (built CLI)', () => {
     expect(r.stderr.split('\n').filter((l) => l.startsWith('::error '))).toHaveLength(5);
   });
 
+  it('exits 1 on every invalid fixture repo, with one line per diagnostic', async () => {
+    const { loadCourse } = await import('../../src/source/load-course.js');
+    const { formatDiagnostic } = await import('../../src/diagnostics/diagnostic.js');
+    for (const name of ['yaml-errors', 'fields', 'keys', 'lessons-list', 'layout', 'section-refs', 'config']) {
+      const r = run(['validate', fixture(name)]);
+      const expected = (await loadCourse(`${root}${fixture(name)}`)).diagnostics.map(formatDiagnostic);
+      expect(expected.length, name).toBeGreaterThan(0);
+      expect([r.code, r.stdout], name).toEqual([1, expected.join('\n') + '\n' + r.stdout.trimEnd().split('\n').at(-1) + '\n']);
+      expect(r.stdout.trimEnd().split('\n').at(-1), name).toMatch(/: \d+ errors?(, \d+ warnings?)?$/);
+    }
+  });
+
   it('a missing folder is a one-line user error with a hint, exit 1, no stack trace', () => {
     const r = run(['validate', 'does/not/exist']);
     expect(r.code).toBe(1);
