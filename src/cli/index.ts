@@ -15,6 +15,12 @@ const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./validate.js'),
   () => import('./plan.js'),
   () => import('./apply.js'),
+  () => import('./webhooks.js'),
+  () => import('./members.js'),
+  () => import('./offers.js'),
+  () => import('./badges.js'),
+  () => import('./custom-code.js'),
+  () => import('./sections.js'),
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -12,7 +12,8 @@ import { EVENT_TYPE_VALUES, WebhookFilterSchemas, type EventType } from '../scho
 /** An https URL whose host is not a loopback or private address literal. */
 export const WebhookUrlSchema = z
   .url({ protocol: /^https$/, error: 'must be an https:// URL (the school only delivers to public https endpoints)' })
-  .refine((u) => !isPrivateLiteralHost(new URL(u).hostname), {
+  // Only judged once the URL is https (one message per problem).
+  .refine((u) => !u.startsWith('https:') || !isPrivateLiteralHost(new URL(u).hostname), {
     message: 'must not point to a loopback or private address: the school delivers only to publicly reachable hosts',
   })
   .describe('A publicly reachable https:// endpoint that receives the events by POST.');

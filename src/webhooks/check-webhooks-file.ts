@@ -7,7 +7,9 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { checkSchema } from '../compile/check-schema.js';
 import { CODES } from '../compile/codes.js';
 import { parseYaml } from '../compile/parse-yaml.js';
+import { suggest } from '../compile/suggest.js';
 import { WebhooksFileSchema, type WebhookEntry } from '../model/webhooks.js';
+import { EVENT_TYPE_VALUES, WebhookFilterSchemas, type EventType } from '../school/wire/webhooks.js';
 import { webhookIdentity } from './identity.js';
 
 export const WEBHOOKS_FILE = 'webhooks.yaml';
@@ -46,7 +48,7 @@ export function checkWebhooksFile(text: string, file = WEBHOOKS_FILE): CheckedWe
   const schemaOut: Diagnostic[] = [];
   // The catalogue is keyed by file kind; check as `config` and rename the codes to webhooks/.
   const entries = checkSchema(WebhooksFileSchema, value, yaml, file, 'config', schemaOut);
-  out.push(...schemaOut.map(asWebhooksDiagnostic));
+  out.push(...schemaOut.map((d) => asWebhooksDiagnostic(d, value)));
   if (!entries) return { diagnostics: out };
 
   const webhooks: DesiredWebhook[] = [];
@@ -70,9 +72,40 @@ export function checkWebhooksFile(text: string, file = WEBHOOKS_FILE): CheckedWe
   return out.length > 0 ? { diagnostics: out } : { webhooks, diagnostics: out };
 }
 
-function asWebhooksDiagnostic(d: Diagnostic): Diagnostic {
+const ENTRY_KEYS = ['webhook_url', 'event_type', 'provider', 'extra_parameters'];
+
+/**
+ * Adapt a diagnostic of checkSchema to webhooks.yaml: `webhooks/` codes, the list index shown
+ * as "webhook N" (1-based), and the hints the discriminated union hides from checkSchema
+ * (allowed keys and did-you-mean for event types and filters).
+ */
+function asWebhooksDiagnostic(d: Diagnostic, value: unknown[]): Diagnostic {
   const code = d.code.replace(/^config\//, 'webhooks/');
   const catalogueHint = (CODES as Record<string, { hint: string }>)[d.code]?.hint;
-  const hint = d.hint === undefined || d.hint === catalogueHint ? SCHEMA_HINT : d.hint;
-  return { ...d, code, hint, message: d.message.replace(/ is invalid: must /, ' must ') };
+  let hint = d.hint === undefined || d.hint === catalogueHint ? SCHEMA_HINT : d.hint;
+  let message = d.message.replace(/ is invalid: must /, ' must ');
+  const where = /"(\d+)(?:\.([^"]*))?"/.exec(message);
+  if (where) {
+    const n = Number(where[1]);
+    const field = where[2];
+    const entry = value[n] as Record<string, unknown> | undefined;
+    const event = typeof entry?.event_type === 'string' && (EVENT_TYPE_VALUES as readonly string[]).includes(entry.event_type) ? (entry.event_type as EventType) : undefined;
+    message = message.replace(where[0], field ? `"${field}" of webhook ${n + 1}` : `webhook ${n + 1}`).replace(/^(unknown key "[^"]*") in webhook (\d+)$/, '$1 in webhook $2');
+    const unknownKey = /^unknown key "([^"]*)"/.exec(message)?.[1];
+    if (unknownKey !== undefined) {
+      const known = field === 'extra_parameters' ? (event ? Object.keys(WebhookFilterSchemas[event].shape) : []) : ENTRY_KEYS;
+      const guess = suggest(unknownKey, known);
+      hint = guess
+        ? `did you mean "${guess}"?`
+        : known.length > 0
+          ? `allowed keys: ${known.join(', ')}`
+          : `${event ?? 'this event type'} has no filters (API §6): remove extra_parameters`;
+    } else if (field === 'event_type') {
+      const guess = typeof entry?.event_type === 'string' ? suggest(entry.event_type, [...EVENT_TYPE_VALUES]) : undefined;
+      message = entry?.event_type === undefined ? `missing required field "event_type" of webhook ${n + 1}` : `${message}, not ${JSON.stringify(entry.event_type)}`;
+      if (entry?.event_type === undefined) hint = `add \`event_type:\` with one of ${EVENT_TYPE_VALUES.join(", ")}`;
+      if (guess) hint = `did you mean "${guess}"?`;
+    }
+  }
+  return { ...d, code, hint, message };
 }

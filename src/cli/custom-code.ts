@@ -1,0 +1,63 @@
+/**
+ * `coursesync custom-code pull [--out DIR]` (API §4.12): write the school's custom code to
+ * head.html and body.html, byte for byte, so it can be versioned in git. The API has no
+ * endpoint that writes custom code, so there is no push: edits go through the school's UI.
+ */
+import type { Command } from 'commander';
+import { ExitCode } from './exit-codes.js';
+import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
+import { printJson } from './terminal.js';
+
+export interface CustomCodePullOptions extends SchoolFlags {
+  out?: string;
+  json?: boolean;
+}
+
+export const NO_WRITE_ENDPOINT =
+  "The API has no endpoint that writes custom code: these files are a copy to version in git; change the custom code in the school's admin UI.";
+
+/** `custom-code pull`: writes `<out>/head.html` and `<out>/body.html` (overwriting them). */
+export async function runCustomCodePull(options: CustomCodePullOptions, io: CommandIo = processIo()): Promise<number> {
+  const { mkdir, readFile, writeFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const client = await openSchool(options, io);
+  const code = await explained(client.customCode.get());
+  const outDir = options.out ?? '.';
+  const files: Array<{ path: string; bytes: number; changed: boolean }> = [];
+  try {
+    await mkdir(outDir, { recursive: true });
+    for (const [name, text] of [['head.html', code.custom_code_head], ['body.html', code.custom_code_body]] as const) {
+      const path = join(outDir, name);
+      const before = await readFile(path, 'utf8').catch(() => undefined);
+      await writeFile(path, text);
+      files.push({ path, bytes: Buffer.byteLength(text), changed: before !== text });
+    }
+  } catch (e) {
+    throw new CoursesyncError(`Cannot write the custom code to ${outDir} (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, {
+      code: 'custom-code/write-failed',
+      hint: 'Give --out a folder you can write to.',
+    });
+  }
+  if (options.json) {
+    printJson({ files, note: NO_WRITE_ENDPOINT }, io.stdout);
+    return ExitCode.Ok;
+  }
+  for (const f of files) io.stdout.write(`wrote ${f.path} (${f.bytes} bytes${f.changed ? '' : ', unchanged'})\n`);
+  io.stderr.write(NO_WRITE_ENDPOINT + '\n');
+  return ExitCode.Ok;
+}
+
+/** Add `custom-code pull`. */
+export function register(program: Command): void {
+  const customCode = program.command('custom-code').description("The school's custom code (read only: the API cannot write it)");
+  addSchoolOptions(
+    customCode
+      .command('pull')
+      .description('Write the custom code to head.html and body.html, to version it in git')
+      .option('--out <dir>', 'folder to write into (default: the current folder)')
+      .option('--json', 'print what was written as JSON'),
+  ).action(async (options: CustomCodePullOptions) => {
+    process.exitCode = await runCustomCodePull(options);
+  });
+}

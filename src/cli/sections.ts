@@ -1,0 +1,139 @@
+/**
+ * `coursesync sections list <program-dir|program-id> [--group ID] [--scaffold DIR]` (API §4.9):
+ * every section of a program, page after page. `--scaffold` starts a repo from an existing
+ * program: one folder per section with a section.yaml (`id:`, the name as a comment, because
+ * section.yaml takes id or name, not both), plus program.yaml when the folder has none. It never
+ * overwrites a file.
+ */
+import type { Command } from 'commander';
+import type { Section } from '../school/wire/sections.js';
+import { ExitCode } from './exit-codes.js';
+import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
+import { printJson, printTable } from './terminal.js';
+
+export interface SectionsListOptions extends SchoolFlags {
+  group?: string;
+  scaffold?: string;
+  json?: boolean;
+}
+
+/**
+ * The program id of the argument: a folder holding program.yaml gives its `id`; anything that
+ * is not a folder is taken as an id.
+ * @throws CoursesyncError `sections/not-a-program` for a folder without program.yaml, or an invalid one
+ */
+export async function resolveProgramId(arg: string): Promise<string> {
+  const { readFile, stat } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const isDir = await stat(arg).then((s) => s.isDirectory(), () => false);
+  if (!isDir) {
+    if (/[\\/]/.test(arg)) {
+      throw new CoursesyncError(`${arg} is not a folder (and a program id has no slash).`, { code: 'sections/not-a-program', hint: 'Give a program folder holding program.yaml, or a program id such as prog_intro.' });
+    }
+    return arg;
+  }
+  const file = join(arg, 'program.yaml');
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) {
+    throw new CoursesyncError(`${arg} is a folder without program.yaml.`, { code: 'sections/not-a-program', hint: 'Give a program folder (one holding program.yaml with `id: <program id>`), or the program id itself.' });
+  }
+  const { compileYamlFile } = await import('../compile/compile-yaml-file.js');
+  const { ProgramFileSchema } = await import('../model/program.js');
+  const out: import('../diagnostics/diagnostic.js').Diagnostic[] = [];
+  const { data } = compileYamlFile(ProgramFileSchema, { path: file, text: text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'), digest: '' }, 'program', out);
+  if (!data) throw new CoursesyncError(`${file} is invalid.`, { code: 'sections/not-a-program', hint: 'Fix program.yaml at the places named above.', diagnostics: out });
+  return data.id;
+}
+
+/** A folder name for a section: its 1-based place, two digits, and a slug of its name. */
+export function sectionFolderName(index: number, name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return `${String(index + 1).padStart(2, '0')}-${slug || 'section'}`;
+}
+
+/** The files --scaffold writes, relative to its folder. */
+export function scaffoldFiles(programId: string, sections: readonly Section[]): Array<{ path: string; text: string }> {
+  const files = [{ path: 'program.yaml', text: `id: ${JSON.stringify(programId)}\n` }];
+  sections.forEach((s, i) => {
+    const header = `# ${s.name.replace(/\s+/g, ' ')} (the section's name in the school)\n`;
+    files.push({ path: `${sectionFolderName(i, s.name)}/section.yaml`, text: `${header}id: ${JSON.stringify(s.id)}\n` });
+  });
+  return files;
+}
+
+/** `sections list`: prints every section (and scaffolds with --scaffold). */
+export async function runSectionsList(arg: string, options: SectionsListOptions, io: CommandIo = processIo()): Promise<number> {
+  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const programId = await resolveProgramId(arg);
+  const client = await openSchool(options, io);
+  const sections: Section[] = [];
+  const query = options.group === undefined ? { product_id: programId } : { product_id: programId, section_group_id: options.group };
+  await explained(
+    (async () => {
+      for await (const s of client.sections.list(query)) sections.push(s);
+    })(),
+    options.group === undefined ? `program ${programId}` : `program ${programId} or section group ${options.group} in it`,
+  );
+  if (options.scaffold !== undefined) {
+    const { mkdir, writeFile, access } = await import('node:fs/promises');
+    const { join, dirname } = await import('node:path');
+    const dir = options.scaffold;
+    const exists = async (p: string) => access(p).then(() => true, () => false);
+    const all = scaffoldFiles(programId, sections);
+    // program.yaml is kept when present (the folder may already be this program); section files never are.
+    const files = (await exists(join(dir, 'program.yaml'))) ? all.slice(1) : all;
+    const clashes = [];
+    for (const f of files) if (await exists(join(dir, f.path))) clashes.push(join(dir, f.path));
+    if (clashes.length > 0) {
+      throw new CoursesyncError(`--scaffold would overwrite ${clashes.length} existing file${clashes.length === 1 ? '' : 's'}: ${clashes.join(', ')}. Nothing was written.`, {
+        code: 'sections/scaffold-exists',
+        hint: 'Scaffold into an empty folder, or move those files away first.',
+      });
+    }
+    for (const f of files) {
+      await mkdir(dirname(join(dir, f.path)), { recursive: true });
+      await writeFile(join(dir, f.path), f.text, { flag: 'wx' });
+    }
+    if (!options.json) io.stderr.write(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} under ${dir}: ${files.map((f) => f.path).join(', ')}.\n`);
+  }
+  if (options.json) {
+    printJson({ program_id: programId, sections }, io.stdout);
+    return ExitCode.Ok;
+  }
+  printTable(
+    sections,
+    [
+      { header: 'id', value: (s) => s.id },
+      { header: 'name', value: (s) => s.name },
+      { header: 'group', value: (s) => s.section_group_id ?? '-' },
+      { header: 'position', value: (s) => String(s.position) },
+      { header: 'published', value: (s) => (s.is_published ? 'yes' : 'no') },
+    ],
+    io.stdout,
+  );
+  return ExitCode.Ok;
+}
+
+/** Add `sections list`. */
+export function register(program: Command): void {
+  const sections = program.command('sections').description('Sections of a program');
+  addSchoolOptions(
+    sections
+      .command('list')
+      .description('List every section of a program (all pages); --scaffold writes section folders to start a repo')
+      .argument('<program>', 'a program folder (holding program.yaml) or a program id')
+      .option('--group <id>', 'only the sections of this section group, in their order')
+      .option('--scaffold <dir>', 'write program.yaml (if missing) and one folder with section.yaml per section into this folder; never overwrites')
+      .option('--json', 'print JSON'),
+  ).action(async (arg: string, options: SectionsListOptions) => {
+    process.exitCode = await runSectionsList(arg, options);
+  });
+}
