@@ -1,0 +1,193 @@
+/**
+ * The executor against the real emulator (in-process, HTTP on a free port): the concurrency
+ * limit, a failure injected on a chosen call, uncertain creates, pending records left by a killed
+ * apply, position mismatches and a refused token.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import { resolvePendingCalls } from '../../src/apply/resolve-pending.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { DesiredState } from '../../src/model/desired.js';
+import { diffCourse } from '../../src/plan/diff-course.js';
+import { isCall, type CreateStep, type Plan } from '../../src/plan/plan-schema.js';
+import { StateStore } from '../../src/state/state-store.js';
+import { desiredOf, sectionIdsOf } from '../plan/build-course.js';
+import { clientOf, removeTempDirs, resetEmulator, schoolSections, startTestEmulator, tempDir } from './helpers.js';
+
+const running: RunningEmulator[] = [];
+async function emulator(options: Parameters<typeof startTestEmulator>[0] = {}) {
+  const emu = await startTestEmulator(options);
+  running.push(emu);
+  return emu;
+}
+afterAll(async () => {
+  await Promise.all(running.map((e) => e.close()));
+  await removeTempDirs();
+});
+
+const layout = (n: number) =>
+  desiredOf({
+    prog_intro: {
+      sec_start: Array.from({ length: n }, (_, i) => `s${i}`),
+      sec_types: Array.from({ length: n }, (_, i) => `t${i}`),
+      sec_tooling: Array.from({ length: n }, (_, i) => `o${i}`),
+    },
+    prog_advanced: { sec_generics: Array.from({ length: n }, (_, i) => `g${i}`), sec_patterns: Array.from({ length: n }, (_, i) => `p${i}`) },
+  });
+
+const planFor = (desired: DesiredState, store: StateStore, emu: RunningEmulator) =>
+  diffCourse(desired, store.data, { sectionIds: sectionIdsOf(desired), baseUrl: emu.url });
+
+/** Load the state of `dir`, plan `desired`, apply, close. */
+async function applyOnce(emu: RunningEmulator, dir: string, desired: DesiredState, options: { concurrency?: number; tamper?: (plan: Plan) => void; token?: string } = {}) {
+  const store = await StateStore.load(dir, { lock: true });
+  try {
+    const plan = planFor(desired, store, emu);
+    options.tamper?.(plan);
+    await store.update((d) => {
+      d.base_url = emu.url;
+    });
+    const result = await applyPlan(plan, { client: clientOf(emu, options.token), store, concurrency: options.concurrency ?? 4 });
+    return { plan, result, state: structuredClone(store.data) };
+  } finally {
+    await store.close();
+  }
+}
+
+/** The school's order of every desired section equals the desired order, by the ids in state. */
+async function expectConverged(emu: RunningEmulator, dir: string, desired: DesiredState) {
+  const store = await StateStore.load(dir);
+  const school = await schoolSections(emu);
+  for (const p of desired.programs) {
+    for (const s of p.sections) {
+      const sectionId = (s.ref as { id: string }).id;
+      expect(school.get(sectionId)!.map((l) => l.id), sectionId).toEqual(s.lessons.map((l) => store.data.lessons[l.key]?.id));
+    }
+  }
+  for (const [key, l] of Object.entries(store.data.lessons)) {
+    if (l.id === null) continue; // an uncertain create: not in the school as far as we know
+    const live = [...school.values()].flat().find((x) => x.id === l.id);
+    expect({ key, section: l.section_id, position: l.position }).toEqual({ key, section: live?.section_id, position: live?.position });
+  }
+  expect(planFor(desired, store, emu).changes.filter(isCall)).toEqual([]);
+  expect(store.data.pending).toEqual({});
+}
+
+describe('concurrency', () => {
+  let slow: RunningEmulator;
+  beforeAll(async () => {
+    slow = await emulator({ latencyMs: 25 });
+  });
+  afterEach(async () => {
+    await resetEmulator(slow);
+  });
+
+  it.each([1, 3])('never more than %i requests in flight, while chains overlap up to the limit', async (limit) => {
+    const dir = await tempDir('conc');
+    const { result } = await applyOnce(slow, dir, layout(3), { concurrency: limit });
+    expect(result.outcomes.every((o) => o.status === 'done')).toBe(true);
+    expect(slow.stats().maxInFlight).toBeLessThanOrEqual(limit);
+    expect(slow.stats().maxInFlight).toBe(limit); // five chains are enough to fill the limit
+    await expectConverged(slow, dir, layout(3));
+  });
+});
+
+describe('failures', () => {
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    emu = await emulator();
+  });
+  afterEach(async () => {
+    await resetEmulator(emu);
+  });
+
+  it('a 422 on a chosen call stops its chain only; the state is right and a second apply converges', async () => {
+    const dir = await tempDir('fail');
+    const desired = layout(4);
+    const { result, state } = await applyOnce(emu, dir, desired, {
+      tamper: (plan) => {
+        // The school rejects this URL (422 `format`); the client sends it, as it checks only shape.
+        const step = plan.changes.find((c): c is CreateStep => c.action === 'create' && c.key === 's1')!;
+        step.request.settings_embed_host_a = 'https://example.com/not-a-video';
+      },
+    });
+    const byKey = new Map(result.outcomes.map((o) => [o.step.key, o]));
+    const failed = byKey.get('s1')!;
+    expect(failed.status).toBe('failed');
+    if (failed.status === 'failed') expect(failed.error.message).toMatch(/POST \/lessons answered 422: Invalid arguments: \/settings_embed_host_a format/);
+    expect(['s2', 's3'].map((k) => byKey.get(k)!.status)).toEqual(['skipped', 'skipped']);
+    expect(result.outcomes.filter((o) => o.status === 'done')).toHaveLength(20 - 3);
+    // The state holds exactly the lessons that exist, where the school has them, and nothing pending.
+    expect(state.lessons.s1).toBeUndefined();
+    expect(state.pending).toEqual({});
+    const school = await schoolSections(emu);
+    expect(school.get('sec_start')!.map((l) => l.id)).toEqual([state.lessons.s0!.id]);
+    // A second apply (a fresh plan) converges.
+    const second = await applyOnce(emu, dir, desired);
+    expect(second.result.outcomes.map((o) => `${o.step.call_id}:${o.status}`)).toEqual(['create:s1:done', 'create:s2:done', 'create:s3:done']);
+    await expectConverged(emu, dir, desired);
+  });
+
+  it('a refused token (401) stops every chain at once', async () => {
+    const dir = await tempDir('401');
+    const { result } = await applyOnce(emu, dir, layout(2), { token: 'tok_wrong_key', concurrency: 1 });
+    expect(result.outcomes.filter((o) => o.status === 'failed')).toHaveLength(1);
+    expect(result.outcomes.filter((o) => o.status === 'skipped')).toHaveLength(9);
+    expect(emu.stats().requests).toBe(1);
+  });
+
+  it('a position mismatch (a lesson added in the school meanwhile) is reported and read back, so the state is the truth again', async () => {
+    const dir = await tempDir('mismatch');
+    await applyOnce(emu, dir, layout(2));
+    // Someone adds a lesson at the top of sec_start in the school's UI: s0 and s1 shift down.
+    await clientOf(emu).lessons.create({ section_id: 'sec_start', name: 'Added in the UI', position: 1 });
+    // An edit of s0 is an update in place: the plan predicts position 1, the school answers 2.
+    const desired = desiredOf({
+      prog_intro: { sec_start: [{ key: 's0', fields: { drip_delay: 3 } }, 's1'], sec_types: ['t0', 't1'], sec_tooling: ['o0', 'o1'] },
+      prog_advanced: { sec_generics: ['g0', 'g1'], sec_patterns: ['p0', 'p1'] },
+    });
+    const store = await StateStore.load(dir, { lock: true });
+    const plan = planFor(desired, store, emu);
+    const result = await applyPlan(plan, { client: clientOf(emu), store, concurrency: 4 });
+    expect(result.mismatches.map((m) => [m.step.key, m.expected.position, m.got.position])).toEqual([['s0', 1, 2]]);
+    // Marked for a read-back: a pending `PATCH {}` record, which survives a kill.
+    expect(Object.values(store.data.pending)).toMatchObject([{ action: 'update', key: 's0', fields: [] }]);
+    const readBack = await resolvePendingCalls(store, clientOf(emu), { concurrency: 4 });
+    expect(readBack.refreshed).toEqual(['s0', 's1']);
+    await store.close();
+    const school = await schoolSections(emu);
+    const reloaded = await StateStore.load(dir);
+    expect(reloaded.data.pending).toEqual({});
+    expect(['s0', 's1'].map((k) => reloaded.data.lessons[k]!.position)).toEqual([2, 3]);
+    expect(school.get('sec_start')!.map((l) => l.position)).toEqual([1, 2, 3]);
+    expect(planFor(desired, reloaded, emu).changes.filter(isCall)).toEqual([]);
+  });
+
+  it('pending records of a killed apply: a create becomes uncertain; a move is read back and the next apply converges', async () => {
+    const dir = await tempDir('killed');
+    await applyOnce(emu, dir, layout(2));
+    // Killed mid-call: a move of t1 to the top of sec_start reached the school, its result was never recorded;
+    // and a create of t9 was recorded as pending and nothing more is known.
+    const store = await StateStore.load(dir, { lock: true });
+    const t1 = store.data.lessons.t1!;
+    await store.beginCall('move:t1', { action: 'move', key: 't1', lesson_id: t1.id, request: `PATCH /lessons/${t1.id}`, fields: ['position', 'section_id'], started_at: new Date().toISOString() });
+    await clientOf(emu).lessons.update(t1.id!, { section_id: 'sec_start', position: 1 });
+    await store.beginCall('create:t9', { action: 'create', key: 't9', lesson_id: null, request: 'POST /lessons', fields: ['name', 'section_id'], started_at: '2026-01-01T00:00:00.000Z', name: 'Lesson t9', section_id: 'sec_types' });
+    const resolved = await resolvePendingCalls(store, clientOf(emu), { concurrency: 2 });
+    expect(resolved.uncertain).toEqual(['t9']);
+    expect(resolved.refreshed).toEqual(['s0', 's1', 't0', 't1']);
+    expect(store.data.pending).toEqual({});
+    expect(store.data.lessons.t9).toMatchObject({ id: null, position: null, uncertain: { name: 'Lesson t9', section_id: 'sec_types', since: '2026-01-01T00:00:00.000Z' } });
+    expect(store.data.lessons.t1).toMatchObject({ section_id: 'sec_start', position: 1 });
+    expect(store.data.lessons.s0).toMatchObject({ section_id: 'sec_start', position: 2 });
+    // The next plan shows the uncertain create with what to do, and moves t1 back.
+    const desired = layout(2);
+    const plan = planFor(desired, store, emu);
+    expect(plan.changes.find((c) => c.action === 'uncertain')).toMatchObject({ key: 't9', hint: expect.stringMatching(/coursesync import <lesson id> --key t9.*apply --recreate t9/) });
+    expect(plan.changes.filter(isCall).map((c) => c.call_id)).toEqual(['move:t1']);
+    await store.close();
+    const { result } = await applyOnce(emu, dir, desired);
+    expect(result.outcomes.map((o) => o.status)).toEqual(['done']);
+    await expectConverged(emu, dir, desired);
+  });
+});
