@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { compareNatural, keyFromFileName } from '../../src/compile/index.js';
+
+describe('keyFromFileName', () => {
+  it.each([
+    ['01-welcome.md', 'welcome'],
+    ['1_welcome.md', 'welcome'],
+    ['01.welcome.md', 'welcome'],
+    ['welcome.md', 'welcome'],
+    ['10-2-step.md', '2-step'], // only the first ordering prefix goes
+    ['2024.md', '2024'], // a number alone is a name, not a prefix
+    ['Intro.MD', 'Intro'],
+    ['01-.md', ''],
+  ])('%s → %s', (file, key) => {
+    expect(keyFromFileName(file)).toBe(key);
+  });
+});
+
+describe('compareNatural', () => {
+  it('orders numbers by value, then falls back to a total order', () => {
+    const files = ['10-x.md', '2-x.md', '1-b.md', '1-a.md', '02-y.md', 'b.md', 'B.md', 'a.md'];
+    expect([...files].sort(compareNatural)).toEqual(['1-a.md', '1-b.md', '2-x.md', '02-y.md', '10-x.md', 'a.md', 'b.md', 'B.md']);
+  });
+});
