@@ -81,7 +81,7 @@ export async function openSchool(flags: SchoolFlags, io: CommandIo, extra: Pick<
     timeoutMs: config?.school?.timeout_ms,
     ...extra,
     onRetry: (event) => {
-      io.stderr.write(`coursesync: ${event.endpoint} answered ${event.reason}; waited ${(event.delayMs / 1000).toFixed(1)} s before trying again (try ${event.attempt + 1}).\n`);
+      io.stderr.write(`coursesync: ${event.endpoint} failed (${event.reason}); waiting ${(event.delayMs / 1000).toFixed(1)} s, then trying again (try ${event.attempt + 1}).\n`);
     },
   });
 }
