@@ -1,0 +1,33 @@
+/**
+ * Round-trip fidelity (PURE): does Markdown re-rendered with the project's renderer give the
+ * same HTML as the school holds? Compared as parsed HTML, not as text: both sides are parsed
+ * into hast, whitespace-only text between elements (outside <pre>, <code>, <textarea>) is
+ * dropped, and both are serialised the same way. So `<p>a</p>` and `<p>a</p>\n` are equal
+ * (a browser shows them the same), while any change to text, elements or attributes is not.
+ */
+import type { Element, ElementContent, Root, RootContent } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
+import { toHtml } from 'hast-util-to-html';
+
+const KEEP_WHITESPACE = new Set(['pre', 'code', 'textarea']);
+
+function strip<T extends Root | Element>(node: T, keep: boolean): T {
+  const children: Array<RootContent | ElementContent> = [];
+  for (const child of node.children) {
+    if (child.type === 'text' && !keep && child.value.trim() === '') continue;
+    if (child.type === 'comment') continue;
+    if (child.type === 'element') children.push(strip(child, keep || KEEP_WHITESPACE.has(child.tagName)));
+    else children.push(child);
+  }
+  return { ...node, children } as T;
+}
+
+/** The canonical form of an HTML fragment used for comparisons. */
+export function canonicalHtml(html: string): string {
+  return toHtml(strip(fromHtml(html, { fragment: true }), false));
+}
+
+/** Whether two HTML fragments show the same content (see the file header). */
+export function sameHtml(a: string, b: string): boolean {
+  return a === b || canonicalHtml(a) === canonicalHtml(b);
+}
