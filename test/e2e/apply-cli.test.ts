@@ -1,0 +1,278 @@
+/**
+ * `coursesync apply` end to end: the built CLI in a child process against the emulator on a
+ * free port. Covers examples/ (apply, then plan says no changes), every field, reorders, moves
+ * between sections and programs, renames through aliases, each removed_lessons policy, 403,
+ * a server 422, stale saved plans, uncertain creates and --recreate, --yes off a terminal, and
+ * that the token never shows up in output or state.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { PARTNER, SECRET, resetEmulator, schoolSections, startTestEmulator, type SchoolLesson } from '../apply/helpers.js';
+import { copyExamples, lesson, removeRepos, runCli, writeRepo, type CliResult } from './helpers.js';
+
+let emu: RunningEmulator;
+let env: Record<string, string>;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  env = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url };
+});
+afterAll(async () => {
+  await emu?.close();
+  await removeRepos();
+});
+beforeEach(async () => {
+  await resetEmulator(emu);
+});
+
+/** The token appears nowhere in a command's output. */
+function expectNoToken(...results: CliResult[]) {
+  for (const r of results) {
+    expect(r.stdout).not.toContain(SECRET);
+    expect(r.stderr).not.toContain(SECRET);
+  }
+}
+
+async function stateText(dir: string): Promise<string> {
+  return readFile(join(dir, '.coursesync/state.json'), 'utf8');
+}
+
+/** Lessons of a section in the school, by name. */
+async function namesIn(sectionId: string): Promise<string[]> {
+  return ((await schoolSections(emu)).get(sectionId) ?? []).map((l) => l.name);
+}
+
+describe('coursesync apply: examples/', () => {
+  it('applies every lesson, one line per call; a second plan has no changes (exit 0); the token is nowhere', async () => {
+    const dir = await copyExamples();
+    const applied = await runCli(['apply', dir, '--yes'], env);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toMatch(/^\+ create welcome → sec_start #1 \(lesson les_\d+\) \d+ ms$/m);
+    expect(applied.stdout).toMatch(/^Apply complete: 22 created \(22 calls in [\d.]+ s, concurrency 4\)\.$/m);
+    const plan = await runCli(['plan', dir, '--detailed-exitcode'], env);
+    expect(plan.stdout).toBe('No changes. 22 lessons unchanged.\n');
+    expect(plan.code).toBe(0);
+    const again = await runCli(['apply', dir, '--yes'], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('No changes. 22 lessons unchanged.\n');
+    expect(await namesIn('sec_start')).toEqual(['Welcome to the course', 'Cheat sheet (PDF)', 'Installing Node.js and TypeScript', 'Hello, world', 'Setting up your editor']);
+    expectNoToken(applied, plan, again);
+    expect(await stateText(dir)).not.toContain(SECRET);
+  });
+
+  it('off a terminal, without --yes: refuses before any request, and says to add --yes', async () => {
+    const dir = await copyExamples();
+    const before = emu.stats().requests;
+    const r = await runCli(['apply', dir], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/nobody can confirm/);
+    expect(r.stderr).toMatch(/hint: .*--yes/);
+    expect(emu.stats().requests).toBe(before);
+  });
+});
+
+const ALPHA_1 = lesson(
+  'name: Alpha\nlesson_type: video\nvideo:\n  host_c: https://fast.wistia.net/embed/iframe/abc123xyz0',
+  'First body.',
+);
+const ALPHA_2 = lesson(
+  'name: Alpha renamed\nlesson_type: video\ndrip_delay: 5\nis_published: false\nis_progression_locked: true\ndescription: Now with a **description**.\nvideo:\n  embed_code: <div class="player">v2</div>',
+  'Second body.\n\n> quoted',
+);
+const base = {
+  'coursesync.yaml': 'removed_lessons: keep\n',
+  'intro/program.yaml': 'id: prog_intro\n',
+  'intro/a/section.yaml': 'id: sec_start\n',
+  'intro/a/1-alpha.md': ALPHA_1,
+  'intro/a/2-beta.md': lesson('name: Beta\nlesson_type: text'),
+  'intro/a/3-gamma.md': lesson('name: Gamma\nlesson_type: embed\nembed_code: <div>one</div>'),
+  'intro/a/4-delta.md': lesson('name: Delta\nlesson_type: text'),
+  'intro/b/section.yaml': 'id: sec_types\n',
+  'intro/b/1-epsilon.md': lesson('name: Epsilon\nlesson_type: text'),
+  'intro/b/2-zeta.md': lesson('name: Zeta\nlesson_type: text'),
+  'adv/program.yaml': 'id: prog_advanced\n',
+  'adv/g/section.yaml': 'id: sec_generics\n',
+  'adv/g/1-eta.md': lesson('name: Eta\nlesson_type: text'),
+};
+
+describe('coursesync apply: edits, moves, renames, removals', () => {
+  it('every field, a reorder, moves between sections and programs, a rename through aliases: one apply, then no changes', async () => {
+    const dir = await writeRepo(base);
+    expect((await runCli(['apply', dir, '--yes'], env)).code).toBe(0);
+    const ids = new Map([...(await schoolSections(emu)).values()].flat().map((l) => [l.name, l.id]));
+    await writeRepo(
+      {
+        'intro/a/section.yaml': 'id: sec_start\nlessons: [delta, alpha, epsilon, beta, gamma]\n',
+        'intro/a/1-alpha.md': ALPHA_2,
+        'intro/a/2-beta.md': lesson('name: Beta\nlesson_type: pdf'),
+        'intro/a/3-gamma.md': lesson('name: Gamma\nlesson_type: embed\nembed_code: <div>two</div>'),
+        'intro/a/5-epsilon.md': lesson('name: Epsilon\nlesson_type: text'),
+        'adv/g/0-zeta.md': lesson('name: Zeta\nlesson_type: text'),
+        'adv/g/2-eta-renamed.md': lesson('name: Eta\nlesson_type: text\nkey: eta2\naliases: [eta]'),
+      },
+      dir,
+    );
+    await rm(join(dir, 'intro/b/1-epsilon.md'));
+    await rm(join(dir, 'intro/b/2-zeta.md'));
+    await rm(join(dir, 'adv/g/1-eta.md'));
+    const plan = await runCli(['plan', dir], env);
+    expect(plan.stdout).toMatch(/Plan: 2 to move, 3 to update|Plan: .*to move.*to update/);
+    expect(plan.stdout).toMatch(/renamed: eta → eta2/);
+    const before = emu.stats().requests;
+    const applied = await runCli(['apply', dir, '--yes'], env);
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const calls = applied.stdout.split('\n').filter((l) => /^[+~>-] \w+ /.test(l)).length;
+    expect(emu.stats().requests - before).toBe(calls);
+
+    const school = await schoolSections(emu);
+    const byName = (section: string) => new Map(school.get(section)!.map((l) => [l.name, l] as [string, SchoolLesson & Record<string, unknown>]));
+    expect(await namesIn('sec_start')).toEqual(['Delta', 'Alpha renamed', 'Epsilon', 'Beta', 'Gamma']);
+    expect(await namesIn('sec_types')).toEqual([]);
+    expect(await namesIn('sec_generics')).toEqual(['Zeta', 'Eta']);
+    const alpha = byName('sec_start').get('Alpha renamed')!;
+    expect(alpha).toMatchObject({
+      id: ids.get('Alpha'),
+      lesson_type: 'video',
+      drip_delay: 5,
+      is_published: false,
+      is_progression_locked: true,
+      settings_embed_host_c: null,
+      settings_embed_code: '<div class="player">v2</div>',
+    });
+    expect(alpha.description).toContain('<strong>description</strong>');
+    expect(alpha.body).toContain('<blockquote>');
+    expect(byName('sec_start').get('Beta')).toMatchObject({ lesson_type: 'pdf' });
+    expect(byName('sec_start').get('Gamma')).toMatchObject({ embed_code: '<div>two</div>' });
+    // Moves and the rename keep the remote lessons.
+    expect(byName('sec_start').get('Epsilon')!.id).toBe(ids.get('Epsilon'));
+    expect(byName('sec_generics').get('Zeta')!.id).toBe(ids.get('Zeta'));
+    expect(byName('sec_generics').get('Eta')!.id).toBe(ids.get('Eta'));
+    const state = JSON.parse(await stateText(dir));
+    expect(Object.keys(state.lessons).sort()).toEqual(['alpha', 'beta', 'delta', 'epsilon', 'eta2', 'gamma', 'zeta']);
+    expect(state.lessons.zeta).toMatchObject({ program_id: 'prog_advanced', section_id: 'sec_generics', position: 1 });
+
+    const after = await runCli(['plan', dir, '--detailed-exitcode'], env);
+    expect(after.stdout).toBe('No changes. 7 lessons unchanged.\n');
+    expect(after.code).toBe(0);
+  });
+
+  it.each([
+    ['keep', 'removed_lessons: keep\n', { section: 'sec_start', published: true, calls: 0 }],
+    ['unpublish', 'removed_lessons: unpublish\n', { section: 'sec_start', published: false, calls: 1 }],
+    ['unpublish + archive', 'removed_lessons: unpublish\narchive: sec_archive\n', { section: 'sec_archive', published: false, calls: 1 }],
+  ])('a removed lesson under removed_lessons: %s', async (_name, config, want) => {
+    const dir = await writeRepo({ ...base, 'coursesync.yaml': config });
+    expect((await runCli(['apply', dir, '--yes'], env)).code).toBe(0);
+    await rm(join(dir, 'intro/a/2-beta.md'));
+    const before = emu.stats().requests;
+    const applied = await runCli(['apply', dir, '--yes'], env);
+    expect(applied.code).toBe(0);
+    expect(emu.stats().requests - before).toBe(want.calls);
+    const school = await schoolSections(emu);
+    const beta = [...school.values()].flat().find((l) => l.name === 'Beta')!;
+    expect({ section: beta.section_id, published: beta.is_published }).toEqual({ section: want.section, published: want.published });
+    const remaining = (await namesIn('sec_start')).filter((n) => n !== 'Beta');
+    expect(remaining).toEqual(['Alpha', 'Gamma', 'Delta']);
+    const plan = await runCli(['plan', dir, '--detailed-exitcode'], env);
+    expect(plan.code).toBe(0);
+    if (want.calls === 0) expect(plan.stdout).toMatch(/intro\/a\/2-beta\.md .*kept in the school \(removed_lessons: keep\)/);
+  });
+});
+
+describe('coursesync apply: failures', () => {
+  it('403 on a program the key may not edit: a clear error naming the files; the token never shows', async () => {
+    const dir = await writeRepo(base);
+    const r = await runCli(['apply', dir, '--yes'], { ...env, COURSESYNC_TOKEN: PARTNER });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^Apply failed: 0 of 7 calls made/m);
+    expect(r.stdout).toMatch(/✗ intro\/a\/1-alpha\.md: create alpha: POST \/lessons answered 403: Access denied/);
+    expect(r.stdout).toMatch(/✗ adv\/g\/1-eta\.md: create eta: POST \/lessons answered 403/);
+    expect(r.stdout).toMatch(/not started: .*intro\/a\/2-beta\.md/);
+    expect(r.stdout).toMatch(/^State: .*state\.json \(serial \d+\) records every call made/m);
+    expect(r.stderr).toMatch(/coursesync: 7 of 7 calls were not applied/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(r.stdout + r.stderr).not.toContain(PARTNER);
+    expect(await stateText(dir)).not.toContain(PARTNER);
+  });
+
+  it('a 422 from the school is reported with its message and the file; a second apply converges', async () => {
+    const dir = await writeRepo(base);
+    const planFile = join(dir, 'plan.json');
+    expect((await runCli(['plan', dir, '--out', planFile], env)).code).toBe(0);
+    // A body the school rejects (the client checks shape only): injected into a saved plan.
+    const plan = JSON.parse(await readFile(planFile, 'utf8'));
+    const gamma = plan.changes.find((c: { key: string }) => c.key === 'gamma');
+    gamma.request.body = '<p>ok</p><script>alert(1)</script>';
+    await writeFile(planFile, JSON.stringify(plan));
+    const r = await runCli(['apply', planFile, '--dir', dir, '--yes'], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ create gamma \(intro\/a\/3-gamma\.md\) failed after \d+ ms: POST \/lessons answered 422: Invalid arguments: \/body not/);
+    expect(r.stdout).toMatch(/✗ intro\/a\/3-gamma\.md: create gamma: POST \/lessons answered 422: Invalid arguments: \/body not/);
+    expect(r.stdout).toMatch(/not started: intro\/a\/4-delta\.md/);
+    expect(await namesIn('sec_start')).toEqual(['Alpha', 'Beta']);
+    expect(await namesIn('sec_generics')).toEqual(['Eta']);
+    expectNoToken(r);
+    const again = await runCli(['apply', dir, '--yes'], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/Apply complete: 2 created/);
+    expect(await namesIn('sec_start')).toEqual(['Alpha', 'Beta', 'Gamma', 'Delta']);
+    expect((await runCli(['plan', dir, '--detailed-exitcode'], env)).code).toBe(0);
+  });
+
+  it('a stale saved plan is refused (repo changed, state changed); a current one is applied', async () => {
+    const dir = await writeRepo(base);
+    const planFile = join(dir, 'plan.json');
+    expect((await runCli(['plan', dir, '--out', planFile], env)).code).toBe(0);
+    // Before the first apply: the plan is current, even though there is no state file yet.
+    await writeFile(join(dir, 'intro/a/2-beta.md'), lesson('name: Beta changed\nlesson_type: text'));
+    const changedRepo = await runCli(['apply', planFile, '--dir', dir, '--yes'], env);
+    expect(changedRepo.code).toBe(1);
+    expect(changedRepo.stderr).toMatch(/the saved plan .*plan\.json is stale: the repo changed since the plan was made/);
+    expect(changedRepo.stderr).toMatch(/hint: make a new plan with `coursesync plan --out plan\.json`/);
+    expect(emu.stats().requests).toBe(0);
+
+    expect((await runCli(['plan', dir, '--out', planFile], env)).code).toBe(0);
+    const current = await runCli(['apply', planFile, '--dir', dir, '--yes'], env);
+    expect(current.code).toBe(0);
+    expect(current.stdout).toMatch(/Apply complete: 7 created/);
+    // The same plan again: the state moved on.
+    const stale = await runCli(['apply', planFile, '--dir', dir, '--yes'], env);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/is stale: the state changed since the plan was made \(serial \d+, now \d+\): another apply ran/);
+  });
+
+  it('a create whose answer is lost becomes uncertain; plan says what to do; --recreate creates it again', async () => {
+    let drops = 1; // the first request is saved, then its connection dropped
+    const flaky = await startTestEmulator({ dropAfterCommitRate: 0.5, random: () => (drops-- > 0 ? 0 : 0.99) });
+    try {
+      const flakyEnv = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: flaky.url };
+      const files = Object.fromEntries(Object.entries(base).filter(([path]) => !path.startsWith('adv/') && !path.startsWith('intro/b/')));
+      const dir = await writeRepo(files);
+      const r = await runCli(['apply', dir, '--yes', '--concurrency', '1'], flakyEnv);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/\? intro\/a\/1-alpha\.md: create alpha in sec_start may or may not exist/);
+      expect(r.stdout).toMatch(/coursesync apply --recreate alpha/);
+      const state = JSON.parse(await stateText(dir));
+      expect(state.lessons.alpha).toMatchObject({ id: null, uncertain: { name: 'Alpha', section_id: 'sec_start' } });
+      const plan = await runCli(['plan', dir, '--detailed-exitcode'], flakyEnv);
+      expect(plan.code).toBe(2);
+      expect(plan.stdout).toMatch(/key alpha: .*coursesync import <lesson id> --key alpha.*coursesync apply --recreate alpha/);
+      const recreated = await runCli(['apply', dir, '--yes', '--recreate', 'alpha'], flakyEnv);
+      expect(recreated.stderr).toMatch(/dropped the uncertain create\(s\) alpha/);
+      expect(recreated.code).toBe(0);
+      const lessons = (await (await fetch(flaky.url.replace(/\/api\/v1$/, '/__emulator/state'), { headers: { authorization: `Bearer ${SECRET}` } })).json()) as {
+        programs: Array<{ sections: Array<{ id: string; lessons: Array<{ name: string }> }> }>;
+      };
+      const start = lessons.programs.flatMap((p) => p.sections).find((s) => s.id === 'sec_start')!;
+      // The lost create did happen (the fault saves, then drops): --recreate made a second copy, as
+      // asked, and the first one (untracked) was pushed down by the new creates.
+      expect(start.lessons.map((l) => l.name)).toEqual(['Alpha', 'Beta', 'Gamma', 'Delta', 'Alpha']);
+      expect((await runCli(['plan', dir, '--detailed-exitcode'], flakyEnv)).code).toBe(0);
+    } finally {
+      await flaky.close();
+    }
+  });
+});
