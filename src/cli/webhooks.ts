@@ -45,6 +45,12 @@ export async function runWebhooksPlan(dir: string, options: WebhooksPlanOptions,
   const { renderWebhooksText, renderWebhooksMarkdown, renderWebhooksJson, webhooksPlanHasChanges } = await import('../webhooks/index.js');
   const color = colors(io.stdout).isColorSupported;
   io.stdout.write(format === 'json' ? renderWebhooksJson(plan) : format === 'markdown' ? renderWebhooksMarkdown(plan) : renderWebhooksText(plan, { color }));
+  // As lesson plans do: in GitHub Actions the Markdown plan also goes to the job summary.
+  const summaryFile = io.env.GITHUB_STEP_SUMMARY;
+  if (summaryFile) {
+    const { appendFile } = await import('node:fs/promises');
+    await appendFile(summaryFile, renderWebhooksMarkdown(plan) + '\n');
+  }
   return options.detailedExitcode && webhooksPlanHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
 }
 

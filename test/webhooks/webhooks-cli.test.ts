@@ -1,5 +1,5 @@
 /** `coursesync webhooks plan|apply|list` in-process against the real emulator: plan → apply → plan with no changes. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,14 @@ describe('webhooks plan → apply → plan', () => {
     const e = await school.fails(runWebhooksPlan(await repo(null), {}, school.io()));
     expect(e.code).toBe('webhooks/no-file');
     expect(e.hint).toMatch(/Create webhooks\.yaml at the repo root/);
+  });
+
+  it('GITHUB_STEP_SUMMARY gets the Markdown plan, as for lesson plans', async () => {
+    const dir = await repo(YAML);
+    const summary = join(dir, 'summary.md');
+    await runWebhooksPlan(dir, { json: true }, school.io({ env: { GITHUB_STEP_SUMMARY: summary } }));
+    const text = await readFile(summary, 'utf8');
+    expect(text).toMatch(/^### coursesync webhooks plan\n\n\*\*Webhooks plan: 3 to create, 0 unchanged\.\*\*/);
   });
 
   it('an unknown --format is refused', async () => {
