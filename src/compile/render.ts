@@ -44,7 +44,8 @@ function findMarkdownProblems(tree: MdastRoot): HtmlProblem[] {
   });
   // Only raw HTML can hold elements the school rejects; Markdown syntax cannot produce them.
   if (hasHtml) {
-    const hast = toHast.runSync(structuredClone(tree)) as HastRoot;
+    // The HTML is already rendered, so the mdast tree may be consumed here.
+    const hast = toHast.runSync(tree) as HastRoot;
     problems.push(...findHtmlProblems(hast));
   }
   // A Markdown link also becomes an <a> in hast: report each place once.
