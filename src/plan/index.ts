@@ -1,6 +1,7 @@
 /** Plan (PURE): desired × state (× live) → Plan; its simulation and its renderings. */
 export * from './plan-schema.js';
 export * from './diff-course.js';
+export * from './diff-live.js';
 export * from './diff-fields.js';
 export * from './keep-in-order.js';
 export * from './simulate-plan.js';

@@ -1,0 +1,60 @@
+/**
+ * Drift (PURE): with --refresh, which fields of each tracked lesson were changed in the school
+ * since the last apply. Reported, never acted on by itself.
+ */
+import type { StateData } from '../state/schema.js';
+import type { DriftStep } from './plan-schema.js';
+
+/** A lesson as read live with --refresh: where it is, per-field response hashes and values. */
+export interface LiveLesson {
+  id: string;
+  section_id: string;
+  position: number;
+  /** hashResponseFields() of the live response. */
+  response: Readonly<Record<string, string>>;
+  /** The live response's field values, for showing drift. */
+  values: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Drift: per field, the live response hash differs from the hash of the last response.
+ * Informational only: the desired value is re-applied only when it differs from the
+ * last-applied input (so a UI edit to a field the repo did not change is reported, not undone).
+ */
+export function diffLive(state: StateData, live: ReadonlyMap<string, LiveLesson>): DriftStep[] {
+  const out: DriftStep[] = [];
+  for (const key of [...live.keys()].sort()) {
+    const l = live.get(key)!;
+    const prior = state.lessons[key];
+    if (!prior || prior.id === null) continue;
+    // Position is compared with the state's position, not the last response: later calls in the
+    // same section shift a lesson without any edit, and apply keeps the state's positions exact.
+    const drifted = Object.keys(prior.response).filter((f) =>
+      f === 'position' ? l.position !== prior.position : l.response[f] !== undefined && l.response[f] !== prior.response[f],
+    );
+    if (drifted.length === 0) continue;
+    const lastApplied = prior.applied as unknown as Record<string, unknown>;
+    out.push({
+      action: 'drift',
+      key,
+      path: prior.path,
+      lesson_id: prior.id,
+      program_id: prior.program_id,
+      section_id: l.section_id,
+      position: l.position,
+      drifted,
+      fields: drifted.map((f) => ({
+        field: f,
+        before: toFieldValue(f === 'section_id' ? prior.section_id : f === 'position' ? prior.position : lastApplied[f]),
+        after: toFieldValue(l.values[f]),
+      })),
+    });
+  }
+  return out;
+}
+
+function toFieldValue(v: unknown): string | number | boolean | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  return JSON.stringify(v);
+}
