@@ -3,6 +3,7 @@
  * free one) and answers its base URL. Every test suite that talks to the school uses this.
  */
 import type { AddressInfo } from 'node:net';
+import { CoursesyncError } from '../diagnostics/errors.js';
 import { DEFAULT_SEED } from './default-seed.js';
 import type { EmulatorStats } from './inspect.js';
 import { parseSeed, readSeedFile, type Seed, type SeedInput } from './seed.js';
@@ -48,6 +49,15 @@ export interface RunningEmulator {
   stats(): EmulatorStats;
 }
 
+/** A user-facing error for the usual reasons a port cannot be opened. */
+function listenError(e: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  if (e.code === 'EADDRINUSE') return new CoursesyncError(`cannot listen on ${where}: the port is already in use`, { code: 'emulator/port-in-use', hint: 'Stop the other process, or pass --port 0 to pick a free port.', cause: e });
+  if (e.code === 'EACCES') return new CoursesyncError(`cannot listen on ${where}: permission denied`, { code: 'emulator/port-denied', hint: 'Use a port above 1023, or --port 0.', cause: e });
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return new CoursesyncError(`cannot listen on ${where}: no such local address`, { code: 'emulator/bad-host', hint: 'Pass an address of this machine to --host, e.g. 127.0.0.1.', cause: e });
+  return e;
+}
+
 function rate(name: string, value: number | undefined): number {
   const v = value ?? 0;
   if (!(v >= 0 && v <= 1)) throw new RangeError(`${name} must be between 0 and 1, got ${v}`);
@@ -70,10 +80,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     failOperations: options.failOperations ?? false,
     allowInsecureWebhooks: options.allowInsecureWebhooks ?? false,
   });
+  const port0 = options.port ?? 0;
   await new Promise<void>((resolve, reject) => {
-    core.server.once('error', reject);
-    core.server.listen(options.port ?? 0, host, () => {
-      core.server.off('error', reject);
+    const fail = (e: NodeJS.ErrnoException): void => reject(listenError(e, host, port0));
+    core.server.once('error', fail);
+    core.server.listen(port0, host, () => {
+      core.server.off('error', fail);
       resolve();
     });
   });

@@ -3,7 +3,7 @@
  * seed file is a CoursesyncError naming the file and the field.
  */
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
+import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { LESSON_TYPE_VALUES } from '../school/wire/lessons.js';
@@ -107,12 +107,14 @@ export type SeedLesson = z.output<typeof SeedLessonSchema>;
  * Validate a seed object (already parsed from YAML or built in code). `source` names it in
  * errors. Also checks references: sections point at groups of their program, offers at members.
  */
-export function parseSeed(value: unknown, source: string): Seed {
+export function parseSeed(value: unknown, source: string, locate?: (path: readonly PropertyKey[]) => string | undefined): Seed {
   const result = SeedSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const where = issue ? issue.path.join('.') || '(top level)' : '(top level)';
-    throw new CoursesyncError(`${source}: invalid seed at ${where}: ${issue?.message ?? 'invalid'}`, {
+    const path = issue ? (issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path) : [];
+    const where = path.join('.') || '(top level)';
+    const place = locate?.(path) ?? source;
+    throw new CoursesyncError(`${place}: invalid seed at ${where}: ${issue?.message ?? 'invalid'}`, {
       code: 'emulator/bad-seed',
       hint: 'See the seed format in DESIGN §7 or the README section "The emulator".',
     });
@@ -173,13 +175,24 @@ export async function readSeedFile(path: string): Promise<Seed> {
       cause: e,
     });
   }
-  let value: unknown;
-  try {
-    value = parseYaml(text);
-  } catch (e) {
-    const pos = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const pos = yamlError.linePos?.[0];
     const place = pos ? `${path}:${pos.line}:${pos.col}` : path;
-    throw new CoursesyncError(`${place}: the seed is not valid YAML`, { code: 'emulator/bad-seed', hint: 'Fix the YAML syntax at that place.', cause: e });
+    throw new CoursesyncError(`${place}: the seed is not valid YAML: ${yamlError.code}`, { code: 'emulator/bad-seed', hint: 'Fix the YAML syntax at that place.', cause: yamlError });
   }
-  return parseSeed(value, path);
+  // path:line:col of the deepest node that exists along a zod issue path.
+  const locate = (issuePath: readonly PropertyKey[]): string => {
+    for (let n = issuePath.length; n >= 0; n--) {
+      const node = doc.getIn(issuePath.slice(0, n) as Array<string | number>, true);
+      if (isNode(node) && node.range) {
+        const { line, col } = lines.linePos(node.range[0]);
+        return `${path}:${line}:${col}`;
+      }
+    }
+    return path;
+  };
+  return parseSeed(doc.toJS(), path, locate);
 }

@@ -57,3 +57,16 @@ describe('coursesync emulator (built CLI)', () => {
     expect(run.output().stderr).toContain('--fail-rate takes a share between 0 and 1');
   });
 });
+
+describe('startEmulator listen errors', () => {
+  it('a port in use is a CoursesyncError with a hint', async () => {
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const first = await startEmulator({ port: 0 });
+    try {
+      const err = await startEmulator({ port: first.port }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'emulator/port-in-use', message: `cannot listen on 127.0.0.1:${first.port}: the port is already in use` });
+    } finally {
+      await first.close();
+    }
+  });
+});

@@ -27,6 +27,7 @@ describe('seed files', () => {
   it.each([
     ['bad-seed.yaml', /bad-seed\.yaml: invalid seed: section sec_x names section_group_id grp_missing/],
     ['broken-yaml-seed.yaml', /broken-yaml-seed\.yaml:\d+:\d+: the seed is not valid YAML/],
+    ['wrong-type-seed.yaml', /^test\/fixtures\/emulator\/wrong-type-seed\.yaml:10:19: invalid seed at programs\.0\.sections\.0\.position: /],
     ['missing.yaml', /cannot read seed file .*missing\.yaml: ENOENT/],
   ])('%s is a CoursesyncError naming the file', async (name, message) => {
     const err = await readSeedFile(fixture(name)).catch((e: unknown) => e);
@@ -37,7 +38,7 @@ describe('seed files', () => {
 
   it('rejects unknown fields and wrong types with the field path', () => {
     expect(() => parseSeed({ api_keys: [{ token: 't', programs: 'some' }] }, 'x.yaml')).toThrow(/x\.yaml: invalid seed at api_keys\.0\.programs/);
-    expect(() => parseSeed({ api_keys: [{ token: 't', programs: 'all' }], colour: 1 }, 'x.yaml')).toThrow(/x\.yaml: invalid seed at \(top level\)/);
+    expect(() => parseSeed({ api_keys: [{ token: 't', programs: 'all' }], colour: 1 }, 'x.yaml')).toThrow(/x\.yaml: invalid seed at colour: /);
   });
 
   it('the default seed holds the ids other tests rely on', () => {
