@@ -89,6 +89,21 @@ describe('program duplication', () => {
   });
 });
 
+describe('program copy name limit', () => {
+  it('a default copy name over 255 characters is 422 Validation failed; a given name is fine', async () => {
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const name = 'p'.repeat(250);
+    const emu = await startEmulator({ port: 0, seed: { api_keys: [{ token: 'demo-token', programs: 'all' }], programs: [{ id: 'prog_long', name }] } });
+    try {
+      expect(await call(emu, 'POST', '/products/prog_long/duplicate', {})).toMatchObject({ status: 422, body: { error: 'Validation failed' } });
+      expect(await call(emu, 'POST', '/products/prog_long/duplicate', { name: '' })).toMatchObject({ status: 422, body: { error: 'Validation failed' } });
+      expect(await call(emu, 'POST', '/products/prog_long/duplicate', { name: 'Short' })).toMatchObject({ status: 202 });
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
 describe('--fail-operations', () => {
   it('ends operations failed with an error message', async () => {
     const { startEmulator } = await import('../../src/emulator/index.js');
