@@ -52,45 +52,73 @@ export interface CompileOptions {
 /** Compile a course repo's files into its desired state and diagnostics. */
 export function compileCourse(source: SourceTree, options: CompileOptions = {}): CompileResult {
   const out: Diagnostic[] = [...source.diagnostics];
-  const config = compileConfig(source, out);
-
-  // Programs: folders holding program.yaml.
-  const programDirs = new Set(source.programs.map((f) => dirOf(f.path)));
-  const programs = new Map<string, DesiredProgram>();
-  const programIds = new Map<string, string>();
   // Counts are of what was found (folders and files), valid or not, so a summary with errors still adds up.
   const counts: CompileCounts = { programs: 0, sections: 0, lessons: 0 };
+  const config = compileConfig(source, out);
+  const programs = compilePrograms(source, counts, out);
+  const sections = compileSections(source, programs, counts, out);
+  const lessonsBySection = compileLessons(source, programs, sections, options, counts, out);
+  checkDuplicateKeys([...lessonsBySection.values()].flat(), out);
+
+  for (const [dir, entry] of sections) {
+    if (!entry.section) continue;
+    const ordered = orderLessons(dir, lessonsBySection.get(dir) ?? [], entry.lessonOrder, out);
+    entry.section.lessons = ordered.flatMap((e) => desiredLesson(e) ?? []);
+  }
+  const programList = [...programs.values()].flatMap((p) => p ?? []).sort((a, b) => compareNatural(a.path, b.path));
+  for (const p of programList) p.sections.sort((a, b) => compareNatural(a.path, b.path));
+  if (source.programs.length === 0) {
+    out.push(diag('repo/no-programs', '.', undefined, 'no program folder found (a folder holding program.yaml)'));
+  }
+
+  const diagnostics = sortDiagnostics(out);
+  if (hasErrors(diagnostics)) return { diagnostics, counts };
+  return { desired: { config, programs: programList, digest: digestOf(programList) }, diagnostics, counts };
+}
+
+/** Program folder → its program (undefined when its program.yaml is not valid). */
+type ProgramMap = Map<string, DesiredProgram | undefined>;
+
+/** Programs: folders holding program.yaml, never nested. */
+function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnostic[]): ProgramMap {
+  const dirs = new Set(source.programs.map((f) => dirOf(f.path)));
+  const programs: ProgramMap = new Map();
+  const ids = new Map<string, string>();
   for (const file of source.programs) {
     const dir = dirOf(file.path);
-    const outer = ancestors(dir).find((a) => programDirs.has(a));
+    const outer = ancestors(dir).find((a) => dirs.has(a));
     if (outer !== undefined) {
       out.push(diag('repo/nested-program', file.path, undefined, `program folder is inside the program folder ${outer || '.'}`));
       continue;
     }
     counts.programs++;
+    programs.set(dir, undefined);
     const { data, yaml } = compileYamlFile(ProgramFileSchema, file, 'program', out);
     if (!data) continue;
-    const seen = programIds.get(data.id);
+    const seen = ids.get(data.id);
     if (seen !== undefined) {
       out.push(diag('repo/duplicate-program', file.path, yaml?.placeOf(['id']), `program id "${data.id}" is also used by ${seen}`));
       continue;
     }
-    programIds.set(data.id, file.path);
+    ids.set(data.id, file.path);
     const program: DesiredProgram = { path: dir, id: data.id, sections: [] };
     if (data.name !== undefined) program.name = data.name;
     programs.set(dir, program);
   }
+  return programs;
+}
 
-  // Sections: folders holding section.yaml, directly inside a program folder.
-  const sectionDirs = new Map<string, SectionEntry>();
-  const sectionRefs = new Map<string, string>();
+/** Sections: folders holding section.yaml, directly inside a program folder; id or name, unique. */
+function compileSections(source: SourceTree, programs: ProgramMap, counts: CompileCounts, out: Diagnostic[]): Map<string, SectionEntry> {
+  const sections = new Map<string, SectionEntry>();
+  const refs = new Map<string, string>();
   for (const file of source.sections) {
     const dir = dirOf(file.path);
     const parent = dirOf(dir);
     const entry: SectionEntry = {};
-    sectionDirs.set(dir, entry);
-    if (!dir || !programDirs.has(parent)) {
-      const inside = ancestors(dir).some((a) => programDirs.has(a)) ? 'is nested too deep in its program' : 'is not inside a program folder';
+    sections.set(dir, entry);
+    if (!dir || !programs.has(parent)) {
+      const inside = ancestors(dir).some((a) => programs.has(a)) ? 'is nested too deep in its program' : 'is not inside a program folder';
       out.push(diag('repo/section-outside-program', file.path, undefined, `section folder ${dir || '.'} ${inside}`));
       continue;
     }
@@ -104,41 +132,49 @@ export function compileCourse(source: SourceTree, options: CompileOptions = {}):
     }
     const ref: SectionRef = data.id !== undefined ? { id: data.id } : { name: data.name as string };
     const program = programs.get(parent);
-    const refKey = 'id' in ref ? `id:${ref.id}` : `name:${program?.id ?? parent}:${ref.name}`;
-    const seen = sectionRefs.get(refKey);
+    // Ids are unique in the school; names only within their program.
+    const refKey = 'id' in ref ? `id:${ref.id}` : `name:${parent}:${ref.name}`;
+    const seen = refs.get(refKey);
     if (seen !== undefined) {
       const what = 'id' in ref ? `section id "${ref.id}"` : `section name "${ref.name}"`;
       out.push(diag('repo/duplicate-section', file.path, yaml.placeOf(['id' in ref ? 'id' : 'name']), `${what} is also used by ${seen}`));
       continue;
     }
-    sectionRefs.set(refKey, file.path);
+    refs.set(refKey, file.path);
     entry.section = { path: dir, ref, lessons: [] };
     if (data.lessons) entry.lessonOrder = { keys: data.lessons, yaml };
     program?.sections.push(entry.section);
   }
+  return sections;
+}
 
-  // Lessons: *.md directly inside a section folder; everything else is placed or ignored.
-  const lessonsBySection = new Map<string, LessonEntry[]>();
-  const allLessons: LessonEntry[] = [];
+/** Lessons: *.md directly inside a section folder, compiled; Markdown elsewhere is placed or ignored. */
+function compileLessons(
+  source: SourceTree,
+  programs: ProgramMap,
+  sections: Map<string, SectionEntry>,
+  options: CompileOptions,
+  counts: CompileCounts,
+  out: Diagnostic[],
+): Map<string, LessonEntry[]> {
+  const bySection = new Map<string, LessonEntry[]>();
   const missingSectionYaml = new Set<string>();
   for (const lesson of source.lessons) {
     const dir = dirOf(lesson.path);
-    if (sectionDirs.has(dir)) {
+    if (sections.has(dir)) {
       counts.lessons++;
-      const entry: LessonEntry = { source: lesson, compiled: compileLesson(lesson, out, options.render) };
-      allLessons.push(entry);
-      const list = lessonsBySection.get(dir) ?? [];
-      list.push(entry);
-      lessonsBySection.set(dir, list);
+      const list = bySection.get(dir) ?? [];
+      list.push({ source: lesson, compiled: compileLesson(lesson, out, options.render) });
+      bySection.set(dir, list);
       continue;
     }
     const chain = ancestors(dir);
-    const section = chain.find((a) => sectionDirs.has(a));
+    const section = chain.find((a) => sections.has(a));
     if (section !== undefined) {
       out.push(diag('repo/nested-lesson-folder', lesson.path, undefined, `lesson file is in a subfolder of the section folder ${section}`));
       continue;
     }
-    const programDir = [dir, ...chain].find((a) => programDirs.has(a));
+    const programDir = [dir, ...chain].find((a) => programs.has(a));
     if (programDir === undefined) continue; // Markdown outside programs (READMEs, docs) is not course content.
     if (programDir === dir) {
       out.push(diag('repo/stray-markdown', lesson.path, undefined, 'Markdown file directly in a program folder is not in any section'));
@@ -151,24 +187,7 @@ export function compileCourse(source: SourceTree, options: CompileOptions = {}):
       out.push(diag('section/missing-yaml', folder, undefined, `folder ${folder} holds lesson files but no section.yaml`));
     }
   }
-
-  checkDuplicateKeys(allLessons, out);
-
-  for (const [dir, entry] of sectionDirs) {
-    if (!entry.section) continue;
-    const ordered = orderLessons(dir, lessonsBySection.get(dir) ?? [], entry.lessonOrder, out);
-    entry.section.lessons = ordered.flatMap((e) => desiredLesson(e) ?? []);
-  }
-
-  const programList = [...programs.values()].sort((a, b) => compareNatural(a.path, b.path));
-  for (const p of programList) p.sections.sort((a, b) => compareNatural(a.path, b.path));
-  if (source.programs.length === 0) {
-    out.push(diag('repo/no-programs', '.', undefined, 'no program folder found (a folder holding program.yaml)'));
-  }
-
-  const diagnostics = sortDiagnostics(out);
-  if (hasErrors(diagnostics)) return { diagnostics, counts };
-  return { desired: { config, programs: programList, digest: digestOf(programList) }, diagnostics, counts };
+  return bySection;
 }
 
 function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
