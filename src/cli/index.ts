@@ -21,6 +21,7 @@ const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./badges.js'),
   () => import('./custom-code.js'),
   () => import('./sections.js'),
+  () => import('./import.js'),
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,173 @@
+/**
+ * `coursesync import` (I/O composer): adopt existing school lessons into the repo.
+ * - into a section folder: read each lesson (`PATCH {}` changes nothing and returns it), write
+ *   one file per lesson (never over an existing file), record state so the next plan is empty;
+ * - `--key KEY`: adopt one lesson into the existing file of KEY (state only). This is how an
+ *   uncertain create is settled: the last-applied values are the school's, so the next plan
+ *   shows exactly what the file would still change.
+ */
+import { writeFile, access } from 'node:fs/promises';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import { explainSchoolError } from '../cli/connection.js';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import type { Lesson } from '../school/wire/lessons.js';
+import { lessonToFile } from './lesson-file.js';
+import {
+  checkNoLessonsList,
+  findLessonByKey,
+  findSectionFolder,
+  lessonFileNames,
+  openRepo,
+  slugKey,
+  takenKeys,
+  uniqueKey,
+  type OpenRepo,
+  type OpenRepoOptions,
+} from './open-repo.js';
+import { keyOfLessonId, recordAdopted, type Adopted } from './record-adopted.js';
+
+export interface ImportOptions extends OpenRepoOptions {
+  /** Section folder to write the files into (not with `key`). */
+  into?: string;
+  /** Adopt the one lesson into the existing file of this key (state only). */
+  key?: string;
+  keepHtml?: boolean;
+  concurrency?: number;
+}
+
+export interface ImportedLesson {
+  id: string;
+  key: string;
+  path: string;
+  name: string;
+  /** Why the body stayed HTML; null when it is Markdown (always null for `--key`). */
+  keptAsHtml: string | null;
+  notes: string[];
+  /** The lesson's school section when it differs from the folder's: the next plan moves it. */
+  movesFrom: string | null;
+}
+
+export interface ImportResult {
+  lessons: ImportedLesson[];
+  /** `--key`: whether an uncertain create was settled. */
+  resolvedUncertain: boolean;
+}
+
+async function readLessons(repo: OpenRepo, ids: readonly string[], concurrency: number): Promise<Lesson[]> {
+  const limit = pLimit(concurrency);
+  return Promise.all(
+    ids.map((id) =>
+      limit(async () => {
+        try {
+          return await repo.client.lessons.update(id, {});
+        } catch (e) {
+          throw explainSchoolError(e, `lesson ${id}`);
+        }
+      }),
+    ),
+  );
+}
+
+/** Refuse ids the state already tracks (under another key than `except`). */
+function checkUntracked(repo: OpenRepo, ids: readonly string[], except?: string): void {
+  for (const id of ids) {
+    const key = keyOfLessonId(repo.store.data, id);
+    if (key === undefined || key === except) continue;
+    const path = repo.store.data.lessons[key]!.path;
+    throw new CoursesyncError(`lesson ${id} is already tracked as key ${key} (${path}); nothing was imported`, {
+      code: 'import/already-tracked',
+      hint: 'a school lesson can back only one file; edit that file instead, or remove its state entry first',
+    });
+  }
+}
+
+/** Import lessons by id (see the file header). The repo lock is held throughout. */
+export async function importLessons(dir: string, ids: readonly string[], options: ImportOptions): Promise<ImportResult> {
+  if (ids.length === 0) throw new CoursesyncError('no lesson id given', { code: 'import/no-ids', hint: 'e.g. `coursesync import les_1 les_2 --into my-program/01-start`' });
+  if (new Set(ids).size !== ids.length) throw new CoursesyncError('a lesson id is given twice', { code: 'import/duplicate-id', hint: 'give each lesson id once' });
+  if ((options.into === undefined) === (options.key === undefined)) {
+    throw new CoursesyncError(options.key ? '--key and --into cannot be used together' : 'say where the lessons go: --into <section folder>, or --key KEY for an existing file', {
+      code: 'import/into-or-key',
+      hint: '`--into DIR` writes new files; `--key KEY` adopts one lesson into the existing file of KEY (state only)',
+    });
+  }
+  const repo = await openRepo(dir, options);
+  try {
+    return options.key !== undefined ? await adoptIntoKey(repo, ids, options.key) : await importInto(repo, ids, options.into!, options);
+  } finally {
+    await repo.close();
+  }
+}
+
+async function adoptIntoKey(repo: OpenRepo, ids: readonly string[], key: string): Promise<ImportResult> {
+  if (ids.length !== 1) throw new CoursesyncError(`--key adopts one lesson, and ${ids.length} ids were given`, { code: 'import/key-one-id', hint: `run \`coursesync import <id> --key ${key}\` once per lesson` });
+  const id = ids[0]!;
+  const found = findLessonByKey(repo.desired, key);
+  if (!found) {
+    throw new CoursesyncError(`no lesson file of the repo has the key ${key}`, {
+      code: 'import/unknown-key',
+      hint: 'give the key of an existing lesson file (its `key:` or its file name without the number prefix); to write a new file use --into',
+    });
+  }
+  const prior = repo.store.data.lessons[key];
+  if (prior && prior.id !== null && prior.id !== id) {
+    throw new CoursesyncError(`the key ${key} already tracks lesson ${prior.id}, not ${id}; nothing was changed`, {
+      code: 'import/key-tracked',
+      hint: 'adopt into a key whose create is uncertain (marked ? in the plan) or not applied yet',
+    });
+  }
+  checkUntracked(repo, ids, key);
+  const [lesson] = await readLessons(repo, ids, 1);
+  // Last-applied = the school's own values (its HTML kept as is): the plan then shows exactly
+  // what the file still changes, and nothing when the lesson was created from this file.
+  const file = lessonToFile(lesson!, { key, path: found.lesson.path, keepHtml: true });
+  const resolvedUncertain = prior?.id === null || Object.values(repo.store.data.pending).some((p) => p.action === 'create' && p.key === key);
+  const sectionId = 'id' in found.section.ref ? found.section.ref.id : repo.store.data.sections[found.section.path]?.id;
+  await recordAdopted(repo.store, [{ key, lesson: lesson!, programId: found.program.id, path: found.lesson.path, applied: file.fields }], repo.baseUrl);
+  return {
+    resolvedUncertain,
+    lessons: [{ id, key, path: found.lesson.path, name: lesson!.name, keptAsHtml: null, notes: file.notes, movesFrom: sectionId !== undefined && sectionId !== lesson!.section_id ? lesson!.section_id : null }],
+  };
+}
+
+async function importInto(repo: OpenRepo, ids: readonly string[], into: string, options: ImportOptions): Promise<ImportResult> {
+  const folder = await findSectionFolder(repo, into);
+  await checkNoLessonsList(folder);
+  checkUntracked(repo, ids);
+  const lessons = await readLessons(repo, ids, options.concurrency ?? repo.desired.config.apply?.concurrency ?? 4);
+
+  // Files are numbered by school position, so file order is school order and nothing moves.
+  const taken = takenKeys(repo);
+  const width = Math.max(2, String(Math.max(...lessons.map((l) => l.position))).length);
+  const existing = new Set(await lessonFileNames(folder.abs));
+  const planned = lessons.map((lesson) => {
+    const key = uniqueKey(slugKey(lesson.name), taken);
+    const name = `${String(lesson.position).padStart(width, '0')}-${key}.md`;
+    return { lesson, key, name, path: `${folder.section.path}/${name}` };
+  });
+  const clashes: string[] = [];
+  for (const p of planned) if (existing.has(p.name) || (await access(join(folder.abs, p.name)).then(() => true, () => false))) clashes.push(p.path);
+  if (clashes.length > 0) {
+    throw new CoursesyncError(`import would overwrite ${clashes.join(', ')}; nothing was written`, {
+      code: 'import/file-exists',
+      hint: 'move those files away, import into another section folder, or adopt a lesson into an existing file with --key KEY',
+    });
+  }
+  const files = planned.map((p) => ({ ...p, file: lessonToFile(p.lesson, { key: p.key, path: p.path, keepHtml: options.keepHtml }) }));
+  for (const f of files) await writeFile(join(folder.abs, f.name), f.file.text, { flag: 'wx' });
+  const adopted: Adopted[] = files.map((f) => ({ key: f.key, lesson: f.lesson, programId: folder.program.id, path: f.path, applied: f.file.fields }));
+  await recordAdopted(repo.store, adopted, repo.baseUrl);
+  return {
+    resolvedUncertain: false,
+    lessons: files.map((f) => ({
+      id: f.lesson.id,
+      key: f.key,
+      path: f.path,
+      name: f.lesson.name,
+      keptAsHtml: f.file.keptAsHtml,
+      notes: f.file.notes,
+      movesFrom: f.lesson.section_id !== folder.sectionId ? f.lesson.section_id : null,
+    })),
+  };
+}

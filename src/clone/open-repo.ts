@@ -1,0 +1,236 @@
+/**
+ * The course repo as import, duplicate and clone need it (I/O): the compiled repo, its state
+ * with the lock held, a school client, and the lookups those commands share (a section folder
+ * and its school id, the keys already taken, free file names).
+ */
+import { readdir } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import { resolveConnection, explainSchoolError, type ConnectionFlags } from '../cli/connection.js';
+import { keyFromFileName } from '../compile/compile-lesson.js';
+import { compareNatural } from '../compile/natural-order.js';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import type { DesiredLesson, DesiredProgram, DesiredSection, DesiredState } from '../model/desired.js';
+import { LESSON_KEY_PATTERN } from '../model/lesson.js';
+import { createSchoolClient, type SchoolClient } from '../school/client.js';
+import { loadCourse } from '../source/load-course.js';
+import { StateStore, checkBaseUrl } from '../state/state-store.js';
+
+export interface OpenRepoOptions extends ConnectionFlags {
+  env?: NodeJS.ProcessEnv;
+  /** A client to use instead of one made from the connection settings (tests). */
+  client?: SchoolClient;
+  forceUnlock?: boolean;
+  onNotice?: (message: string) => void;
+}
+
+/** A course repo opened for a command that writes files and state. Close it with `close()`. */
+export interface OpenRepo {
+  /** Absolute folder of the repo. */
+  dir: string;
+  desired: DesiredState;
+  store: StateStore;
+  client: SchoolClient;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Where a section folder sits in the repo, and its school id. */
+export interface SectionPlace {
+  program: DesiredProgram;
+  section: DesiredSection;
+  sectionId: string;
+  /** Absolute folder. */
+  abs: string;
+}
+
+/**
+ * Open the repo at `dir`: it must be valid (as for plan), the state must belong to the school,
+ * and the state lock is held until `close()`.
+ */
+export async function openRepo(dir: string, options: OpenRepoOptions = {}): Promise<OpenRepo> {
+  const abs = resolve(dir);
+  const result = await loadCourse(abs);
+  if (!result.desired) {
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+    throw new CoursesyncError(`the course repo ${dir} has ${errors} error${errors === 1 ? '' : 's'}; nothing was changed`, {
+      code: 'course/invalid',
+      hint: 'fix the files named above (`coursesync validate` lists them), then run the command again',
+      diagnostics: result.diagnostics,
+    });
+  }
+  const desired = result.desired;
+  const connection = resolveConnection({ flags: options, config: desired.config, env: options.env ?? process.env });
+  const store = await StateStore.load(abs, { lock: true, force: options.forceUnlock, warn: options.onNotice });
+  try {
+    checkBaseUrl(store.data, connection.baseUrl, store.file);
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  const client = options.client ?? createSchoolClient({ baseUrl: connection.baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
+  return { dir: abs, desired, store, client, baseUrl: connection.baseUrl, close: () => store.close() };
+}
+
+/** Repo-relative path with `/` separators. */
+export function repoPath(repo: OpenRepo, abs: string): string {
+  return relative(repo.dir, abs).split(sep).join('/');
+}
+
+/** Every section of the repo with its program. */
+function sections(desired: DesiredState): Array<{ program: DesiredProgram; section: DesiredSection }> {
+  return desired.programs.flatMap((program) => program.sections.map((section) => ({ program, section })));
+}
+
+/** The school id of a section: `id:`, a `name:` the state resolved, or GET /sections (recorded in state). */
+export async function sectionIdOf(repo: OpenRepo, program: DesiredProgram, section: DesiredSection): Promise<string> {
+  if ('id' in section.ref) return section.ref.id;
+  const name = section.ref.name;
+  const known = repo.store.data.sections[section.path];
+  if (known && known.name === name && known.program_id === program.id) return known.id;
+  const hits: string[] = [];
+  try {
+    for await (const s of repo.client.sections.list({ product_id: program.id })) if (s.name === name) hits.push(s.id);
+  } catch (e) {
+    throw explainSchoolError(e, `program ${program.id}`);
+  }
+  if (hits.length !== 1) {
+    throw new CoursesyncError(`${section.path}/section.yaml: program ${program.id} has ${hits.length === 0 ? 'no section' : `${hits.length} sections`} named "${name}"`, {
+      code: hits.length === 0 ? 'plan/section-not-found' : 'plan/section-ambiguous',
+      hint: 'names must match exactly once; write `id:` in section.yaml instead',
+    });
+  }
+  await repo.store.update((d) => {
+    d.sections[section.path] = { id: hits[0]!, name, program_id: program.id };
+  });
+  return hits[0]!;
+}
+
+/**
+ * The section folder `arg` (a path, relative to the current folder) of the repo.
+ * @throws CoursesyncError `clone/not-a-section` naming the folder and what a section folder is
+ */
+export async function findSectionFolder(repo: OpenRepo, arg: string): Promise<SectionPlace> {
+  const abs = resolve(arg);
+  const rel = repoPath(repo, abs);
+  for (const { program, section } of sections(repo.desired)) {
+    if (section.path === rel) return { program, section, sectionId: await sectionIdOf(repo, program, section), abs };
+  }
+  throw new CoursesyncError(`${arg} is not a section folder of the course repo ${repo.dir}`, {
+    code: 'clone/not-a-section',
+    hint: 'give a folder holding section.yaml, directly inside a program folder (one holding program.yaml) of the repo; `coursesync sections list <program> --scaffold DIR` writes them',
+  });
+}
+
+/**
+ * A section given as a folder (when `arg` is one) or as a school section id. For an id, the
+ * repo folder of that section, if any (`folder` undefined when the repo has none).
+ */
+export async function findSection(repo: OpenRepo, arg: string): Promise<{ sectionId: string; folder?: SectionPlace }> {
+  const isDir = await readdir(resolve(arg)).then(() => true, () => false);
+  if (isDir) {
+    const folder = await findSectionFolder(repo, arg);
+    return { sectionId: folder.sectionId, folder };
+  }
+  if (/[\\/]/.test(arg)) {
+    throw new CoursesyncError(`${arg} is not a folder (and a section id has no slash)`, { code: 'clone/not-a-section', hint: 'give a section folder of the repo, or a section id such as sec_start' });
+  }
+  for (const { program, section } of sections(repo.desired)) {
+    const known = 'id' in section.ref ? section.ref.id : repo.store.data.sections[section.path]?.id;
+    if (known === arg) return { sectionId: arg, folder: { program, section, sectionId: arg, abs: resolve(repo.dir, section.path) } };
+  }
+  return { sectionId: arg };
+}
+
+/** Every key and alias in use: repo files, state entries, plus `extra`. */
+export function takenKeys(repo: OpenRepo, extra: Iterable<string> = []): Set<string> {
+  const taken = new Set<string>(extra);
+  for (const { section } of sections(repo.desired)) for (const l of section.lessons) for (const k of [l.key, ...l.aliases]) taken.add(k);
+  for (const k of Object.keys(repo.store.data.lessons)) taken.add(k);
+  return taken;
+}
+
+/** The repo lesson with this key, and where it is. */
+export function findLessonByKey(desired: DesiredState, key: string): { program: DesiredProgram; section: DesiredSection; lesson: DesiredLesson } | undefined {
+  for (const { program, section } of sections(desired)) for (const lesson of section.lessons) if (lesson.key === key) return { program, section, lesson };
+  return undefined;
+}
+
+/** A key from a name: lower-case letters, digits and `-`; never empty. */
+export function slugKey(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return LESSON_KEY_PATTERN.test(slug) ? slug : 'lesson';
+}
+
+/** `base`, else `base-2`, `base-3`, …: the first not in `taken` (which it is added to). */
+export function uniqueKey(base: string, taken: Set<string>): string {
+  let key = base;
+  for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
+  taken.add(key);
+  return key;
+}
+
+/** Lesson file names of a folder (natural order). */
+export async function lessonFileNames(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.md')).map((e) => e.name).sort(compareNatural);
+}
+
+const PREFIX = /^(\d+)[-_.]/;
+
+/**
+ * File names for `count` new lessons of a folder so that, in natural file-name order, they come
+ * at `index` (0-based among the folder's lessons; default: after the last) in the given order.
+ * Numbers are taken from the gap between the neighbours' numeric prefixes.
+ * @throws CoursesyncError `clone/no-free-name` when the neighbours leave no free number
+ */
+export function newFileNames(existing: readonly string[], keys: readonly string[], index?: number): string[] {
+  const numbers = existing.map((n) => PREFIX.exec(n)).map((m) => (m ? Number(m[1]) : null));
+  const width = Math.max(2, ...existing.map((n) => PREFIX.exec(n)?.[1]?.length ?? 0));
+  const at = index === undefined ? existing.length : Math.max(0, Math.min(index, existing.length));
+  const before = numbers.slice(0, at).filter((n): n is number => n !== null);
+  const low = before.length > 0 ? Math.max(...before) : at === 0 ? 0 : existing.length;
+  const after = numbers.slice(at).filter((n): n is number => n !== null);
+  const high = at < existing.length ? (after.length > 0 ? Math.min(...after) : Infinity) : Infinity;
+  const unnumbered = numbers.some((n) => n === null);
+  if (high - low - 1 < keys.length || (unnumbered && index !== undefined && at < existing.length)) {
+    throw new CoursesyncError(`no free file-name number between ${existing[at - 1] ?? '(start)'} and ${existing[at] ?? '(end)'} to place the new lesson${keys.length === 1 ? '' : 's'} there`, {
+      code: 'clone/no-free-name',
+      hint: 'leave gaps in the numeric prefixes of the folder (e.g. 10-, 20-, 30-), or list the lesson order in section.yaml `lessons:` after the copy is made',
+    });
+  }
+  return keys.map((key, i) => `${String(low + 1 + i).padStart(width, '0')}-${key}.md`);
+}
+
+/** The key a lesson file name gives (no explicit `key:`). */
+export { keyFromFileName };
+
+/** Whether a section folder's section.yaml lists its lessons (`lessons:`), which new files would break. */
+export async function hasLessonsList(folder: string): Promise<boolean> {
+  const { readFile } = await import('node:fs/promises');
+  const { parse } = await import('yaml');
+  const text = await readFile(resolve(folder, 'section.yaml'), 'utf8').catch(() => '');
+  const value: unknown = (() => {
+    try {
+      return parse(text);
+    } catch {
+      return undefined;
+    }
+  })();
+  return typeof value === 'object' && value !== null && 'lessons' in value;
+}
+
+/** Refuse a destination folder whose section.yaml lists the lesson order: a new file would make it invalid. */
+export async function checkNoLessonsList(folder: SectionPlace): Promise<void> {
+  if (!(await hasLessonsList(folder.abs))) return;
+  throw new CoursesyncError(`${folder.section.path}/section.yaml lists its lessons (\`lessons:\`), so a new lesson file there would make the repo invalid; nothing was changed`, {
+    code: 'clone/section-has-lessons-list',
+    hint: 'remove `lessons:` from that section.yaml (file names then give the order), run the command, then put the list back with the new key',
+  });
+}
