@@ -100,56 +100,83 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
 
   const stopped = () => options.signal?.aborted === true || unauthorized || stateError !== undefined;
 
-  const runStep = async (step: CallStep): Promise<CallOutcome> => {
-    if (stopped()) return { status: 'skipped', step, reason: unauthorized ? 'unauthorized' : 'interrupted' };
-    await store.beginCall(step.call_id, pendingRecordOf(step, now()));
-    inFlight++;
-    options.onEvent?.({ type: 'call-start', step, inFlight });
-    const started = performance.now();
-    let lesson: Lesson;
-    try {
-      lesson = await sendStep(client, step);
-    } catch (e) {
-      inFlight--;
-      const ms = Math.round(performance.now() - started);
+  // The limit covers the request only: state writes of one chain overlap requests of the
+  // others, so a write (an fsync) is never what keeps a request slot busy. Within a chain, the
+  // result of a call and the pending record of the next one go in one write (still
+  // write-ahead: the next request is sent only after that write), halving the writes on the
+  // chain's critical path.
+  const runStep = async (step: CallStep, recorded: boolean, next: CallStep | undefined): Promise<{ outcome: CallOutcome; nextRecorded: boolean }> => {
+    const skip = async () => {
+      if (recorded) await store.endCall(step.call_id, () => {});
+      return { outcome: { status: 'skipped', step, reason: unauthorized ? 'unauthorized' : 'interrupted' } as CallOutcome, nextRecorded: false };
+    };
+    if (stopped()) return skip();
+    if (!recorded) await store.beginCall(step.call_id, pendingRecordOf(step, now()));
+    recorded = true;
+    let started = 0;
+    const sent = await limit(async () => {
+      // Checked again once a slot is free: a SIGINT or a refused token stops calls still queued.
+      if (stopped()) return undefined;
+      inFlight++;
+      options.onEvent?.({ type: 'call-start', step, inFlight });
+      started = performance.now();
+      try {
+        return { ok: true as const, lesson: await sendStep(client, step) };
+      } catch (e) {
+        if (e instanceof SchoolApiError && e.status === 401) unauthorized = true;
+        return { ok: false as const, error: e as unknown };
+      } finally {
+        inFlight--;
+      }
+    });
+    if (sent === undefined) return skip();
+    const ms = Math.round(performance.now() - started);
+    if (!sent.ok) {
+      const e = sent.error;
       const error = e instanceof Error ? e : new Error(String(e));
-      if (e instanceof SchoolApiError && e.status === 401) unauthorized = true;
       if (step.action === 'create' && e instanceof OutcomeUnknownError) {
         await store.endCall(step.call_id, (d) => recordUncertainCreate(d, step, now().toISOString()));
-        return { status: 'uncertain', step, error, ms };
+        return { outcome: { status: 'uncertain', step, error, ms }, nextRecorded: false };
       }
       // A refused request changed nothing; otherwise an update may or may not have been saved:
       // its pending record stays, so the read-back (end of run or next start) learns the truth.
       if (certainlyNotSaved(e) || step.action === 'create') await store.endCall(step.call_id, () => {});
-      return { status: 'failed', step, error, ms };
+      return { outcome: { status: 'failed', step, error, ms }, nextRecorded: false };
     }
-    inFlight--;
-    const ms = Math.round(performance.now() - started);
+    const lesson = sent.lesson;
     let mismatch: PositionMismatch | null = null;
     if (lesson.section_id !== step.section_id || (step.position !== null && lesson.position !== step.position)) {
       mismatch = { step, expected: { section_id: step.section_id, position: step.position }, got: { section_id: lesson.section_id, position: lesson.position } };
       mismatches.push(mismatch);
     }
+    let nextRecorded = false;
     await store.endCall(step.call_id, (d) => {
       recordSuccess(d, step, lesson);
       if (mismatch) d.pending[`refresh:${step.key}`] = refreshRecordOf(step.key, lesson.id, now());
+      if (next && !stopped()) {
+        d.pending[next.call_id] = pendingRecordOf(next, now());
+        nextRecorded = true;
+      }
     });
-    return { status: 'done', step, lesson, ms, mismatch };
+    return { outcome: { status: 'done', step, lesson, ms, mismatch }, nextRecorded };
   };
 
   const runChain = async (ids: readonly string[]): Promise<void> => {
     // Once a call of the chain did not succeed, the rest of the chain is not sent: their
     // positions were planned relative to it.
     let stop: 'chain-failed' | 'interrupted' | 'unauthorized' | undefined;
-    for (const id of ids) {
-      const step = steps.get(id);
-      if (!step) continue;
+    const chain = ids.map((id) => steps.get(id)).filter((s): s is CallStep => s !== undefined);
+    let recorded = false;
+    for (const [i, step] of chain.entries()) {
+      const id = step.call_id;
       let outcome: CallOutcome;
       if (stop !== undefined) {
         outcome = { status: 'skipped', step, reason: stop };
       } else {
         try {
-          outcome = await limit(() => runStep(step));
+          const ran = await runStep(step, recorded, chain[i + 1]);
+          outcome = ran.outcome;
+          recorded = ran.nextRecorded;
         } catch (e) {
           // The state could not be written: stop every chain; the file keeps the last good state.
           stateError ??= e;
