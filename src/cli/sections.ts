@@ -102,7 +102,7 @@ export async function runSectionsList(arg: string, options: SectionsListOptions,
       await mkdir(dirname(join(dir, f.path)), { recursive: true });
       await writeFile(join(dir, f.path), f.text, { flag: 'wx' });
     }
-    if (!options.json) io.stderr.write(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} under ${dir}: ${files.map((f) => f.path).join(', ')}.\n`);
+    if (!options.json && io.stderr.isTTY) io.stderr.write(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} under ${dir}: ${files.map((f) => f.path).join(', ')}.\n`);
   }
   if (options.json) {
     printJson({ program_id: programId, sections }, io.stdout);

@@ -83,12 +83,15 @@ describe('sections list --scaffold', () => {
   it('writes program.yaml and one folder per section; the result is a valid course repo', async () => {
     const repo = await tempDir();
     const dir = join(repo, 'intro');
-    const io = school.io();
+    const io = school.io({ tty: true });
     await runSectionsList('prog_intro', { scaffold: dir }, io);
     expect((await readdir(dir)).sort()).toEqual(['01-getting-started', '02-types', '03-tooling', 'program.yaml']);
     expect(await readFile(join(dir, 'program.yaml'), 'utf8')).toBe('id: "prog_intro"\n');
     expect(await readFile(join(dir, '01-getting-started/section.yaml'), 'utf8')).toBe('# Getting started (the section\'s name in the school)\nid: "sec_start"\n');
-    expect(io.stderr.text).toMatch(/^Wrote 4 files under /);
+    expect(io.stderr.text).toMatch(/^Wrote 4 files under .*: program\.yaml, 01-getting-started\/section\.yaml, 02-types\/section\.yaml, 03-tooling\/section\.yaml\.\n$/);
+    const quiet = school.io();
+    await runSectionsList('prog_intro', { scaffold: join(await tempDir(), 'again') }, quiet);
+    expect(quiet.stderr.text).toBe('');
     const course = await loadCourse(repo);
     expect(course.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(course.desired?.programs[0]?.sections.map((s) => s.ref)).toEqual([{ id: 'sec_start' }, { id: 'sec_types' }, { id: 'sec_tooling' }]);
