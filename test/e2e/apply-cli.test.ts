@@ -276,3 +276,45 @@ describe('coursesync apply: failures', () => {
     }
   });
 });
+
+describe('coursesync apply: Ctrl-C', () => {
+  it('the first SIGINT stops starting calls, lets those in flight finish, saves the state and exits 130; apply again converges', async () => {
+    const slow = await startTestEmulator({ latencyMs: 150 });
+    try {
+      const slowEnv = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: slow.url };
+      const dir = await copyExamples();
+      const { spawn } = await import('node:child_process');
+      const { CLI } = await import('./helpers.js');
+      const child = spawn(process.execPath, [CLI, 'apply', dir, '--yes', '--concurrency', '2'], { env: { ...process.env, ...slowEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      let signalled = false;
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (!signalled && /^\+ create /m.test(stdout)) {
+          signalled = true;
+          child.kill('SIGINT');
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(130);
+      expect(stderr).toMatch(/Stopping: no new calls will start/);
+      expect(stdout).toMatch(/^Apply interrupted: \d+ of 22 calls made/m);
+      const state = JSON.parse(await stateText(dir));
+      expect(state.pending).toEqual({});
+      const made = Object.keys(state.lessons).length;
+      expect(made).toBeGreaterThan(0);
+      expect(made).toBeLessThan(22);
+      const school = await (await fetch(slow.url.replace(/\/api\/v1$/, '/__emulator/state'), { headers: { authorization: `Bearer ${SECRET}` } })).json();
+      const inSchool = (school as { programs: Array<{ sections: Array<{ lessons: unknown[] }> }> }).programs.flatMap((p) => p.sections).reduce((n, s) => n + s.lessons.length, 0);
+      expect(inSchool).toBe(made);
+      const again = await runCli(['apply', dir, '--yes', '--concurrency', '8'], slowEnv);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toMatch(new RegExp(`Apply complete: ${22 - made} created`));
+      expect((await runCli(['plan', dir, '--detailed-exitcode'], slowEnv)).code).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+});
