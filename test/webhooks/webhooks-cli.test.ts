@@ -159,3 +159,29 @@ describe('webhooks list', () => {
     school.assertNoTokenLeaked();
   });
 });
+
+describe('webhooks apply when an answer is lost', () => {
+  it('stops at the create whose outcome is unknown, says what was created, and the next plan shows it arrived', async () => {
+    // Only drop-after-commit is enabled, so the emulator draws one number per API request:
+    // GET /webhooks and the first POST pass, the second POST is saved and its answer dropped.
+    const draws = [0.9, 0.9, 0.1];
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const { SEED, SECRET, collector } = await import('../cli/school-helpers.js');
+    const lossy = await startEmulator({ port: 0, seed: SEED, dropAfterCommitRate: 0.5, random: () => draws.shift() ?? 0.9 });
+    try {
+      const dir = await repo(YAML);
+      const env = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: lossy.url };
+      const io = { stdout: collector(), stderr: collector(), env };
+      const e = await school.fails(runWebhooksApply(dir, { yes: true }, io));
+      expect(e.code).toBe('webhooks/apply-failed');
+      expect(e.message).toMatch(/^Creating the webhook of webhooks\.yaml:5 failed: POST \/webhooks: .*It was not re-sent, to avoid a duplicate\. Created before it: whk_1 \(new_payment → https:\/\/hooks\.example\.com\/payments\)\.$/);
+      expect(e.hint).toMatch(/Run `coursesync webhooks plan` to see what exists now/);
+      expect(lossy.stats().byRoute['POST /webhooks']).toBe(2);
+      const plan = { stdout: collector(), stderr: collector(), env };
+      await runWebhooksPlan(dir, { json: true }, plan);
+      expect(JSON.parse(plan.stdout.text).changes.map((c: any) => c.action)).toEqual(['unchanged', 'unchanged', 'create']);
+    } finally {
+      await lossy.close();
+    }
+  });
+});
