@@ -1,4 +1,7 @@
 /** `coursesync members …` in-process against the real emulator: pages, lookups, accesses, flags, errors. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { memberLookupOf, runMemberFlag, runMembersAccesses, runMembersGet, runMembersList } from '../../src/cli/members.js';
@@ -61,6 +64,31 @@ describe('members list', () => {
     const e = await school.fails(runMembersList({}, school.io({ token: null })));
     expect(e.code).toBe('connection/no-token');
     expect(school.emu.stats().requests).toBe(before);
+  });
+});
+
+describe('connection settings', () => {
+  it('--dir: the base URL from that folder’s coursesync.yaml; an invalid one is reported with its line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'coursesync-members-'));
+    try {
+      await writeFile(join(dir, 'coursesync.yaml'), `school:\n  base_url: ${school.emu.url}\n`);
+      const io = school.io({ env: { COURSESYNC_BASE_URL: '' } });
+      expect(await runMembersGet({ id: 'mem_1', dir, json: true }, io)).toBe(0);
+      expect(JSON.parse(io.stdout.text).id).toBe('mem_1');
+      await writeFile(join(dir, 'coursesync.yaml'), 'school:\n  base_ur: x\n');
+      const e = await school.fails(runMembersGet({ id: 'mem_1', dir }, school.io()));
+      expect(e.code).toBe('config/invalid');
+      expect(e.diagnostics).toEqual([expect.objectContaining({ file: 'coursesync.yaml', line: 2, column: 3, code: 'config/unknown-key', hint: 'did you mean "base_url"?' })]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--base-url wins over the environment; plain http to a non-loopback host is refused before any request', async () => {
+    const io = school.io({ env: { COURSESYNC_BASE_URL: 'http://127.0.0.1:1/api/v1' } });
+    expect(await runMembersGet({ id: 'mem_1', baseUrl: school.emu.url }, io)).toBe(0);
+    const e = await school.fails(runMembersGet({ id: 'mem_1', baseUrl: 'http://school.example.com/api/v1' }, school.io()));
+    expect(e.code).toBe('connection/insecure-url');
   });
 });
 
