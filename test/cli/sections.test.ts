@@ -73,6 +73,8 @@ describe('sections list', () => {
     const missing = await school.fails(runSectionsList('prog_nope', {}, school.io()));
     expect(missing.code).toBe('connection/not-found');
     expect(missing.message).toMatch(/no program prog_nope/);
+    const group = await school.fails(runSectionsList('prog_intro', { group: 'grp_nope' }, school.io()));
+    expect(group.message).toMatch(/no program prog_intro or section group grp_nope in it/);
     const forbidden = await school.fails(runSectionsList('prog_intro', {}, school.io({ token: PARTNER_SECRET })));
     expect(forbidden.code).toBe('connection/forbidden');
     expect(forbidden.hint).toMatch(/edit access/);
