@@ -22,6 +22,7 @@ const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./custom-code.js'),
   () => import('./sections.js'),
   () => import('./import.js'),
+  () => import('./duplicate.js'),
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -26,6 +26,8 @@ const JobItemSchema = z.strictObject({
   path: z.string().nullable(),
   /** The copy's lesson id, once known. */
   lesson_id: z.string().nullable(),
+  /** Bumped after a failed operation, so the retry is a new operation (a new key). */
+  attempt: z.int().min(0),
   done: z.boolean(),
 });
 

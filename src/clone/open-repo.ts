@@ -195,7 +195,8 @@ export function newFileNames(existing: readonly string[], keys: readonly string[
   const width = Math.max(2, ...existing.map((n) => PREFIX.exec(n)?.[1]?.length ?? 0));
   const at = index === undefined ? existing.length : Math.max(0, Math.min(index, existing.length));
   const before = numbers.slice(0, at).filter((n): n is number => n !== null);
-  const low = before.length > 0 ? Math.max(...before) : at === 0 ? 0 : existing.length;
+  // Number 0 is free before a folder that starts at 1.
+  const low = before.length > 0 ? Math.max(...before) : at === 0 ? (at < existing.length ? -1 : 0) : existing.length;
   const after = numbers.slice(at).filter((n): n is number => n !== null);
   const high = at < existing.length ? (after.length > 0 ? Math.min(...after) : Infinity) : Infinity;
   const unnumbered = numbers.some((n) => n === null);

@@ -1,0 +1,153 @@
+/**
+ * `coursesync duplicate program` (I/O composer): POST /products/{id}/duplicate, waited for, then
+ * a program folder for the copy: program.yaml with the new id and one section folder with
+ * section.yaml per section that GET /sections lists for the new program. Lessons are not
+ * written: the API can neither list a section's lessons nor map copied lessons to their
+ * sources, so the copy's lesson ids cannot be found through it. The job is journalled like a
+ * lesson copy, so a re-run after an interruption resumes the same operation.
+ */
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { explainSchoolError } from '../cli/connection.js';
+import { resolveProgramId, sectionFolderName } from '../cli/sections.js';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import { OperationFailedError, SchoolApiError } from '../school/errors.js';
+import { waitForOperation } from '../school/operations.js';
+import type { ProgramOperation } from '../school/wire/operations.js';
+import type { Section } from '../school/wire/sections.js';
+import { duplicationKey } from './idempotency-key.js';
+import { readJournal, writeJournal } from './journal.js';
+import { openRepo, repoPath, slugKey, type OpenRepoOptions } from './open-repo.js';
+
+export interface DuplicateProgramOptions extends OpenRepoOptions {
+  /** Name of the copy (default: the school's "Copy of …"). */
+  name?: string;
+  /** Folder to write the copy's program folder into (default: the repo, named after the copy). */
+  into?: string;
+  requestId?: string;
+  timeoutMs?: number;
+  intervalMs?: number;
+  onProgress?: (operation: ProgramOperation, elapsedMs: number) => void;
+}
+
+export interface DuplicateProgramResult {
+  sourceId: string;
+  programId: string;
+  name: string;
+  /** Repo-relative program folder written, and the files in it. */
+  folder: string;
+  files: string[];
+  sections: Array<{ id: string; name: string; folder: string }>;
+  resumed: boolean;
+}
+
+/** The files of the copy's program folder (paths relative to it). */
+export function programFolderFiles(programId: string, name: string, sections: readonly Section[]): Array<{ path: string; text: string }> {
+  const files = [{ path: 'program.yaml', text: `id: ${JSON.stringify(programId)}\nname: ${JSON.stringify(name)}\n` }];
+  sections.forEach((s, i) => {
+    files.push({ path: `${sectionFolderName(i, s.name)}/section.yaml`, text: `# ${s.name.replace(/\s+/g, ' ')} (the section's name in the school)\nid: ${JSON.stringify(s.id)}\n` });
+  });
+  return files;
+}
+
+/** Copy a program in the school and write its folder (see the file header). */
+export async function duplicateProgram(dir: string, programArg: string, options: DuplicateProgramOptions): Promise<DuplicateProgramResult> {
+  const sourceId = await resolveProgramId(programArg);
+  const repo = await openRepo(dir, options);
+  try {
+    if (options.into !== undefined && (await access(join(resolve(options.into), 'program.yaml')).then(() => true, () => false))) {
+      throw new CoursesyncError(`${options.into} already holds a program.yaml; nothing was copied`, { code: 'duplicate/folder-exists', hint: 'give --into a new or empty folder' });
+    }
+    const journal = await readJournal(repo.dir);
+    const jobId = `program:${sourceId}`;
+    const name = options.name ?? '';
+    let job = journal.jobs[jobId];
+    const resumed = job !== undefined;
+    if (job) {
+      const other = (options.requestId !== undefined && options.requestId !== job.request_id && `request id ${job.request_id}`) || (job.items[0]!.name !== name && `name "${job.items[0]!.name || '(the school default)'}"`);
+      if (other) {
+        throw new CoursesyncError(`an interrupted duplication of program ${sourceId} is recorded with ${other}; its copy may already exist, so nothing was sent`, {
+          code: 'duplicate/job-conflict',
+          hint: `run the command again with the same details to finish it; to drop it, delete "${jobId}" from .coursesync/duplications.json`,
+        });
+      }
+    } else {
+      job = {
+        kind: 'program',
+        request_id: options.requestId ?? `${repo.store.data.lineage}.${repo.store.data.serial}.${journal.next}`,
+        destination_id: null,
+        position: null,
+        started_at: new Date().toISOString(),
+        items: [{ source_id: sourceId, source_key: null, name, key: sourceId, path: null, lesson_id: null, attempt: 0, done: false }],
+      };
+      journal.next += 1;
+      journal.jobs[jobId] = job;
+      await writeJournal(repo.dir, journal);
+    }
+    const item = job.items[0]!;
+    const requestId = item.attempt === 0 ? job.request_id : `${job.request_id}.retry${item.attempt}`;
+    const key = duplicationKey({ kind: 'program', sourceId, destinationId: null, name, requestId });
+    let op: ProgramOperation;
+    try {
+      op = await waitForOperation(() => repo.client.programs.duplicate(sourceId, { idempotency_key: key, ...(name !== '' ? { name } : {}) }), {
+        timeoutMs: options.timeoutMs ?? 300_000,
+        intervalMs: options.intervalMs,
+        onProgress: options.onProgress,
+      });
+    } catch (e) {
+      if (e instanceof OperationFailedError) {
+        item.attempt += 1;
+        await writeJournal(repo.dir, journal);
+        throw new CoursesyncError(`the school could not copy program ${sourceId}: ${e.message}`, {
+          code: 'duplicate/operation-failed',
+          hint: 'nothing was written; run the same command again to retry it as a new operation',
+          cause: e,
+        });
+      }
+      if (e instanceof SchoolApiError && e.status === 422) {
+        throw new CoursesyncError(`the school refused the copy of program ${sourceId}: ${e.message}. The idempotency key was already used with other details, or the copy's name is too long.`, {
+          code: 'duplicate/key-conflict',
+          hint: 'use another --request-id (or none) for a copy with other details, and a name of at most 255 characters',
+          cause: e,
+        });
+      }
+      throw explainSchoolError(e, `program ${sourceId}`);
+    }
+    const program = op.result;
+    if (!program) throw new CoursesyncError(`operation ${op.id} completed without the new program`, { code: 'duplicate/no-program', hint: 'look for the copy in the school, then `coursesync sections list <id> --scaffold DIR`' });
+    const sections: Section[] = [];
+    try {
+      for await (const s of repo.client.sections.list({ product_id: program.id })) sections.push(s);
+    } catch (e) {
+      throw explainSchoolError(e, `program ${program.id}`);
+    }
+    const folderAbs = resolve(options.into ?? join(repo.dir, slugKey(program.name)));
+    const files = programFolderFiles(program.id, program.name, sections);
+    const clashes: string[] = [];
+    for (const f of files) if (await access(join(folderAbs, f.path)).then(() => true, () => false)) clashes.push(join(folderAbs, f.path));
+    if (clashes.length > 0) {
+      throw new CoursesyncError(`the copy ${program.id} was made, but writing its folder would overwrite ${clashes.join(', ')}`, {
+        code: 'duplicate/folder-exists',
+        hint: `run the same command again with --into <a new folder> (it resumes the same copy), or \`coursesync sections list ${program.id} --scaffold DIR\``,
+      });
+    }
+    for (const f of files) {
+      await mkdir(dirname(join(folderAbs, f.path)), { recursive: true });
+      await writeFile(join(folderAbs, f.path), f.text, { flag: 'wx' });
+    }
+    delete journal.jobs[jobId];
+    await writeJournal(repo.dir, journal);
+    const folder = repoPath(repo, folderAbs);
+    return {
+      sourceId,
+      programId: program.id,
+      name: program.name,
+      folder,
+      files: files.map((f) => `${folder}/${f.path}`),
+      sections: sections.map((s, i) => ({ id: s.id, name: s.name, folder: `${folder}/${sectionFolderName(i, s.name)}` })),
+      resumed,
+    };
+  } finally {
+    await repo.close();
+  }
+}
