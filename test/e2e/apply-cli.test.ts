@@ -9,7 +9,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { PARTNER, SECRET, resetEmulator, schoolSections, startTestEmulator, type SchoolLesson } from '../apply/helpers.js';
+import { PARTNER, SECRET, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
+import { BASE_REPO as base } from '../apply/course-files.js';
 import { copyExamples, lesson, removeRepos, runCli, writeRepo, type CliResult } from './helpers.js';
 
 let emu: RunningEmulator;
@@ -70,115 +71,6 @@ describe('coursesync apply: examples/', () => {
     expect(r.stderr).toMatch(/nobody can confirm/);
     expect(r.stderr).toMatch(/hint: .*--yes/);
     expect(emu.stats().requests).toBe(before);
-  });
-});
-
-const ALPHA_1 = lesson(
-  'name: Alpha\nlesson_type: video\nvideo:\n  host_c: https://fast.wistia.net/embed/iframe/abc123xyz0',
-  'First body.',
-);
-const ALPHA_2 = lesson(
-  'name: Alpha renamed\nlesson_type: video\ndrip_delay: 5\nis_published: false\nis_progression_locked: true\ndescription: Now with a **description**.\nvideo:\n  embed_code: <div class="player">v2</div>',
-  'Second body.\n\n> quoted',
-);
-const base = {
-  'coursesync.yaml': 'removed_lessons: keep\n',
-  'intro/program.yaml': 'id: prog_intro\n',
-  'intro/a/section.yaml': 'id: sec_start\n',
-  'intro/a/1-alpha.md': ALPHA_1,
-  'intro/a/2-beta.md': lesson('name: Beta\nlesson_type: text'),
-  'intro/a/3-gamma.md': lesson('name: Gamma\nlesson_type: embed\nembed_code: <div>one</div>'),
-  'intro/a/4-delta.md': lesson('name: Delta\nlesson_type: text'),
-  'intro/b/section.yaml': 'id: sec_types\n',
-  'intro/b/1-epsilon.md': lesson('name: Epsilon\nlesson_type: text'),
-  'intro/b/2-zeta.md': lesson('name: Zeta\nlesson_type: text'),
-  'adv/program.yaml': 'id: prog_advanced\n',
-  'adv/g/section.yaml': 'id: sec_generics\n',
-  'adv/g/1-eta.md': lesson('name: Eta\nlesson_type: text'),
-};
-
-describe('coursesync apply: edits, moves, renames, removals', () => {
-  it('every field, a reorder, moves between sections and programs, a rename through aliases: one apply, then no changes', async () => {
-    const dir = await writeRepo(base);
-    expect((await runCli(['apply', dir, '--yes'], env)).code).toBe(0);
-    const ids = new Map([...(await schoolSections(emu)).values()].flat().map((l) => [l.name, l.id]));
-    await writeRepo(
-      {
-        'intro/a/section.yaml': 'id: sec_start\nlessons: [delta, alpha, epsilon, beta, gamma]\n',
-        'intro/a/1-alpha.md': ALPHA_2,
-        'intro/a/2-beta.md': lesson('name: Beta\nlesson_type: pdf'),
-        'intro/a/3-gamma.md': lesson('name: Gamma\nlesson_type: embed\nembed_code: <div>two</div>'),
-        'intro/a/5-epsilon.md': lesson('name: Epsilon\nlesson_type: text'),
-        'adv/g/0-zeta.md': lesson('name: Zeta\nlesson_type: text'),
-        'adv/g/2-eta-renamed.md': lesson('name: Eta\nlesson_type: text\nkey: eta2\naliases: [eta]'),
-      },
-      dir,
-    );
-    await rm(join(dir, 'intro/b/1-epsilon.md'));
-    await rm(join(dir, 'intro/b/2-zeta.md'));
-    await rm(join(dir, 'adv/g/1-eta.md'));
-    const plan = await runCli(['plan', dir], env);
-    expect(plan.stdout).toMatch(/Plan: 2 to move, 3 to update|Plan: .*to move.*to update/);
-    expect(plan.stdout).toMatch(/renamed: eta → eta2/);
-    const before = emu.stats().requests;
-    const applied = await runCli(['apply', dir, '--yes'], env);
-    expect(applied.stderr).toBe('');
-    expect(applied.code).toBe(0);
-    const calls = applied.stdout.split('\n').filter((l) => /^[+~>-] \w+ /.test(l)).length;
-    expect(emu.stats().requests - before).toBe(calls);
-
-    const school = await schoolSections(emu);
-    const byName = (section: string) => new Map(school.get(section)!.map((l) => [l.name, l] as [string, SchoolLesson & Record<string, unknown>]));
-    expect(await namesIn('sec_start')).toEqual(['Delta', 'Alpha renamed', 'Epsilon', 'Beta', 'Gamma']);
-    expect(await namesIn('sec_types')).toEqual([]);
-    expect(await namesIn('sec_generics')).toEqual(['Zeta', 'Eta']);
-    const alpha = byName('sec_start').get('Alpha renamed')!;
-    expect(alpha).toMatchObject({
-      id: ids.get('Alpha'),
-      lesson_type: 'video',
-      drip_delay: 5,
-      is_published: false,
-      is_progression_locked: true,
-      settings_embed_host_c: null,
-      settings_embed_code: '<div class="player">v2</div>',
-    });
-    expect(alpha.description).toContain('<strong>description</strong>');
-    expect(alpha.body).toContain('<blockquote>');
-    expect(byName('sec_start').get('Beta')).toMatchObject({ lesson_type: 'pdf' });
-    expect(byName('sec_start').get('Gamma')).toMatchObject({ embed_code: '<div>two</div>' });
-    // Moves and the rename keep the remote lessons.
-    expect(byName('sec_start').get('Epsilon')!.id).toBe(ids.get('Epsilon'));
-    expect(byName('sec_generics').get('Zeta')!.id).toBe(ids.get('Zeta'));
-    expect(byName('sec_generics').get('Eta')!.id).toBe(ids.get('Eta'));
-    const state = JSON.parse(await stateText(dir));
-    expect(Object.keys(state.lessons).sort()).toEqual(['alpha', 'beta', 'delta', 'epsilon', 'eta2', 'gamma', 'zeta']);
-    expect(state.lessons.zeta).toMatchObject({ program_id: 'prog_advanced', section_id: 'sec_generics', position: 1 });
-
-    const after = await runCli(['plan', dir, '--detailed-exitcode'], env);
-    expect(after.stdout).toBe('No changes. 7 lessons unchanged.\n');
-    expect(after.code).toBe(0);
-  });
-
-  it.each([
-    ['keep', 'removed_lessons: keep\n', { section: 'sec_start', published: true, calls: 0 }],
-    ['unpublish', 'removed_lessons: unpublish\n', { section: 'sec_start', published: false, calls: 1 }],
-    ['unpublish + archive', 'removed_lessons: unpublish\narchive: sec_archive\n', { section: 'sec_archive', published: false, calls: 1 }],
-  ])('a removed lesson under removed_lessons: %s', async (_name, config, want) => {
-    const dir = await writeRepo({ ...base, 'coursesync.yaml': config });
-    expect((await runCli(['apply', dir, '--yes'], env)).code).toBe(0);
-    await rm(join(dir, 'intro/a/2-beta.md'));
-    const before = emu.stats().requests;
-    const applied = await runCli(['apply', dir, '--yes'], env);
-    expect(applied.code).toBe(0);
-    expect(emu.stats().requests - before).toBe(want.calls);
-    const school = await schoolSections(emu);
-    const beta = [...school.values()].flat().find((l) => l.name === 'Beta')!;
-    expect({ section: beta.section_id, published: beta.is_published }).toEqual({ section: want.section, published: want.published });
-    const remaining = (await namesIn('sec_start')).filter((n) => n !== 'Beta');
-    expect(remaining).toEqual(['Alpha', 'Gamma', 'Delta']);
-    const plan = await runCli(['plan', dir, '--detailed-exitcode'], env);
-    expect(plan.code).toBe(0);
-    if (want.calls === 0) expect(plan.stdout).toMatch(/intro\/a\/2-beta\.md .*kept in the school \(removed_lessons: keep\)/);
   });
 });
 
