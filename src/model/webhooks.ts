@@ -6,7 +6,7 @@
  * schema/webhooks.schema.json.
  */
 import { z } from 'zod';
-import { isPrivateLiteralHost } from '../emulator/addresses.js';
+import { isPrivateLiteralHost } from '../school/addresses.js';
 import { EVENT_TYPE_VALUES, WebhookFilterSchemas, type EventType } from '../school/wire/webhooks.js';
 
 /** An https URL whose host is not a loopback or private address literal. */

@@ -5,7 +5,7 @@
  * 422 `Invalid arguments: /webhook_url format`. `provider` defaults to `api`.
  */
 import { WebhookCreateBodySchema, type Webhook } from '../../school/wire/webhooks.js';
-import { isPrivateLiteralHost } from '../addresses.js';
+import { isPrivateLiteralHost } from '../../school/addresses.js';
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
 import { invalidArgument, validate } from '../errors.js';
 import { newId, type WebhookRecord } from '../store.js';

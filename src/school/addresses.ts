@@ -1,5 +1,6 @@
 /**
- * Which webhook addresses are private: loopback, private, link-local, CGNAT, unspecified,
+ * Which webhook addresses are private (a rule of the school, API §4.13: webhook URLs must be
+ * publicly reachable; used by webhooks.yaml validation and by the emulator): loopback, private, link-local, CGNAT, unspecified,
  * unique-local IPv6 and IPv4-mapped forms of those. Node's BlockList does the subnet matching.
  */
 import { BlockList, isIP } from 'node:net';
