@@ -23,6 +23,7 @@ const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./sections.js'),
   () => import('./import.js'),
   () => import('./duplicate.js'),
+  () => import('./clone.js'),
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,99 @@
+/**
+ * `coursesync clone` (I/O): a repo-side copy of a section folder. Each lesson file is copied
+ * with a fresh key (so apply creates it), `copied_from: <old key>` and no `aliases` (they belong
+ * to the original); the front-matter is edited as a YAML document, so comments and layout stay.
+ * Nothing is sent to the school: for copies that must keep media or steps, use
+ * `coursesync duplicate section` instead.
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve, relative, sep } from 'node:path';
+import { parseDocument } from 'yaml';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import { loadCourse } from '../source/load-course.js';
+import { splitFrontMatter } from '../source/split-front-matter.js';
+import { readStateFile } from '../state/state-file.js';
+import { uniqueKey } from './open-repo.js';
+
+export interface CloneSectionOptions {
+  /** The new folder's section: `id:X` / `name:X`, or a bare value (with whitespace: a name; else an id). */
+  section: string;
+}
+
+export interface CloneSectionResult {
+  from: string;
+  to: string;
+  ref: { id: string } | { name: string };
+  lessons: Array<{ from: string; to: string; key: string; copiedFrom: string }>;
+}
+
+/** `id:X` / `name:X` force the kind; otherwise a value with whitespace is a name, anything else an id. */
+export function parseSectionRef(value: string): { id: string } | { name: string } {
+  const m = /^(id|name):(.+)$/.exec(value);
+  if (m) return m[1] === 'id' ? { id: m[2]!.trim() } : { name: m[2]!.trim() };
+  return /\s/.test(value.trim()) ? { name: value.trim() } : { id: value.trim() };
+}
+
+/** A lesson file's text with a new key and copied_from (front-matter edited as a YAML document). */
+export function cloneLessonText(text: string, newKey: string, oldKey: string): string {
+  const split = splitFrontMatter(text);
+  const doc = parseDocument(split.frontMatter?.text ?? '', { version: '1.2' });
+  if (!doc.contents) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
+  doc.set('key', newKey);
+  doc.set('copied_from', oldKey);
+  doc.delete('aliases');
+  return `---\n${doc.toString({ lineWidth: 0 })}---\n${split.body.text}`;
+}
+
+/** Copy the section folder `from` to the new folder `to` of the repo at `dir`. */
+export async function cloneSection(dir: string, from: string, to: string, options: CloneSectionOptions): Promise<CloneSectionResult> {
+  const root = resolve(dir);
+  const rel = (p: string) => relative(root, resolve(p)).split(sep).join('/');
+  const result = await loadCourse(root);
+  if (!result.desired) {
+    throw new CoursesyncError(`the course repo ${dir} has errors; nothing was cloned`, { code: 'course/invalid', hint: 'fix the files named above, then clone again', diagnostics: result.diagnostics });
+  }
+  const desired = result.desired;
+  const source = desired.programs.flatMap((p) => p.sections).find((s) => s.path === rel(from));
+  if (!source) {
+    throw new CoursesyncError(`${from} is not a section folder of the course repo ${dir}`, { code: 'clone/not-a-section', hint: 'give a folder holding section.yaml, directly inside a program folder' });
+  }
+  const target = rel(to);
+  const program = desired.programs.find((p) => p.path === dirname(target).split(sep).join('/').replace(/^\.$/, ''));
+  if (!program || target.startsWith('..')) {
+    throw new CoursesyncError(`${to} must be a new folder directly inside a program folder (one holding program.yaml) of the repo`, {
+      code: 'clone/bad-target',
+      hint: `e.g. coursesync clone ${from} ${join(dirname(from), `${basename(from)}-copy`)} --section <id|name>`,
+    });
+  }
+  const entries = await readdir(resolve(to)).catch(() => []);
+  if (entries.length > 0) throw new CoursesyncError(`${to} exists and is not empty; nothing was cloned`, { code: 'clone/target-exists', hint: 'give a new folder' });
+  const ref = parseSectionRef(options.section);
+  const clash = program.sections.find((s) => ('id' in ref && 'id' in s.ref && s.ref.id === ref.id) || ('name' in ref && 'name' in s.ref && s.ref.name === ref.name));
+  if (clash) {
+    throw new CoursesyncError(`${clash.path} already is the section ${'id' in ref ? ref.id : `"${ref.name}"`}; two folders cannot name one section`, {
+      code: 'clone/section-taken',
+      hint: 'give --section another section of the program (`coursesync sections list <program>` lists them)',
+    });
+  }
+
+  const { state } = await readStateFile(root);
+  const taken = new Set<string>(Object.keys(state.lessons));
+  for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) for (const k of [l.key, ...l.aliases]) taken.add(k);
+  const lessons = source.lessons.map((l) => ({ from: l.path, key: uniqueKey(`${l.key}-copy`, taken), copiedFrom: l.key, to: `${target}/${basename(l.path)}` }));
+  const sectionText = await readFile(join(root, source.path, 'section.yaml'), 'utf8');
+  const sectionDoc = parseDocument(sectionText, { version: '1.2' });
+  sectionDoc.delete('id');
+  sectionDoc.delete('name');
+  if ('id' in ref) sectionDoc.set('id', ref.id);
+  else sectionDoc.set('name', ref.name);
+  const order = sectionDoc.get('lessons');
+  if (order !== undefined) sectionDoc.set('lessons', lessons.map((l) => l.key));
+
+  await mkdir(resolve(to), { recursive: true });
+  await writeFile(join(resolve(to), 'section.yaml'), sectionDoc.toString({ lineWidth: 0 }), { flag: 'wx' });
+  for (const l of lessons) {
+    const text = (await readFile(join(root, l.from), 'utf8')).replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+    await writeFile(join(root, l.to), cloneLessonText(text, l.key, l.copiedFrom), { flag: 'wx' });
+  }
+  return { from: source.path, to: target, ref, lessons };
+}
