@@ -85,7 +85,7 @@ async function runApply(target: string, options: ApplyCommandOptions): Promise<n
 
   let bar: import('cli-progress').SingleBar | undefined;
   let failedCount = 0;
-  const started = performance.now();
+  let started = performance.now();
   process.on('SIGINT', onSigint);
   let result: Awaited<ReturnType<typeof applyCourse>>;
   try {
@@ -113,6 +113,7 @@ async function runApply(target: string, options: ApplyCommandOptions): Promise<n
         } else if (ok) {
           out.write(`Applying ${calls} call${calls === 1 ? '' : 's'} to ${ctx.baseUrl} (concurrency ${ctx.concurrency})…\n`);
         }
+        started = performance.now(); // time the calls, not the wait for an answer
         return ok;
       },
       onEvent: (e) => {
