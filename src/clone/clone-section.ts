@@ -82,10 +82,14 @@ export async function cloneSection(dir: string, from: string, to: string, option
   const lessons = source.lessons.map((l) => ({ from: l.path, key: uniqueKey(`${l.key}-copy`, taken), copiedFrom: l.key, to: `${target}/${basename(l.path)}` }));
   const sectionText = await readFile(join(root, source.path, 'section.yaml'), 'utf8');
   const sectionDoc = parseDocument(sectionText, { version: '1.2' });
-  sectionDoc.delete('id');
-  sectionDoc.delete('name');
-  if ('id' in ref) sectionDoc.set('id', ref.id);
-  else sectionDoc.set('name', ref.name);
+  // Set in place (a comment on the line stays); drop the other form: section.yaml takes one.
+  if ('id' in ref) {
+    sectionDoc.delete('name');
+    sectionDoc.set('id', ref.id);
+  } else {
+    sectionDoc.delete('id');
+    sectionDoc.set('name', ref.name);
+  }
   const order = sectionDoc.get('lessons');
   if (order !== undefined) sectionDoc.set('lessons', lessons.map((l) => l.key));
 
