@@ -27,21 +27,25 @@ async function runValidate(dir: string, options: ValidateOptions): Promise<numbe
     throw new CoursesyncError(`unknown format "${String(options.format)}"`, { code: 'cli/bad-format', hint: 'use --format text or --format json' });
   }
   const { loadCourse } = await import('../source/load-course.js');
-  const { formatDiagnostic } = await import('../diagnostics/diagnostic.js');
   const { githubAnnotation } = await import('../diagnostics/github.js');
-  const result = await loadCourse(dir);
-  const valid = result.desired !== undefined;
+  const { checkWebhooksAt } = await import('../webhooks/read-webhooks-file.js');
+  const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../diagnostics/diagnostic.js');
+  const [result, webhooks] = await Promise.all([loadCourse(dir), checkWebhooksAt(dir)]);
+  // webhooks.yaml is optional; when present, validate checks it too ("parse and check everything").
+  const diagnostics = sortDiagnostics([...result.diagnostics, ...(webhooks?.diagnostics ?? [])]);
+  const valid = result.desired !== undefined && !hasErrors(webhooks?.diagnostics ?? []);
+  const counts = webhooks ? { ...result.counts, webhooks: webhooks.count } : result.counts;
   if (options.format === 'json') {
-    const report = { format_version: 1, valid, counts: result.counts, diagnostics: result.diagnostics };
+    const report = { format_version: 1, valid, counts, diagnostics };
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   } else {
-    const lines = result.diagnostics.map(formatDiagnostic);
-    lines.push(summaryLine(result.counts, result.diagnostics));
+    const lines = diagnostics.map(formatDiagnostic);
+    lines.push(summaryLine(counts, diagnostics));
     process.stdout.write(lines.join('\n') + '\n');
   }
   if (process.env.GITHUB_ACTIONS === 'true') {
     // Annotations go to stderr so `--format json` stdout stays parseable; Actions reads both.
-    for (const d of result.diagnostics) process.stderr.write(githubAnnotation(d) + '\n');
+    for (const d of diagnostics) process.stderr.write(githubAnnotation(d) + '\n');
   }
   return valid ? ExitCode.Ok : ExitCode.Error;
 }
@@ -49,10 +53,14 @@ async function runValidate(dir: string, options: ValidateOptions): Promise<numbe
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `2 programs, 5 sections, 21 lessons: valid` or `…: 3 errors, 1 warning`. */
-export function summaryLine(counts: { programs: number; sections: number; lessons: number }, diagnostics: ReadonlyArray<{ severity: string }>): string {
+export function summaryLine(
+  counts: { programs: number; sections: number; lessons: number; webhooks?: number },
+  diagnostics: ReadonlyArray<{ severity: string }>,
+): string {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
-  const head = `${plural(counts.programs, 'program')}, ${plural(counts.sections, 'section')}, ${plural(counts.lessons, 'lesson')}`;
+  let head = `${plural(counts.programs, 'program')}, ${plural(counts.sections, 'section')}, ${plural(counts.lessons, 'lesson')}`;
+  if (counts.webhooks !== undefined) head += `, ${plural(counts.webhooks, 'webhook')}`;
   if (errors === 0) return `${head}: valid${warnings ? ` (${plural(warnings, 'warning')})` : ''}`;
   return `${head}: ${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}`;
 }

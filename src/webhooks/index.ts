@@ -3,4 +3,4 @@ export * from './check-webhooks-file.js';
 export * from './diff-webhooks.js';
 export * from './identity.js';
 export * from './render-webhooks-plan.js';
-export { readWebhooksFile } from './read-webhooks-file.js';
+export { checkWebhooksAt, readWebhooksFile } from './read-webhooks-file.js';

@@ -1,6 +1,7 @@
 /** Read webhooks.yaml from a repo folder (I/O) and check it; problems become one CoursesyncError. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { checkWebhooksFile, WEBHOOKS_FILE, type DesiredWebhook } from './check-webhooks-file.js';
 
@@ -33,4 +34,19 @@ export async function readWebhooksFile(dir: string): Promise<DesiredWebhook[]> {
     });
   }
   return checked.webhooks;
+}
+
+/**
+ * Check webhooks.yaml when the repo has one (for `coursesync validate`): its diagnostics, or
+ * undefined when there is no such file. A repo without webhooks as code is valid.
+ */
+export async function checkWebhooksAt(dir: string): Promise<{ count: number; diagnostics: Diagnostic[] } | undefined> {
+  try {
+    const webhooks = await readWebhooksFile(dir);
+    return { count: webhooks.length, diagnostics: [] };
+  } catch (e) {
+    if (e instanceof CoursesyncError && e.code === 'webhooks/no-file') return undefined;
+    if (e instanceof CoursesyncError && e.diagnostics.length > 0) return { count: 0, diagnostics: e.diagnostics };
+    throw e;
+  }
 }

@@ -1,6 +1,9 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = fileURLToPath(new URL('../../dist/cli/index.js', import.meta.url));
@@ -80,5 +83,32 @@ describe('coursesync validate (built CLI)', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^coursesync: cannot read the course repo does\/not\/exist: ENOENT\n {2}hint: /);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('coursesync validate checks webhooks.yaml when the repo has one', () => {
+  const made: string[] = [];
+  afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const withWebhooks = (yaml: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-validate-webhooks-'));
+    made.push(dir);
+    cpSync(join(root, fixture('valid')), dir, { recursive: true });
+    writeFileSync(join(dir, 'webhooks.yaml'), yaml);
+    return dir;
+  };
+
+  it('counts valid webhooks in the summary', () => {
+    const dir = withWebhooks('- webhook_url: https://hooks.example.com/a\n  event_type: new_payment\n');
+    const r = run(['validate', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/, 1 webhook: valid\n$/);
+  });
+
+  it('reports a bad webhook with its place and exits 1', () => {
+    const dir = withWebhooks('- webhook_url: https://hooks.example.com/a\n  event_type: new_paymnt\n');
+    const r = run(['validate', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^webhooks\.yaml:2:\d+ error .*\[webhooks\//m);
+    expect(r.stdout).toMatch(/: 1 error\n$/);
   });
 });
