@@ -54,7 +54,7 @@ export interface ApplyResult {
   /** One outcome per call step of the plan, in plan order. */
   outcomes: CallOutcome[];
   mismatches: PositionMismatch[];
-  /** Whether the signal stopped the run before every call was started. */
+  /** Whether the signal kept at least one call from starting. */
   interrupted: boolean;
 }
 
@@ -194,5 +194,7 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   if (stateError !== undefined) throw stateError;
   const ordered: CallOutcome[] = [];
   for (const [id, step] of steps) ordered.push(outcomes.get(id) ?? { status: 'skipped', step, reason: 'interrupted' });
-  return { outcomes: ordered, mismatches, interrupted: options.signal?.aborted === true };
+  // Interrupted only when the signal kept a call from starting (a Ctrl-C after the last call is not).
+  const interrupted = options.signal?.aborted === true && ordered.some((o) => o.status === 'skipped' && o.reason === 'interrupted');
+  return { outcomes: ordered, mismatches, interrupted };
 }

@@ -1,9 +1,9 @@
 /**
  * `coursesync apply` end to end: the built CLI in a child process against the emulator on a
- * free port. Covers examples/ (apply, then plan says no changes), every field, reorders, moves
- * between sections and programs, renames through aliases, each removed_lessons policy, 403,
- * a server 422, stale saved plans, uncertain creates and --recreate, --yes off a terminal, and
- * that the token never shows up in output or state.
+ * free port, for what only the real command shows: examples/ (apply, then plan says no
+ * changes), --yes off a terminal, 403 naming the files, a server 422 with its message and file,
+ * stale saved plans, an uncertain create and --recreate, Ctrl-C, and that the token never shows
+ * up in output or state. Edits, moves, renames and removal policies: test/apply/apply-course.test.ts.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
