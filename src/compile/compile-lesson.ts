@@ -104,6 +104,17 @@ function identityOf(file: string, raw: Record<string, unknown> | undefined, yaml
   return { key, aliases };
 }
 
+/**
+ * Markdown longer than this is not rendered: no lesson is that long, and rendering ten
+ * megabytes takes remark tens of seconds (found by the hostile-input test). Rendering never
+ * shrinks text much, so such a source is far over the school's limit anyway.
+ */
+const MAX_SOURCE_LENGTH = 5 * MAX_TEXT_LENGTH;
+
+function tooLongToRender(what: string, length: number): string {
+  return `the ${what} is ${length} characters of Markdown, over ${MAX_SOURCE_LENGTH} (the school accepts at most ${MAX_TEXT_LENGTH} characters rendered); it was not rendered`;
+}
+
 /** Render (or pass through) the body and report its problems at their places in the file. */
 function compileBody(source: LessonSource, format: 'markdown' | 'html', render: RenderFn, out: Diagnostic[]): string {
   const file = source.path;
@@ -114,6 +125,9 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', render: 
   if (format === 'html') {
     body = source.body.text;
     reportHtml(checkHtml(body), file, inBody, out);
+  } else if (source.body.text.length > MAX_SOURCE_LENGTH) {
+    out.push(diag('lesson/body-too-long', file, { line: bodyStart, column: 1 }, tooLongToRender('body', source.body.text.length)));
+    return '';
   } else {
     const rendered = render(source.body.text);
     body = rendered.html;
@@ -152,7 +166,9 @@ function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, 
   }
 
   let description = '';
-  if (fm.description !== undefined && fm.description !== '') {
+  if (fm.description !== undefined && fm.description.length > MAX_SOURCE_LENGTH) {
+    out.push(diag('lesson/description-too-long', file, yaml.placeOf(['description']) ?? yaml.start, tooLongToRender('description', fm.description.length)));
+  } else if (fm.description !== undefined && fm.description !== '') {
     const place = yaml.placeOf(['description']) ?? yaml.start;
     const rendered = render(fm.description);
     description = rendered.html;
