@@ -71,7 +71,12 @@ export async function readSource(dir: string): Promise<SourceTree> {
         isDir = target.isDir;
         isFile = !target.isDir;
         real = target.real;
-        // A link to a folder already walked (or being walked) would loop or read files twice.
+        // A link to a folder that holds it is a loop: reported (found by the hostile-input test).
+        if (isDir && isInside(real, absDir) && !name.startsWith('.')) {
+          diagnostics.push(diag('repo/broken-symlink', rel, undefined, 'symlink loop: it points to a folder that contains it'));
+          continue;
+        }
+        // A link to a folder already walked elsewhere would read its files twice.
         if (isDir && visited.has(real)) continue;
       }
       if (isDir) {
