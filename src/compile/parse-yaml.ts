@@ -24,7 +24,8 @@ export interface ParsedYaml {
  */
 export function parseYaml(text: string, file: string, out: Diagnostic[], firstLine = 1): ParsedYaml {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: true, version: '1.2' });
+  // logLevel 'error': the library would otherwise print Node warnings (a collection used as a key) on stderr.
+  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: true, version: '1.2', logLevel: 'error' });
   const shift = firstLine - 1;
   const at = (offset: number): Place => {
     const p = lineCounter.linePos(offset);
