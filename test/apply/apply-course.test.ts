@@ -132,3 +132,17 @@ describe('applyCourse: edits, moves, renames, removals', () => {
   });
 });
 
+
+describe('applyCourse: nothing to do', () => {
+  it('with no changes: no call, no state write, and the lock is released', async () => {
+    const dir = await writeRepo(base);
+    expectDone(await applyCourse(dir, { env }));
+    const before = { requests: emu.stats().requests, state: await stateText(dir) };
+    const again = await applyCourse(dir, { env, confirm: async () => expect.unreachable('nothing to confirm') });
+    expect(again.result).toBeNull();
+    expect(again.plan.summary).toMatchObject({ create: 0, update: 0, move: 0, unpublish: 0, unchanged: 7 });
+    expect({ requests: emu.stats().requests, state: await stateText(dir) }).toEqual(before);
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(dir, '.coursesync/state.lock'))).toBe(false);
+  });
+});
