@@ -1,0 +1,80 @@
+/**
+ * Rendering by content digest (PURE): a RenderFn that answers from known results and renders
+ * only Markdown it has not seen, so a plan of an unchanged repo renders nothing. The entries
+ * come from, and go back to, storage the caller owns (source/render-cache-file.ts keeps them
+ * under `.coursesync/cache/`). An entry holds only what rendering Markdown gives: HTML and
+ * the problems found in it, never settings, connection details or tokens.
+ */
+import { createHash } from 'node:crypto';
+import type { HtmlProblem } from './check-html.js';
+import type { RenderFn } from './compile-lesson.js';
+import { renderMarkdown, type RenderResult } from './render.js';
+
+/**
+ * Names the renderer's output. Change it whenever renderMarkdown can give different HTML or
+ * problems for the same Markdown (a plugin, option or dependency upgrade): every stored entry
+ * then misses and is rendered again.
+ */
+export const RENDERER_ID = 'coursesync-render/1 remark-parse@11 remark-gfm@4 remark-html@16 rehype-raw@7';
+
+/** The cache key of a Markdown text: sha256 of the renderer id and the text. */
+export function renderDigest(markdown: string): string {
+  return createHash('sha256').update(RENDERER_ID).update('\0').update(markdown).digest('hex');
+}
+
+export interface CachedRender {
+  /** Use as compileCourse's `render`. */
+  render: RenderFn;
+  /** Digest → result of every text rendered or looked up in this run: what is worth keeping. */
+  used: Map<string, RenderResult>;
+  /** Texts rendered in this run (not found in the entries). */
+  readonly misses: number;
+  /** Texts answered from the entries. */
+  readonly hits: number;
+}
+
+/**
+ * A renderer that answers from `entries` (digest → result) and renders the rest with `render`.
+ * Results are shared, not copied: callers must not mutate them (compile/ does not).
+ */
+export function createCachedRender(entries: ReadonlyMap<string, RenderResult>, render: RenderFn = renderMarkdown): CachedRender {
+  const used = new Map<string, RenderResult>();
+  const counts = { hits: 0, misses: 0 };
+  const cached = (markdown: string): RenderResult => {
+    const digest = renderDigest(markdown);
+    const seen = used.get(digest);
+    if (seen) return seen;
+    let result = entries.get(digest);
+    if (result) counts.hits++;
+    else {
+      counts.misses++;
+      result = render(markdown);
+    }
+    used.set(digest, result);
+    return result;
+  };
+  return {
+    render: cached,
+    used,
+    get misses() {
+      return counts.misses;
+    },
+    get hits() {
+      return counts.hits;
+    },
+  };
+}
+
+const PROBLEM_KINDS: ReadonlySet<string> = new Set<HtmlProblem['kind']>(['forbidden', 'event-handler', 'javascript-url']);
+
+/** Whether a stored value has the shape of a RenderResult (a damaged entry is ignored, not trusted). */
+export function isRenderResult(value: unknown): value is RenderResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const { html, problems } = value as { html?: unknown; problems?: unknown };
+  if (typeof html !== 'string' || !Array.isArray(problems)) return false;
+  return problems.every((p: unknown) => {
+    if (typeof p !== 'object' || p === null) return false;
+    const { kind, message, line, column } = p as Record<string, unknown>;
+    return typeof kind === 'string' && PROBLEM_KINDS.has(kind) && typeof message === 'string' && Number.isInteger(line) && Number.isInteger(column);
+  });
+}
