@@ -187,7 +187,8 @@ const PREFIX = /^(\d+)[-_.]/;
 /**
  * File names for `count` new lessons of a folder so that, in natural file-name order, they come
  * at `index` (0-based among the folder's lessons; default: after the last) in the given order.
- * Numbers are taken from the gap between the neighbours' numeric prefixes.
+ * Numbers are taken from the gap between the neighbours' numeric prefixes, else (one file) a
+ * letter after the previous number (`01a-`).
  * @throws CoursesyncError `clone/no-free-name` when the neighbours leave no free number
  */
 export function newFileNames(existing: readonly string[], keys: readonly string[], index?: number): string[] {
@@ -200,13 +201,23 @@ export function newFileNames(existing: readonly string[], keys: readonly string[
   const after = numbers.slice(at).filter((n): n is number => n !== null);
   const high = at < existing.length ? (after.length > 0 ? Math.min(...after) : Infinity) : Infinity;
   const unnumbered = numbers.some((n) => n === null);
-  if (high - low - 1 < keys.length || (unnumbered && index !== undefined && at < existing.length)) {
-    throw new CoursesyncError(`no free file-name number between ${existing[at - 1] ?? '(start)'} and ${existing[at] ?? '(end)'} to place the new lesson${keys.length === 1 ? '' : 's'} there`, {
-      code: 'clone/no-free-name',
-      hint: 'leave gaps in the numeric prefixes of the folder (e.g. 10-, 20-, 30-), or list the lesson order in section.yaml `lessons:` after the copy is made',
-    });
+  if (high - low - 1 >= keys.length && !(unnumbered && index !== undefined && at < existing.length)) {
+    return keys.map((key, i) => `${String(low + 1 + i).padStart(width, '0')}-${key}.md`);
   }
-  return keys.map((key, i) => `${String(low + 1 + i).padStart(width, '0')}-${key}.md`);
+  // No free number: a letter after the previous file's number (`01a-`, `01b-`) sorts between
+  // the neighbours in natural order; checked by sorting, never assumed.
+  const prev = at > 0 ? PREFIX.exec(existing[at - 1]!)?.[1] : undefined;
+  if (prev !== undefined && keys.length === 1) {
+    for (const letter of 'abcdefghijklmnopqrstuvwxyz') {
+      const name = `${prev}${letter}-${keys[0]}.md`;
+      const sorted = [...existing, name].sort(compareNatural);
+      if (!existing.includes(name) && sorted.indexOf(name) === at) return [name];
+    }
+  }
+  throw new CoursesyncError(`no free file-name number between ${existing[at - 1] ?? '(start)'} and ${existing[at] ?? '(end)'} to place the new lesson${keys.length === 1 ? '' : 's'} there`, {
+    code: 'clone/no-free-name',
+    hint: 'leave gaps in the numeric prefixes of the folder (e.g. 10-, 20-, 30-), or list the lesson order in section.yaml `lessons:` after the copy is made',
+  });
 }
 
 /** The key a lesson file name gives (no explicit `key:`). */
