@@ -40,9 +40,20 @@ export async function confirm(question: string, options: { yes?: boolean | undef
     });
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // readline turns Ctrl-C into its own 'SIGINT' event and, with no listener, only pauses: the
+  // prompt would hang. Ctrl-C (or Ctrl-D) at the prompt answers no.
+  const abort = new AbortController();
+  rl.on('SIGINT', () => abort.abort());
+  rl.on('close', () => abort.abort());
   try {
-    const answer = await rl.question(`${question} [y/N] `);
+    const answer = await rl.question(`${question} [y/N] `, { signal: abort.signal });
     return /^y(es)?$/i.test(answer.trim());
+  } catch (e) {
+    if (abort.signal.aborted) {
+      process.stderr.write('\n');
+      return false;
+    }
+    throw e;
   } finally {
     rl.close();
   }
