@@ -2,7 +2,8 @@
  * Round-trip fidelity (PURE): does Markdown re-rendered with the project's renderer give the
  * same HTML as the school holds? Compared as parsed HTML, not as text: both sides are parsed
  * into hast, whitespace-only text between elements (outside <pre>, <code>, <textarea>) is
- * dropped, and both are serialised the same way. So `<p>a</p>` and `<p>a</p>\n` are equal
+ * dropped, other runs of whitespace there count as one space, and both are serialised the same
+ * way. So `<p>a</p>` and `<p>a</p>\n`, or a line break and a space inside a paragraph, are equal
  * (a browser shows them the same), while any change to text, elements or attributes is not.
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast';
@@ -15,6 +16,11 @@ function strip<T extends Root | Element>(node: T, keep: boolean): T {
   const children: Array<RootContent | ElementContent> = [];
   for (const child of node.children) {
     if (child.type === 'text' && !keep && child.value.trim() === '') continue;
+    // Outside pre/code a browser shows any run of whitespace as one space.
+    if (child.type === 'text' && !keep) {
+      children.push({ ...child, value: child.value.replace(/\s+/g, ' ') });
+      continue;
+    }
     if (child.type === 'comment') continue;
     if (child.type === 'element') children.push(strip(child, keep || KEEP_WHITESPACE.has(child.tagName)));
     else children.push(child);

@@ -78,3 +78,27 @@ describe('duplicationKey', () => {
     }
   });
 });
+
+describe('round trip of the example course', () => {
+  it('every example lesson, rendered by coursesync, converts to Markdown that renders back the same', async () => {
+    const { readFile, readdir } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { splitFrontMatter } = await import('../../src/source/split-front-matter.js');
+    const { htmlToMarkdown } = await import('../../src/clone/html-to-markdown.js');
+    const root = join(import.meta.dirname, '../../examples');
+    let count = 0;
+    for (const program of ['intro-to-typescript', 'advanced-typescript']) {
+      for (const section of await readdir(join(root, program), { withFileTypes: true })) {
+        if (!section.isDirectory()) continue;
+        for (const f of await readdir(join(root, program, section.name))) {
+          if (!f.endsWith('.md')) continue;
+          const text = await readFile(join(root, program, section.name, f), 'utf8');
+          const html = renderMarkdown(splitFrontMatter(text).body.text).html;
+          expect(sameHtml(renderMarkdown(htmlToMarkdown(html)).html, html), f).toBe(true);
+          count++;
+        }
+      }
+    }
+    expect(count).toBeGreaterThan(10);
+  });
+});
