@@ -7,29 +7,14 @@
  * The state store freezes a lesson entry's `applied` and `response` objects once written, so
  * every change here replaces those objects instead of editing them.
  */
-import type { LessonFields } from '../model/desired.js';
+import { DEFAULT_LESSON_FIELDS } from '../model/desired.js';
+import { withFieldChanges } from '../plan/diff-fields.js';
 import type { CallStep } from '../plan/plan-schema.js';
 import { place, removeFromSection, type SectionSlots } from '../school/positions.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { hashResponseFields, hashValue } from '../state/hash-response.js';
 import type { LessonState, PendingCall, StateData } from '../state/schema.js';
 
-/** The API defaults: what a create leaves in fields it does not send (blank values are not sent). */
-export const BLANK_FIELDS: LessonFields = {
-  name: '',
-  lesson_type: 'video',
-  drip_delay: 0,
-  is_published: true,
-  is_progression_locked: false,
-  description: '',
-  body: '',
-  settings_embed_host_a: null,
-  settings_embed_host_b: null,
-  settings_embed_host_c: null,
-  settings_embed_host_d: null,
-  settings_embed_code: null,
-  embed_code: null,
-};
 
 /** `METHOD /path` of a step's request. */
 export function endpointOf(step: CallStep): string {
@@ -112,8 +97,7 @@ export function recordSuccess(draft: StateData, step: CallStep, lesson: Lesson):
     draft.lessons[step.key] = draft.lessons[stateKey]!;
     delete draft.lessons[stateKey];
   }
-  const applied: Record<string, unknown> = { ...(step.action === 'create' || !prior ? BLANK_FIELDS : prior.applied) };
-  for (const f of step.fields) applied[f.field] = f.after;
+  const applied = withFieldChanges(step.action === 'create' || !prior ? DEFAULT_LESSON_FIELDS : prior.applied, step.fields);
   // Keep the entry (with its old position) until placed, so the shift starts from where it was.
   placeInState(draft, step.key, lesson.section_id, lesson.position);
   const entry: LessonState = {
@@ -122,8 +106,8 @@ export function recordSuccess(draft: StateData, step: CallStep, lesson: Lesson):
     section_id: lesson.section_id,
     position: lesson.position,
     path: step.path,
-    applied: applied as unknown as LessonFields,
-    response: hashResponseFields(lesson as unknown as Record<string, unknown>),
+    applied,
+    response: hashResponseFields(lesson),
   };
   draft.lessons[step.key] = entry;
 }
@@ -133,8 +117,7 @@ export function recordSuccess(draft: StateData, step: CallStep, lesson: Lesson):
  * key with `id: null` and `uncertain`, and never created again blindly.
  */
 export function recordUncertainCreate(draft: StateData, step: CallStep, since: string): void {
-  const applied: Record<string, unknown> = { ...BLANK_FIELDS };
-  for (const f of step.fields) applied[f.field] = f.after;
+  const applied = withFieldChanges(DEFAULT_LESSON_FIELDS, step.fields);
   const name = step.request.name ?? step.key;
   draft.lessons[step.key] = {
     id: null,
@@ -142,7 +125,7 @@ export function recordUncertainCreate(draft: StateData, step: CallStep, since: s
     section_id: step.section_id,
     position: null,
     path: step.path,
-    applied: applied as unknown as LessonFields,
+    applied,
     response: {},
     uncertain: { name, section_id: step.section_id, since },
   };

@@ -18,7 +18,8 @@ import type { Lesson } from '../school/wire/lessons.js';
 import { hashResponseFields } from '../state/hash-response.js';
 import type { StateData } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
-import { BLANK_FIELDS, setPosition } from './record-call.js';
+import { setPosition } from './record-call.js';
+import { DEFAULT_LESSON_FIELDS } from '../model/desired.js';
 
 /** Where a lesson of the repo lives, to fill in an uncertain create's entry. */
 export interface LessonLookup {
@@ -61,7 +62,7 @@ export async function resolvePendingCalls(
           section_id: p.section_id ?? '',
           position: null,
           path: known?.path ?? '',
-          applied: { ...(known?.fields ?? BLANK_FIELDS), name },
+          applied: { ...(known?.fields ?? DEFAULT_LESSON_FIELDS), name },
           response: {},
           uncertain: { name, section_id: p.section_id ?? '', since: p.started_at },
         };

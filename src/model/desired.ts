@@ -40,6 +40,26 @@ export interface LessonFields {
 }
 export type LessonField = keyof LessonFields;
 
+/**
+ * What the school gives a new lesson in each field it was not sent (API §2.2 defaults): the
+ * "before" of a create, and the base that a partial response or a read-back is laid over.
+ */
+export const DEFAULT_LESSON_FIELDS: Readonly<LessonFields> = Object.freeze({
+  name: '',
+  lesson_type: 'video',
+  drip_delay: 0,
+  is_published: true,
+  is_progression_locked: false,
+  description: '',
+  body: '',
+  settings_embed_host_a: null,
+  settings_embed_host_b: null,
+  settings_embed_host_c: null,
+  settings_embed_host_d: null,
+  settings_embed_code: null,
+  embed_code: null,
+});
+
 /** Every managed field, in a fixed order (plans and state list fields in this order). */
 export const LESSON_FIELDS = [
   'name',

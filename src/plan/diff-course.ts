@@ -12,7 +12,7 @@
  */
 import { CoursesyncError } from '../diagnostics/errors.js';
 import type { CourseConfig } from '../model/config.js';
-import type { DesiredLesson, DesiredState, LessonFields } from '../model/desired.js';
+import { DEFAULT_LESSON_FIELDS, type DesiredLesson, type DesiredState, type LessonFields } from '../model/desired.js';
 import type { LessonState, StateData } from '../state/schema.js';
 import { diffFields, createRequest, updateRequest } from './diff-fields.js';
 import { keepInOrder } from './keep-in-order.js';
@@ -65,23 +65,6 @@ function findDesired(desired: DesiredState, key: string): { programId: string; p
   return undefined;
 }
 
-function emptyFields(name: string): LessonFields {
-  return {
-    name,
-    lesson_type: 'video',
-    drip_delay: 0,
-    is_published: true,
-    is_progression_locked: false,
-    description: '',
-    body: '',
-    settings_embed_host_a: null,
-    settings_embed_host_b: null,
-    settings_embed_host_c: null,
-    settings_embed_host_d: null,
-    settings_embed_code: null,
-    embed_code: null,
-  };
-}
 
 /** Hint for a state entry whose create outcome is unknown: the two ways to resolve it. */
 function uncertainHint(key: string): string {
@@ -111,7 +94,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
       section_id: call.section_id ?? '',
       position: null,
       path: target?.path ?? '',
-      applied: target?.fields ?? emptyFields(call.name ?? call.key),
+      applied: target?.fields ?? { ...DEFAULT_LESSON_FIELDS, name: call.name ?? call.key },
       response: {},
       uncertain: { name: call.name ?? call.key, section_id: call.section_id ?? '', since: call.started_at },
     };

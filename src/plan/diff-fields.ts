@@ -24,6 +24,16 @@ export function diffFields(before: LessonFields | null, after: LessonFields): Fi
   return out;
 }
 
+/**
+ * `base` with each change's `after` laid over it: the inverse of diffFields. Apply uses it to
+ * record the inputs a call sent as the new last-applied values.
+ */
+export function withFieldChanges(base: Readonly<LessonFields>, changes: readonly FieldChange[]): LessonFields {
+  const out: Record<string, unknown> = { ...base };
+  for (const c of changes) if ((LESSON_FIELDS as readonly string[]).includes(c.field)) out[c.field] = c.after;
+  return out as unknown as LessonFields;
+}
+
 /** The body of a create: every non-blank field (blank is the server default), position explicit. */
 export function createRequest(fields: LessonFields, sectionId: string, position: number): LessonRequest {
   const req: LessonRequest = { section_id: sectionId, position, content_format: 'html' };

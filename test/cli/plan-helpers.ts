@@ -13,7 +13,7 @@ import { isCall, type Plan } from '../../src/plan/plan-schema.js';
 import { hashResponseFields } from '../../src/state/hash-response.js';
 import type { LessonState, SectionState, StateData } from '../../src/state/schema.js';
 import { writeStateFile } from '../../src/state/state-file.js';
-import type { LessonFields } from '../../src/model/desired.js';
+import { DEFAULT_LESSON_FIELDS, type LessonFields } from '../../src/model/desired.js';
 
 export const CLI = join(import.meta.dirname, '../../dist/cli/index.js');
 
@@ -47,21 +47,7 @@ export async function removeFixtureCopies(): Promise<void> {
   await Promise.all(copies.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 }
 
-const BLANK: LessonFields = {
-  name: '',
-  lesson_type: 'video',
-  drip_delay: 0,
-  is_published: true,
-  is_progression_locked: false,
-  description: '',
-  body: '',
-  settings_embed_host_a: null,
-  settings_embed_host_b: null,
-  settings_embed_host_c: null,
-  settings_embed_host_d: null,
-  settings_embed_code: null,
-  embed_code: null,
-};
+const BLANK: LessonFields = DEFAULT_LESSON_FIELDS;
 
 /**
  * Send a plan's calls to the school (chains in order) and write the resulting state, as apply
