@@ -68,7 +68,10 @@ export async function cloneSection(dir: string, from: string, to: string, option
   const entries = await readdir(resolve(to)).catch(() => []);
   if (entries.length > 0) throw new CoursesyncError(`${to} exists and is not empty; nothing was cloned`, { code: 'clone/target-exists', hint: 'give a new folder' });
   const ref = parseSectionRef(options.section);
-  const clash = program.sections.find((s) => ('id' in ref && 'id' in s.ref && s.ref.id === ref.id) || ('name' in ref && 'name' in s.ref && s.ref.name === ref.name));
+  const { state } = await readStateFile(root);
+  // A folder given by name is compared by the id the state resolved it to, when it has one.
+  const idOf = (s: (typeof program.sections)[number]) => ('id' in s.ref ? s.ref.id : state.sections[s.path]?.id);
+  const clash = program.sections.find((s) => ('id' in ref && idOf(s) === ref.id) || ('name' in ref && 'name' in s.ref && s.ref.name === ref.name));
   if (clash) {
     throw new CoursesyncError(`${clash.path} already is the section ${'id' in ref ? ref.id : `"${ref.name}"`}; two folders cannot name one section`, {
       code: 'clone/section-taken',
@@ -76,7 +79,6 @@ export async function cloneSection(dir: string, from: string, to: string, option
     });
   }
 
-  const { state } = await readStateFile(root);
   const taken = new Set<string>(Object.keys(state.lessons));
   for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) for (const k of [l.key, ...l.aliases]) taken.add(k);
   const lessons = source.lessons.map((l) => ({ from: l.path, key: uniqueKey(`${l.key}-copy`, taken), copiedFrom: l.key, to: `${target}/${basename(l.path)}` }));
