@@ -1,6 +1,6 @@
 /** The single place where an error becomes output and an exit code. */
 import { isCoursesyncError } from '../diagnostics/errors.js';
-import { formatDiagnostic, sortDiagnostics } from '../diagnostics/diagnostic.js';
+import { escapeControl, formatDiagnostic, sortDiagnostics } from '../diagnostics/diagnostic.js';
 import { githubAnnotation } from '../diagnostics/github.js';
 import { ExitCode } from './exit-codes.js';
 
@@ -16,8 +16,9 @@ export function reportFatal(e: unknown, stderr: NodeJS.WritableStream = process.
       stderr.write(formatDiagnostic(d) + '\n');
       if (ci) stderr.write(githubAnnotation(d) + '\n');
     }
-    stderr.write(`coursesync: ${e.message}\n`);
-    if (e.hint) stderr.write(`  hint: ${e.hint}\n`);
+    // Messages quote user input (names, paths): one line each, so nothing can start a line of its own.
+    stderr.write(`coursesync: ${escapeControl(e.message)}\n`);
+    if (e.hint) stderr.write(`  hint: ${escapeControl(e.hint)}\n`);
     return e.exitCode;
   }
   const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);

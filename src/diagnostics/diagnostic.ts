@@ -41,8 +41,17 @@ export function hasErrors(list: readonly Diagnostic[]): boolean {
   return list.some((d) => d.severity === 'error');
 }
 
+/**
+ * Control characters (newlines, carriage returns, escapes) written as `\n`, `\r`, `\u001b`: a
+ * file name or message is printed on one line, so it can neither start a line of its own (a
+ * GitHub workflow command such as `::error::`) nor drive the terminal.
+ */
+export function escapeControl(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => JSON.stringify(ch).slice(1, -1));
+}
+
 /** The plain-text form: `path:line:col error message [code]` and an indented hint. */
 export function formatDiagnostic(d: Diagnostic): string {
-  const head = `${placeOf(d)} ${d.severity} ${d.message} [${d.code}]`;
-  return d.hint ? `${head}\n  hint: ${d.hint}` : head;
+  const head = escapeControl(`${placeOf(d)} ${d.severity} ${d.message} [${d.code}]`);
+  return d.hint ? `${head}\n  hint: ${escapeControl(d.hint)}` : head;
 }

@@ -16,6 +16,7 @@ import { splitFrontMatter } from './split-front-matter.js';
 /** Files larger than this are reported, not read: no lesson needs 10 MB of text. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IGNORED_DIRS = new Set(['node_modules']);
+const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
 
 type Kind = 'config' | 'program' | 'section' | 'lesson';
 
@@ -84,7 +85,11 @@ export async function readSource(dir: string): Promise<SourceTree> {
         await walk(real, rel);
       } else if (isFile) {
         const kind = kindOf(rel, name);
-        if (kind && !name.startsWith('.')) found.push({ rel, abs, kind });
+        if (!kind || name.startsWith('.')) continue;
+        // Found by the secrets test: a newline in a path printed in a plan or log could start a
+        // GitHub workflow command (`::error::…`) of its own.
+        if (CONTROL_CHAR.test(rel)) diagnostics.push(diag('file/control-char-name', rel, undefined, 'the path holds a control character (a newline, a carriage return, an escape)'));
+        else found.push({ rel, abs, kind });
       }
     }
   };
