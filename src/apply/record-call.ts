@@ -10,7 +10,7 @@
 import { DEFAULT_LESSON_FIELDS } from '../model/desired.js';
 import { withFieldChanges } from '../plan/diff-fields.js';
 import type { CallStep } from '../plan/plan-schema.js';
-import { place, removeFromSection, type SectionSlots } from '../school/positions.js';
+import { place, type SectionSlots } from '../school/positions.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { hashResponseFields, hashValue } from '../state/hash-response.js';
 import type { LessonState, PendingCall, StateData } from '../state/schema.js';
@@ -64,10 +64,7 @@ export function slotsOfSection(draft: StateData, sectionId: string): SectionSlot
  * response hash updated too, so `plan --refresh` does not report the shift as drift.
  */
 export function placeInState(draft: StateData, key: string, sectionId: string, position: number): void {
-  const entry = draft.lessons[key];
-  if (entry && entry.position !== null && entry.section_id !== sectionId) {
-    removeFromSection(slotsOfSection(draft, entry.section_id), key);
-  }
+  // Leaving the old section leaves a gap there: nothing else in state moves.
   const slots = slotsOfSection(draft, sectionId);
   place(slots, key, { at: position });
   for (const [other, p] of slots) {

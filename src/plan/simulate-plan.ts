@@ -1,7 +1,7 @@
 /**
  * Replay a plan's calls on the state's positions with the shared position model (PURE). Tests
- * use it to check that a plan yields the desired order; apply uses it to check predictions and
- * to keep the state's positions of the other lessons of a section right after each call.
+ * use it to check that a plan yields the desired order with exact predictions. (Apply keeps the
+ * state's positions from the school's answers instead: src/apply/record-call.ts placeInState.)
  */
 import { placementOf } from '../school/positions.js';
 import type { StateData } from '../state/schema.js';
@@ -58,25 +58,4 @@ export function simulatePlan(
   const sections = new Map<string, SimulatedLesson[]>();
   for (const [id, list] of sim.snapshot()) sections.set(id, list.map(({ lesson, position }) => ({ key: lesson, position })));
   return { sections, mispredicted };
-}
-
-/**
- * Bring the positions in a state draft up to date after one call (apply calls it inside
- * StateStore.update, then records the call's own response over it): the call may have shifted
- * the other lessons of its section down by one, and the state must say so for the next plan.
- */
-export function applyCallToState(draft: StateData, step: CallStep): void {
-  const sim = slotsFromState(draft);
-  const stateKey = 'state_key' in step ? step.state_key : step.key;
-  if (stateKey !== step.key) sim.rename(stateKey, step.key);
-  simulateCall(sim, step);
-  const section = sim.sectionOf(step.key);
-  if (section === undefined) return;
-  for (const [key, position] of sim.slotsOf(section)) {
-    const entry = draft.lessons[key === step.key ? stateKey : key];
-    if (entry && entry.id !== null) {
-      entry.position = position;
-      entry.section_id = section;
-    }
-  }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffCourse } from '../../src/plan/diff-course.js';
 import { isCall, type Plan } from '../../src/plan/plan-schema.js';
-import { applyCallToState, simulatePlan } from '../../src/plan/simulate-plan.js';
+import { simulatePlan } from '../../src/plan/simulate-plan.js';
 import type { DesiredState } from '../../src/model/desired.js';
 import type { StateData } from '../../src/state/schema.js';
 import { desiredOf, fieldsOf, lisLength, sectionIdsOf, seededRandom, shuffle, stateOf } from './build-course.js';
@@ -127,17 +127,6 @@ describe('positions: minimal calls and exact predictions', () => {
     }
   });
 
-  it('applyCallToState keeps the state positions of a section right after each call', () => {
-    const desired = desiredOf({ p: { s1: ['e', 'd', 'a', 'b', 'c'] } });
-    const state = stateOf({ p: { s1: ['a', 'b', 'c', 'd', 'e'] } });
-    const p = plan(desired, state);
-    const draft = structuredClone(state);
-    for (const c of p.changes.filter(isCall)) applyCallToState(draft, c);
-    const order = Object.entries(draft.lessons).sort((x, y) => x[1].position! - y[1].position!).map(([k]) => k);
-    expect(order).toEqual(['e', 'd', 'a', 'b', 'c']);
-    const final = simulatePlan(state, p).sections.get('s1')!;
-    expect(final.map((l) => draft.lessons[l.key]!.position)).toEqual(final.map((l) => l.position));
-  });
 
   it('prefers keeping unchanged lessons over changed ones', () => {
     // b is edited; moving b (which needs a call anyway) beats moving a and c.
