@@ -46,7 +46,10 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   const { resolveBaseUrl, resolveToken, explainSchoolError } = await import('./connection.js');
   const { diffCourse } = await import('../plan/diff-course.js');
 
-  const result = await loadCourse(dir);
+  // Renderings are cached by content digest under .coursesync/cache/; COURSESYNC_RENDER_THREADS
+  // sets the threads rendering what is not cached (default every core).
+  const threads = Number(env.COURSESYNC_RENDER_THREADS);
+  const result = await loadCourse(dir, { cache: true, renderThreads: Number.isInteger(threads) && threads >= 1 ? threads : undefined });
   if (!result.desired) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw new CoursesyncError(`the course repo has ${errors} error${errors === 1 ? '' : 's'}; nothing was planned`, {

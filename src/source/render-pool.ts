@@ -57,7 +57,8 @@ export function renderInWorkers(texts: readonly string[], threads: number): Prom
       worker.postMessage(texts.slice(start, next));
     };
     for (let i = 0; i < count; i++) {
-      const worker = new Worker(workerUrl);
+      // The worker runs a file: a parent's --input-type (for `node -e`) would make it fail to start.
+      const worker = new Worker(workerUrl, { execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
       workers.push(worker);
       worker.on('error', (e) => void stop().finally(() => reject(e)));
       worker.on('exit', (code) => {

@@ -1,0 +1,79 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildPlan } from '../../src/cli/plan.js';
+import { renderDigest, RENDERER_ID } from '../../src/compile/render-cache.js';
+import { renderMarkdown } from '../../src/compile/render.js';
+import { loadCourse } from '../../src/source/load-course.js';
+import { readRenderCache, renderCachePath } from '../../src/source/render-cache-file.js';
+
+let dir: string;
+const BODY = '# Welcome\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> A quote.\n';
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'coursesync-cache-'));
+  await mkdir(path.join(dir, 'p/s'), { recursive: true });
+  await writeFile(path.join(dir, 'p/program.yaml'), 'id: prog_1\n');
+  await writeFile(path.join(dir, 'p/s/section.yaml'), 'id: sec_1\n');
+  await writeFile(path.join(dir, 'p/s/01-welcome.md'), `---\nname: Welcome\ndescription: A *short* one.\n---\n${BODY}`);
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const body = async () => (await loadCourse(dir, { cache: true })).desired!.programs[0]!.sections[0]!.lessons[0]!.fields;
+const cacheText = () => readFile(renderCachePath(dir), 'utf8');
+
+describe('the render cache under .coursesync/cache/', () => {
+  it('is written by a load, and a load with it gives the same HTML as rendering', async () => {
+    const first = await body();
+    expect(first.body).toBe(renderMarkdown(BODY).html);
+    const entries = await readRenderCache(dir);
+    expect(entries.get(renderDigest(BODY))?.html).toBe(first.body);
+    expect(entries.get(renderDigest('A *short* one.'))?.html).toBe(first.description);
+    const before = await cacheText();
+    expect(await body()).toEqual(first);
+    expect(await cacheText()).toBe(before);
+  });
+
+  it('renders a changed file again and keeps only what the repo uses', async () => {
+    await body();
+    await writeFile(path.join(dir, 'p/s/01-welcome.md'), '---\nname: Welcome\n---\n# Changed\n');
+    expect((await body()).body).toBe('<h1>Changed</h1>\n');
+    const entries = await readRenderCache(dir);
+    expect([...entries.keys()]).toEqual([renderDigest('# Changed\n')]);
+  });
+
+  it('ignores a damaged entry and writes it again', async () => {
+    await mkdir(path.dirname(renderCachePath(dir)), { recursive: true });
+    const wrong = { html: '<p>stale</p>', problems: 'none' };
+    await writeFile(renderCachePath(dir), JSON.stringify({ renderer: RENDERER_ID, entries: { [renderDigest(BODY)]: wrong } }));
+    expect((await body()).body).toBe(renderMarkdown(BODY).html);
+    expect((await readRenderCache(dir)).get(renderDigest(BODY))?.html).toBe(renderMarkdown(BODY).html);
+  });
+
+  it('ignores a file that is not JSON, or of another renderer, and writes it again', async () => {
+    await mkdir(path.dirname(renderCachePath(dir)), { recursive: true });
+    for (const text of ['{"renderer": "coursesync-render/1", "entr', JSON.stringify({ renderer: 'old', entries: { [renderDigest(BODY)]: { html: '<p>old</p>', problems: [] } } })]) {
+      await writeFile(renderCachePath(dir), text);
+      expect((await body()).body).toBe(renderMarkdown(BODY).html);
+      expect(JSON.parse(await cacheText()).renderer).toBe(RENDERER_ID);
+    }
+  });
+
+  it('is not used unless asked for', async () => {
+    await loadCourse(dir);
+    await expect(readdir(path.join(dir, '.coursesync'))).rejects.toThrow();
+  });
+
+  it('never holds the token: plan with a token set writes only rendered Markdown', async () => {
+    const token = 'tok_cache_secret_81f3a9';
+    await writeFile(path.join(dir, 'coursesync.yaml'), 'school:\n  base_url: http://127.0.0.1:4010/api/v1\n');
+    const { plan } = await buildPlan(dir, { env: { COURSESYNC_TOKEN: token } });
+    expect(plan.summary.create).toBe(1);
+    const files = await readdir(path.join(dir, '.coursesync/cache'));
+    expect(files).toEqual(['render.json']);
+    const text = await cacheText();
+    expect(text).not.toContain(token);
+    expect(Object.keys(JSON.parse(text))).toEqual(['renderer', 'entries']);
+  });
+});
