@@ -5,7 +5,7 @@
  * old file or the new one, never half of one.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, type StateData } from './schema.js';
@@ -70,6 +70,19 @@ export function parseStateText(text: string, file: string): StateData {
 /** Write `state` atomically to the repo's state file (creating `.coursesync/` when needed). */
 export async function writeStateFile(dir: string, state: StateData): Promise<void> {
   await writeFileAtomic(statePath(dir), serializeStable(state));
+}
+
+/**
+ * Remove temp files of state writes that never reached their rename: a process killed
+ * mid-write (SIGKILL, power loss) leaves one, and nothing else would ever remove it (found by
+ * the crash-loop test). Call only with the state lock held, so no write of another process is
+ * in progress. Best effort: a file that cannot be removed is left.
+ */
+export async function removeStaleTempFiles(dir: string): Promise<void> {
+  const folder = join(dir, STATE_DIR);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const pattern = new RegExp(`^${STATE_FILE.replace(/\./g, '\\.')}\\.\\d+\\.[0-9a-f]{8}\\.tmp$`);
+  await Promise.all(names.filter((n) => pattern.test(n)).map((n) => rm(join(folder, n), { force: true }).catch(() => undefined)));
 }
 
 /** temp file in the same folder → fsync → rename over the target → fsync the folder. */

@@ -7,7 +7,7 @@
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { acquireStateLock, type AcquireLockOptions, type StateLock } from './lock-state.js';
 import type { PendingCall, StateData } from './schema.js';
-import { readStateFile, statePath, writeFileAtomic } from './state-file.js';
+import { readStateFile, removeStaleTempFiles, statePath, writeFileAtomic } from './state-file.js';
 import { StateSerializer } from './serialize-state.js';
 
 /** Normalise a base URL for comparison: no trailing slash. */
@@ -51,6 +51,7 @@ export class StateStore {
   static async load(dir: string, options: { lock?: boolean } & AcquireLockOptions = {}): Promise<StateStore> {
     const lock = options.lock ? await acquireStateLock(dir, options) : undefined;
     try {
+      if (lock) await removeStaleTempFiles(dir);
       const { state, exists } = await readStateFile(dir);
       return new StateStore(dir, state, exists, lock);
     } catch (e) {
