@@ -148,6 +148,9 @@ export function createEmulatorServer(seed: Seed, settings: ServerSettings): Emul
     const work = handler ? handler(req, res, url) : Promise.reject(new HttpError(404, ErrorMessages.notFound));
     work.catch((e: unknown) => {
       if (e instanceof HttpError) return send(res, errorResult(e));
+      // The client went away mid-request (found by the crash-loop test: a killed apply): nobody
+      // to answer, and not a bug of the emulator.
+      if (req.destroyed && (e as NodeJS.ErrnoException).code === 'ECONNRESET') return;
       // A bug in the emulator: answer 500 and say so on stderr, but keep serving.
       process.stderr.write(`coursesync emulator: internal error on ${req.method} ${url.pathname}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
       send(res, { status: 500, body: { error: 'Internal server error' } });
