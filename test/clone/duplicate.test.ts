@@ -84,6 +84,19 @@ describe('duplicate lesson', () => {
     expect(err.message).toMatch(/already used for a duplication with other details/);
     expect(await readdir(join(dir, 'p/b'))).toEqual(['section.yaml']);
   });
+
+  it('by lesson id into a section the repo has no folder for: the copy is made, and the output says how to import it', async () => {
+    const io = school.io();
+    const dir = await appliedRepo(io.env);
+    const source = (await readStateFile(dir)).state.lessons.hello!.id!;
+    expect(await runDuplicateLessons('lesson', source, { to: 'sec_archive', dir }, io)).toBe(0);
+    const copies = await schoolLessons('sec_archive');
+    expect(copies.map((l) => l.name)).toEqual(['Copy of Hello']);
+    expect(io.stdout.text).toContain(`coursesync import ${copies[0]!.id} --into <section folder>`);
+    const state = (await readStateFile(dir)).state;
+    expect(Object.values(state.lessons).some((l) => l.id === copies[0]!.id)).toBe(false);
+    expect((await readJournal(dir)).jobs).toEqual({});
+  });
 });
 
 describe('duplicate section', () => {
