@@ -7,6 +7,7 @@
 import { stringify } from 'yaml';
 import { compileLesson } from '../compile/compile-lesson.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { CoursesyncError } from '../diagnostics/errors.js';
 import { LESSON_FIELDS, type LessonFields } from '../model/desired.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { splitFrontMatter } from '../source/split-front-matter.js';
@@ -146,8 +147,12 @@ export function lessonToFile(lesson: Lesson, options: LessonFileOptions): Lesson
     compiled = compileText(text, options.path);
   }
   if (!compiled.fields) {
+    // The school holds something the repo format refuses (e.g. markup validation rejects).
     const first = compiled.diagnostics.find((d) => d.severity === 'error');
-    throw new Error(`internal: the file written for lesson ${lesson.id} does not compile: ${first?.message ?? 'unknown'}`);
+    throw new CoursesyncError(`lesson ${lesson.id} "${lesson.name}" cannot be written as a valid lesson file: ${first ? `${first.message} [${first.code}]` : 'it does not compile'}; nothing was written`, {
+      code: 'import/unrepresentable',
+      hint: 'change that content in the school (or leave the lesson out), then run the command again',
+    });
   }
   const diff = firstDifference(compiled.fields, wanted);
   if (diff !== undefined) notes.push(`${diff} differs from the school's value once compiled; the next change to it will send the repo's value`);

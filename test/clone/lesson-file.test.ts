@@ -102,3 +102,11 @@ describe('round trip of the example course', () => {
     expect(count).toBeGreaterThan(10);
   });
 });
+
+describe('content the repo format refuses', () => {
+  it('is a clear error naming the lesson and the rule, not a crash', () => {
+    expect(() => lessonToFile(lesson({ description: '<iframe src="https://x.example"></iframe>' }), { key: 'k', path: 'p/s/k.md' })).toThrow(
+      /lesson les_1 "Welcome" cannot be written as a valid lesson file: .*iframe.*\[lesson\/forbidden-html\]/,
+    );
+  });
+});
