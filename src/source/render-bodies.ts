@@ -35,7 +35,7 @@ export async function renderMissingBodies(source: SourceTree, known: ReadonlyMap
   }
   const all = new Map(known);
   if (missing.size === 0) return all;
-  const results = await renderAll([...missing.values()], threads);
+  const { results } = await renderAll([...missing.values()], threads);
   let i = 0;
   for (const digest of missing.keys()) all.set(digest, results[i++]!);
   return all;
