@@ -7,6 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors.js';
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Largest body we read: well above 4 × 200000-character fields, small enough to be safe. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -47,7 +49,9 @@ export function parseBody(contentType: string | undefined, raw: Buffer): ParsedB
   }
   if (type === 'application/json' || type === '' || type.endsWith('+json')) {
     try {
-      return { kind: 'json', value: JSON.parse(raw.toString('utf8')) as unknown };
+      // JSON is UTF-8 (RFC 8259): invalid bytes are a malformed body, not U+FFFD in a lesson
+      // name (found by the fuzz test).
+      return { kind: 'json', value: JSON.parse(UTF8.decode(raw)) as unknown };
     } catch {
       throw new HttpError(400, 'Malformed JSON body');
     }
@@ -65,23 +69,30 @@ export function parseForm(text: string): Record<string, unknown> {
       const part = parts[i]!;
       const last = i === parts.length - 1;
       const next = parts[i + 1];
+      // Own properties only: a name such as `__proto__[x]` or `constructor[prototype][x]` must
+      // not reach Object.prototype (found by the fuzz test); it stays a field, which
+      // validation then rejects as unknown.
+      const own = Object.hasOwn(target, part) ? target[part] : undefined;
       if (last) {
         if (part === '') continue; // `a[]` handled by the parent below
-        target[part] = value;
+        setOwn(target, part, value);
       } else if (next === '' && i + 1 === parts.length - 1) {
-        const list = Array.isArray(target[part]) ? (target[part] as unknown[]) : [];
+        const list = Array.isArray(own) ? (own as unknown[]) : [];
         list.push(value);
-        target[part] = list;
+        setOwn(target, part, list);
         break;
       } else {
-        const child = target[part];
-        const obj = child !== null && typeof child === 'object' && !Array.isArray(child) ? (child as Record<string, unknown>) : {};
-        target[part] = obj;
+        const obj = own !== null && typeof own === 'object' && !Array.isArray(own) ? (own as Record<string, unknown>) : {};
+        setOwn(target, part, obj);
         target = obj;
       }
     }
   }
   return out;
+}
+
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function splitName(name: string): string[] {

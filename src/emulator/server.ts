@@ -57,6 +57,15 @@ function send(res: ServerResponse, result: RouteResult): void {
   res.end(text);
 }
 
+/** A path parameter; one that is not valid percent-encoding names no record (the fuzz test found a 500 here). */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(404, ErrorMessages.notFound);
+  }
+}
+
 const errorResult = (e: HttpError): RouteResult => ({ status: e.status, body: { error: e.message }, headers: e.headers });
 
 /** The API key of a request, or 401. */
@@ -107,7 +116,7 @@ export function createEmulatorServer(seed: Seed, settings: ServerSettings): Emul
     const body = parseBody(req.headers['content-type'], raw);
     const now = Date.now();
     settleOperations(store, now, settings.failOperations);
-    const params = (route.pattern.exec(path) ?? []).slice(1).map((p) => decodeURIComponent(p));
+    const params = (route.pattern.exec(path) ?? []).slice(1).map(decodePathSegment);
     const result = await route.handler({ store, key, params, query: url.searchParams, body, settings, now: () => Date.now() });
     if (faults.dropAfter) {
       req.socket.destroy();
