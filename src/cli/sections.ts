@@ -17,61 +17,11 @@ export interface SectionsListOptions extends SchoolFlags {
   json?: boolean;
 }
 
-/**
- * The program id of the argument: a folder holding program.yaml gives its `id`; anything that
- * is not a folder is taken as an id.
- * @throws CoursesyncError `sections/not-a-program` for a folder without program.yaml, or an invalid one
- */
-export async function resolveProgramId(arg: string): Promise<string> {
-  const { readFile, stat } = await import('node:fs/promises');
-  const { join } = await import('node:path');
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
-  const isDir = await stat(arg).then((s) => s.isDirectory(), () => false);
-  if (!isDir) {
-    if (/[\\/]/.test(arg)) {
-      throw new CoursesyncError(`${arg} is not a folder (and a program id has no slash).`, { code: 'sections/not-a-program', hint: 'Give a program folder holding program.yaml, or a program id such as prog_intro.' });
-    }
-    return arg;
-  }
-  const file = join(arg, 'program.yaml');
-  const text = await readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) {
-    throw new CoursesyncError(`${arg} is a folder without program.yaml.`, { code: 'sections/not-a-program', hint: 'Give a program folder (one holding program.yaml with `id: <program id>`), or the program id itself.' });
-  }
-  const { compileYamlFile } = await import('../compile/compile-yaml-file.js');
-  const { ProgramFileSchema } = await import('../model/program.js');
-  const out: import('../diagnostics/diagnostic.js').Diagnostic[] = [];
-  const { data } = compileYamlFile(ProgramFileSchema, { path: file, text: text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'), digest: '' }, 'program', out);
-  if (!data) throw new CoursesyncError(`${file} is invalid.`, { code: 'sections/not-a-program', hint: 'Fix program.yaml at the places named above.', diagnostics: out });
-  return data.id;
-}
-
-/** A folder name for a section: its 1-based place, two digits, and a slug of its name. */
-export function sectionFolderName(index: number, name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  return `${String(index + 1).padStart(2, '0')}-${slug || 'section'}`;
-}
-
-/** The files --scaffold writes, relative to its folder. */
-export function scaffoldFiles(programId: string, sections: readonly Section[]): Array<{ path: string; text: string }> {
-  const files = [{ path: 'program.yaml', text: `id: ${JSON.stringify(programId)}\n` }];
-  sections.forEach((s, i) => {
-    const header = `# ${s.name.replace(/\s+/g, ' ')} (the section's name in the school)\n`;
-    files.push({ path: `${sectionFolderName(i, s.name)}/section.yaml`, text: `${header}id: ${JSON.stringify(s.id)}\n` });
-  });
-  return files;
-}
-
 /** `sections list`: prints every section (and scaffolds with --scaffold). */
 export async function runSectionsList(arg: string, options: SectionsListOptions, io: CommandIo = processIo()): Promise<number> {
   const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { resolveProgramId } = await import('../source/resolve-program-id.js');
+  const { programFolderFiles } = await import('../model/program-folder.js');
   const programId = await resolveProgramId(arg);
   const client = await openSchool(options, io);
   const sections: Section[] = [];
@@ -87,7 +37,7 @@ export async function runSectionsList(arg: string, options: SectionsListOptions,
     const { join, dirname } = await import('node:path');
     const dir = options.scaffold;
     const exists = async (p: string) => access(p).then(() => true, () => false);
-    const all = scaffoldFiles(programId, sections);
+    const all = programFolderFiles(programId, sections);
     // program.yaml is kept when present (the folder may already be this program); section files never are.
     const files = (await exists(join(dir, 'program.yaml'))) ? all.slice(1) : all;
     const clashes = [];

@@ -9,7 +9,8 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { explainSchoolError } from '../cli/connection.js';
-import { resolveProgramId, sectionFolderName } from '../cli/sections.js';
+import { programFolderFiles, sectionFolderName } from '../model/program-folder.js';
+import { resolveProgramId } from '../source/resolve-program-id.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { OperationFailedError, SchoolApiError } from '../school/errors.js';
 import { waitForOperation } from '../school/operations.js';
@@ -39,15 +40,6 @@ export interface DuplicateProgramResult {
   files: string[];
   sections: Array<{ id: string; name: string; folder: string }>;
   resumed: boolean;
-}
-
-/** The files of the copy's program folder (paths relative to it). */
-export function programFolderFiles(programId: string, name: string, sections: readonly Section[]): Array<{ path: string; text: string }> {
-  const files = [{ path: 'program.yaml', text: `id: ${JSON.stringify(programId)}\nname: ${JSON.stringify(name)}\n` }];
-  sections.forEach((s, i) => {
-    files.push({ path: `${sectionFolderName(i, s.name)}/section.yaml`, text: `# ${s.name.replace(/\s+/g, ' ')} (the section's name in the school)\nid: ${JSON.stringify(s.id)}\n` });
-  });
-  return files;
 }
 
 /** Copy a program in the school and write its folder (see the file header). */
@@ -122,7 +114,7 @@ export async function duplicateProgram(dir: string, programArg: string, options:
       throw explainSchoolError(e, `program ${program.id}`);
     }
     const folderAbs = resolve(options.into ?? join(repo.dir, slugKey(program.name)));
-    const files = programFolderFiles(program.id, program.name, sections);
+    const files = programFolderFiles(program.id, sections, program.name);
     const clashes: string[] = [];
     for (const f of files) if (await access(join(folderAbs, f.path)).then(() => true, () => false)) clashes.push(join(folderAbs, f.path));
     if (clashes.length > 0) {

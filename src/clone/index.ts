@@ -6,7 +6,7 @@
  */
 export { importLessons, type ImportOptions, type ImportResult, type ImportedLesson } from './import-lessons.js';
 export { duplicateLessons, type DuplicateLessonsOptions, type DuplicateLessonsResult, type DuplicatedLesson, type DuplicateProgress } from './duplicate-lessons.js';
-export { duplicateProgram, programFolderFiles, type DuplicateProgramOptions, type DuplicateProgramResult } from './duplicate-program.js';
+export { duplicateProgram, type DuplicateProgramOptions, type DuplicateProgramResult } from './duplicate-program.js';
 export { cloneSection, cloneLessonText, parseSectionRef, type CloneSectionOptions, type CloneSectionResult } from './clone-section.js';
 export { lessonToFile, lessonFileText, compileText, serverFields, type LessonFile, type LessonFileOptions } from './lesson-file.js';
 export { sameHtml, canonicalHtml } from './check-round-trip.js';

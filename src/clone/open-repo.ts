@@ -11,6 +11,7 @@ import { compareNatural } from '../compile/natural-order.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import type { DesiredLesson, DesiredProgram, DesiredSection, DesiredState } from '../model/desired.js';
 import { LESSON_KEY_PATTERN } from '../model/lesson.js';
+import { slugify } from '../model/program-folder.js';
 import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { loadCourse } from '../source/load-course.js';
 import { StateStore, checkBaseUrl } from '../state/state-store.js';
@@ -157,14 +158,7 @@ export function findLessonByKey(desired: DesiredState, key: string): { program: 
 
 /** A key from a name: lower-case letters, digits and `-`; never empty. */
 export function slugKey(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
+  const slug = slugify(name);
   return LESSON_KEY_PATTERN.test(slug) ? slug : 'lesson';
 }
 

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSectionsList, sectionFolderName } from '../../src/cli/sections.js';
+import { runSectionsList } from '../../src/cli/sections.js';
+import { sectionFolderName } from '../../src/model/program-folder.js';
 import { loadCourse } from '../../src/source/load-course.js';
 import { PARTNER_SECRET, SEED, useSchool } from './school-helpers.js';
 
