@@ -35,13 +35,14 @@ export interface CachedRender {
 
 /**
  * A renderer that answers from `entries` (digest → result) and renders the rest with `render`.
+ * `digests` (text → renderDigest(text)) spares hashing texts whose digest is already known.
  * Results are shared, not copied: callers must not mutate them (compile/ does not).
  */
-export function createCachedRender(entries: ReadonlyMap<string, RenderResult>, render: RenderFn = renderMarkdown): CachedRender {
+export function createCachedRender(entries: ReadonlyMap<string, RenderResult>, render: RenderFn = renderMarkdown, digests?: ReadonlyMap<string, string>): CachedRender {
   const used = new Map<string, RenderResult>();
   const counts = { hits: 0, misses: 0 };
   const cached = (markdown: string): RenderResult => {
-    const digest = renderDigest(markdown);
+    const digest = digests?.get(markdown) ?? renderDigest(markdown);
     const seen = used.get(digest);
     if (seen) return seen;
     let result = entries.get(digest);

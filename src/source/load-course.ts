@@ -25,7 +25,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const source = await readSource(dir);
   const stored = options.cache ? await readRenderCache(dir) : new Map<string, RenderResult>();
   const known = await renderMissingBodies(source, stored, options.renderThreads ?? defaultRenderThreads());
-  const cached = createCachedRender(known);
+  const cached = createCachedRender(known.entries, undefined, known.digests);
   const result = compileCourse(source, { render: cached.render });
   if (options.cache && (cached.used.size !== stored.size || [...cached.used.keys()].some((d) => !stored.has(d)))) {
     await writeRenderCache(dir, cached.used);

@@ -6,7 +6,7 @@
  * Each write keeps only the entries the run used, so the file never outgrows the repo.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRenderResult, RENDERER_ID } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
@@ -39,9 +39,8 @@ export async function readRenderCache(dir: string): Promise<Map<string, RenderRe
   if (typeof raw !== 'object' || raw === null) return entries;
   const file = raw as Partial<CacheFileContent>;
   if (file.renderer !== RENDERER_ID || typeof file.entries !== 'object' || file.entries === null) return entries;
-  for (const [digest, value] of Object.entries(file.entries)) {
-    if (/^[0-9a-f]{64}$/.test(digest) && isRenderResult(value)) entries.set(digest, value);
-  }
+  // A key that is not a digest can never be looked up, so only the values are checked.
+  for (const [digest, value] of Object.entries(file.entries)) if (isRenderResult(value)) entries.set(digest, value);
   return entries;
 }
 
@@ -53,10 +52,25 @@ export async function readRenderCache(dir: string): Promise<Map<string, RenderRe
 export async function writeRenderCache(dir: string, entries: ReadonlyMap<string, RenderResult>): Promise<boolean> {
   const file = renderCachePath(dir);
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const content: CacheFileContent = { renderer: RENDERER_ID, entries: Object.fromEntries(entries) };
   try {
     await mkdir(join(dir, '.coursesync', 'cache'), { recursive: true });
-    await writeFile(temp, JSON.stringify(content));
+    // Written in chunks: one string of the whole cache (tens of MB) would double peak memory.
+    const handle = await open(temp, 'w');
+    try {
+      let chunk = `{"renderer":${JSON.stringify(RENDERER_ID)},"entries":{`;
+      let first = true;
+      for (const [digest, result] of entries) {
+        chunk += `${first ? '' : ','}${JSON.stringify(digest)}:${JSON.stringify(result)}`;
+        first = false;
+        if (chunk.length > 1 << 20) {
+          await handle.write(chunk);
+          chunk = '';
+        }
+      }
+      await handle.write(chunk + '}}');
+    } finally {
+      await handle.close();
+    }
     await rename(temp, file);
     return true;
   } catch {
