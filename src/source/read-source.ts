@@ -4,7 +4,7 @@
  * symlinks that leave the repo are never followed; a symlink loop is reported, not walked.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -121,12 +121,19 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 async function readOne(abs: string, rel: string, diagnostics: Diagnostic[]): Promise<SourceFile | undefined> {
   try {
-    const info = await stat(abs);
-    if (info.size > MAX_FILE_BYTES) {
-      diagnostics.push(diag('file/too-large', rel, undefined, `file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`));
-      return undefined;
+    // One open file for the size check and the read: a separate stat costs a path lookup per file.
+    const handle = await open(abs, 'r');
+    let bytes: Buffer;
+    try {
+      const info = await handle.stat();
+      if (info.size > MAX_FILE_BYTES) {
+        diagnostics.push(diag('file/too-large', rel, undefined, `file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`));
+        return undefined;
+      }
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
     }
-    const bytes = await readFile(abs);
     const digest = createHash('sha256').update(bytes).digest('hex');
     let text: string;
     try {
