@@ -1,0 +1,52 @@
+// Helpers shared by the benchmarks: child processes timed with their peak memory, medians,
+// ratios against a baseline measured in the same run, and the generated repos.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = join(ROOT, 'dist/cli/index.js');
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+export const ms = (x) => `${x.toFixed(0)} ms`;
+export const ratio = (x, base) => `${(x / base).toFixed(2)}×`;
+
+/** A fresh temporary folder; removed by `cleanup()`. */
+const temps = [];
+export async function tempDir(name) {
+  const dir = await mkdtemp(join(tmpdir(), `coursesync-bench-${name}-`));
+  temps.push(dir);
+  return dir;
+}
+export async function cleanup() {
+  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
+
+/**
+ * Run `node <args>` as a child under /usr/bin/time: wall time (measured here, spawn to exit),
+ * peak resident memory of the child (KB → MB) and its exit code. stdout is discarded.
+ */
+export async function timeNode(args, { env = process.env, cwd = ROOT } = {}) {
+  const out = join(tmpdir(), `coursesync-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const t0 = performance.now();
+  const child = spawn('/usr/bin/time', ['-f', '%M', '-o', out, process.execPath, ...args], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  const wall = performance.now() - t0;
+  const text = await readFile(out, 'utf8').catch(() => '');
+  await rm(out, { force: true });
+  const kb = Number(text.trim().split('\n').pop());
+  return { wall, rssMb: kb / 1024, code, stderr };
+}
+
+/** Print a section heading. */
+export function heading(text) {
+  console.log(`\n## ${text}`);
+}

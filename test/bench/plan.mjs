@@ -1,0 +1,104 @@
+// `coursesync plan` on generated repos, the built CLI in its own process each time.
+// Usage: npm run build && node test/bench/plan.mjs [lessons=10000] [coldLessons=1000] [coldRepeats=2] [repeats=3]
+//
+// 1. Cold cache, everything changed (no state: every lesson is a create) on `coldLessons`
+//    lessons: rendering on one thread (COURSESYNC_RENDER_THREADS=1) versus every core, run
+//    alternately, lessons per second of the whole plan command.
+// 2. Nothing changed on `lessons` lessons: a first plan fills the render cache (cold, every
+//    core), then the state is written as apply would leave it (every lesson applied at its
+//    place), then `plan --detailed-exitcode` must exit 0. Baseline: read-hash.mjs, a process
+//    that only walks, reads and hashes the same course files. Wall time and peak RSS.
+// 3. One lesson body edited: plan again (one update, one rendering).
+import { randomUUID } from 'node:crypto';
+import { appendFile, rm, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { generateRepo } from './out/generate-repo.js';
+import { CLI, ROOT, cleanup, heading, median, ms, ratio, tempDir, timeNode } from './lib.mjs';
+
+const [lessons = 10_000, coldLessons = 1_000, coldRepeats = 2, repeats = 3] = process.argv.slice(2).map(Number);
+const { loadCourse } = await import('../../dist/source/load-course.js');
+const { readSource } = await import('../../dist/source/read-source.js');
+const { compileCourse } = await import('../../dist/compile/index.js');
+const { createCachedRender } = await import('../../dist/compile/render-cache.js');
+const { readRenderCache, renderCachePath } = await import('../../dist/source/render-cache-file.js');
+const { writeStateFile } = await import('../../dist/state/state-file.js');
+
+const BASE_URL = 'http://127.0.0.1:4010/api/v1'; // what generate-repo writes in coursesync.yaml
+const cores = availableParallelism();
+const plan = (dir, threads, extra = []) =>
+  timeNode([CLI, 'plan', dir, ...extra], { env: { ...process.env, COURSESYNC_RENDER_THREADS: String(threads), NO_COLOR: '1' } });
+const check = (r, what, code = 0) => {
+  if (r.code !== code) throw new Error(`${what}: exit code ${r.code}, expected ${code}\n${r.stderr}`);
+  return r;
+};
+export const results = {};
+
+// 1. Cold cache, everything changed.
+heading(`plan, cold cache, everything changed: ${coldLessons} lessons, 1 thread vs ${cores} (every core)`);
+const small = await tempDir('cold');
+await generateRepo(small, { lessons: coldLessons, seed: 2 });
+const single = [];
+const multi = [];
+for (let r = 0; r < coldRepeats; r++) {
+  await rm(join(small, '.coursesync'), { recursive: true, force: true });
+  single.push(check(await plan(small, 1), 'cold plan, 1 thread').wall);
+  await rm(join(small, '.coursesync'), { recursive: true, force: true });
+  multi.push(check(await plan(small, cores), `cold plan, ${cores} threads`).wall);
+}
+const [s1, sN] = [median(single), median(multi)];
+console.log(`1 thread:    ${ms(s1)} median of ${single.map((x) => x.toFixed(0)).join('/')} → ${(coldLessons / (s1 / 1000)).toFixed(0)} lessons/s (baseline)`);
+console.log(`${cores} threads:   ${ms(sN)} median of ${multi.map((x) => x.toFixed(0)).join('/')} → ${(coldLessons / (sN / 1000)).toFixed(0)} lessons/s = ${ratio(s1, sN)} the single-threaded rate`);
+results.cold = { single: s1, multi: sN, lessons: coldLessons, cores };
+
+// 2. Nothing changed.
+heading(`plan, nothing changed: ${lessons} lessons (10 programs, 200 sections, ~3 KB each)`);
+const big = await tempDir('unchanged');
+const t0 = performance.now();
+await generateRepo(big, { lessons, seed: 1 });
+const genMs = performance.now() - t0;
+const fill = check(await plan(big, cores), 'first plan (fills the cache)');
+console.log(`generated in ${ms(genMs)}; first plan (cold cache, ${cores} threads, ${lessons} creates): ${ms(fill.wall)} → ${(lessons / (fill.wall / 1000)).toFixed(0)} lessons/s, peak ${fill.rssMb.toFixed(0)} MB`);
+const { desired } = await loadCourse(big, { cache: true, renderThreads: cores });
+const state = { version: 1, lineage: randomUUID(), serial: 1, base_url: BASE_URL, lessons: {}, sections: {}, pending: {} };
+let n = 0;
+for (const p of desired.programs)
+  for (const s of p.sections)
+    s.lessons.forEach((l, i) => {
+      state.lessons[l.key] = { id: `les_${++n}`, program_id: p.id, section_id: s.ref.id, position: i + 1, path: l.path, applied: l.fields, response: {} };
+    });
+await writeStateFile(big, state);
+// Nothing unchanged is rendered: with the cache as the plan left it, compiling renders nothing.
+const entries = await readRenderCache(big);
+const probe = createCachedRender(entries, () => {
+  throw new Error('rendered although the cache holds every text');
+});
+compileCourse(await readSource(big), { render: probe.render });
+console.log(`render cache: ${entries.size} entries, ${((await stat(renderCachePath(big))).size / 2 ** 20).toFixed(1)} MB; a compile with it renders ${probe.misses} texts (${probe.hits} hits)`);
+const cacheMtime = (await stat(renderCachePath(big))).mtimeMs;
+
+const base = [];
+const warm = [];
+let peak = 0;
+let basePeak = 0;
+for (let r = 0; r < repeats; r++) {
+  const b = check(await timeNode([join(ROOT, 'test/bench/read-hash.mjs'), big]), 'read-hash baseline');
+  base.push(b.wall);
+  basePeak = Math.max(basePeak, b.rssMb);
+  const p = check(await plan(big, cores, ['--detailed-exitcode']), 'plan with nothing changed (exit 0 = no changes)');
+  warm.push(p.wall);
+  peak = Math.max(peak, p.rssMb);
+}
+const rewritten = (await stat(renderCachePath(big))).mtimeMs !== cacheMtime;
+const [b, w] = [median(base), median(warm)];
+console.log(`baseline (read + sha256 of the same ${lessons + 211} course files, own process): ${ms(b)} median of ${base.map((x) => x.toFixed(0)).join('/')}, peak ${basePeak.toFixed(0)} MB`);
+console.log(`plan, no changes: ${ms(w)} median of ${warm.map((x) => x.toFixed(0)).join('/')} = ${ratio(w, b)} the baseline (target ≤ 4×; < 2 s absolute); peak RSS ${peak.toFixed(0)} MB (target < 400 MB); cache rewritten: ${rewritten ? 'yes' : 'no'}`);
+results.unchanged = { base: b, plan: w, peakMb: peak, lessons };
+
+// 3. One body edited.
+const first = desired.programs[0].sections[0].lessons[0];
+await appendFile(join(big, first.path), '\nOne more paragraph.\n');
+const one = check(await plan(big, cores, ['--detailed-exitcode']), 'plan with one lesson edited (exit 2 = changes)', 2);
+console.log(`plan, one body edited: ${ms(one.wall)} = ${ratio(one.wall, b)} the baseline; peak ${one.rssMb.toFixed(0)} MB`);
+results.oneEdit = { plan: one.wall };
+await cleanup();
