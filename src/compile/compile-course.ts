@@ -47,6 +47,8 @@ const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) :
 export interface CompileOptions {
   /** Markdown renderer (default renderMarkdown): pass a cached one to skip unchanged content. */
   render?: RenderFn;
+  /** Lesson compiler (default compileLesson): pass a cached one to skip unchanged files. */
+  compileLesson?: typeof compileLesson;
 }
 
 /** Compile a course repo's files into its desired state and diagnostics. */
@@ -164,7 +166,7 @@ function compileLessons(
     if (sections.has(dir)) {
       counts.lessons++;
       const list = bySection.get(dir) ?? [];
-      list.push({ source: lesson, compiled: compileLesson(lesson, out, options.render) });
+      list.push({ source: lesson, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render) });
       bySection.set(dir, list);
       continue;
     }

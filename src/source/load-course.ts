@@ -1,16 +1,19 @@
 /** The composer: read a course repo from disk and compile it (I/O at the edge, then PURE). */
 import { compileCourse, type CompileResult } from '../compile/index.js';
-import { createCachedRender } from '../compile/render-cache.js';
+import { createCachedCompile, lessonCacheKey } from '../compile/lesson-cache.js';
+import { createCachedRender, renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
 import { readSource } from './read-source.js';
 import { renderMissingBodies } from './render-bodies.js';
+import { compilerDigest, readLessonCache, writeLessonCache } from './lesson-cache-file.js';
 import { readRenderCache, writeRenderCache } from './render-cache-file.js';
 import { defaultRenderThreads } from './render-pool.js';
 
 export interface LoadCourseOptions {
   /**
-   * Reuse renderings kept by content digest in `.coursesync/cache/render.json` and keep this
-   * run's there (default false), so unchanged Markdown is never rendered again.
+   * Reuse what earlier runs kept under `.coursesync/cache/` and keep this run's (default
+   * false): lessons compiled cleanly, by path and file digest (lessons.json), and renderings
+   * by content digest (render.json). Unchanged files are then neither parsed nor rendered.
    */
   cache?: boolean;
   /** Threads rendering the lesson bodies not cached; default every core, 1 = this thread only. */
@@ -23,12 +26,37 @@ export interface LoadCourseOptions {
  */
 export async function loadCourse(dir: string, options: LoadCourseOptions = {}): Promise<CompileResult> {
   const source = await readSource(dir);
-  const stored = options.cache ? await readRenderCache(dir) : new Map<string, RenderResult>();
-  const known = await renderMissingBodies(source, stored, options.renderThreads ?? defaultRenderThreads());
-  const cached = createCachedRender(known.entries, undefined, known.digests);
-  const result = compileCourse(source, { render: cached.render });
-  if (options.cache && (cached.used.size !== stored.size || [...cached.used.keys()].some((d) => !stored.has(d)))) {
-    await writeRenderCache(dir, cached.used);
+  const threads = options.renderThreads ?? defaultRenderThreads();
+  if (!options.cache) {
+    const known = await renderMissingBodies(source, new Map(), threads);
+    return compileCourse(source, { render: createCachedRender(known.entries, undefined, known.digests).render });
+  }
+  // Unchanged files come compiled from the lesson cache; only the others are rendered (bodies
+  // on every core first) and compiled, and only then is the render cache read at all.
+  const compiler = await compilerDigest();
+  const storedLessons = await readLessonCache(dir, compiler);
+  const fresh = source.lessons.filter((l) => !storedLessons.has(lessonCacheKey(l)));
+  const storedRenders = fresh.length > 0 ? await readRenderCache(dir) : new Map<string, RenderResult>();
+  const known = await renderMissingBodies({ ...source, lessons: fresh }, storedRenders, threads);
+  const renders = createCachedRender(known.entries, undefined, known.digests);
+  const lessons = createCachedCompile(storedLessons);
+  const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson });
+  if (changed(lessons.used, storedLessons)) await writeLessonCache(dir, compiler, lessons.used);
+  if (fresh.length > 0) {
+    // Keep the renderings of every body still in the repo (should the lesson cache be dropped
+    // by a new compiler, nothing unchanged is rendered again), plus this run's.
+    const keep = new Map(renders.used);
+    for (const lesson of source.lessons) {
+      const digest = known.digests.get(lesson.body.text) ?? renderDigest(lesson.body.text);
+      const entry = storedRenders.get(digest);
+      if (entry && !keep.has(digest)) keep.set(digest, entry);
+    }
+    if (changed(keep, storedRenders)) await writeRenderCache(dir, keep);
   }
   return result;
+}
+
+/** Whether `now` holds other keys than `before`. */
+function changed(now: ReadonlyMap<string, unknown>, before: ReadonlyMap<string, unknown>): boolean {
+  return now.size !== before.size || [...now.keys()].some((k) => !before.has(k));
 }

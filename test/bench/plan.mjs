@@ -4,8 +4,8 @@
 // 1. Cold cache, everything changed (no state: every lesson is a create) on `coldLessons`
 //    lessons: rendering on one thread (COURSESYNC_RENDER_THREADS=1) versus every core, run
 //    alternately, lessons per second of the whole plan command.
-// 2. Nothing changed on `lessons` lessons: a first plan fills the render cache (cold, every
-//    core), then the state is written as apply would leave it (every lesson applied at its
+// 2. Nothing changed on `lessons` lessons: a first plan fills the caches (cold, every core),
+//    then the state is written as apply would leave it (every lesson applied at its
 //    place), then `plan --detailed-exitcode` must exit 0. Baseline: read-hash.mjs, a process
 //    that only walks, reads and hashes the same course files. Wall time and peak RSS.
 // 3. One lesson body edited: plan again (one update, one rendering).
@@ -21,6 +21,8 @@ const { loadCourse } = await import('../../dist/source/load-course.js');
 const { readSource } = await import('../../dist/source/read-source.js');
 const { compileCourse } = await import('../../dist/compile/index.js');
 const { createCachedRender } = await import('../../dist/compile/render-cache.js');
+const { createCachedCompile } = await import('../../dist/compile/lesson-cache.js');
+const { compilerDigest, lessonCachePath, readLessonCache } = await import('../../dist/source/lesson-cache-file.js');
 const { readRenderCache, renderCachePath } = await import('../../dist/source/render-cache-file.js');
 const { writeStateFile } = await import('../../dist/state/state-file.js');
 
@@ -68,14 +70,23 @@ for (const p of desired.programs)
       state.lessons[l.key] = { id: `les_${++n}`, program_id: p.id, section_id: s.ref.id, position: i + 1, path: l.path, applied: l.fields, response: {} };
     });
 await writeStateFile(big, state);
-// Nothing unchanged is rendered: with the cache as the plan left it, compiling renders nothing.
-const entries = await readRenderCache(big);
-const probe = createCachedRender(entries, () => {
-  throw new Error('rendered although the cache holds every text');
-});
-compileCourse(await readSource(big), { render: probe.render });
-console.log(`render cache: ${entries.size} entries, ${((await stat(renderCachePath(big))).size / 2 ** 20).toFixed(1)} MB; a compile with it renders ${probe.misses} texts (${probe.hits} hits)`);
-const cacheMtime = (await stat(renderCachePath(big))).mtimeMs;
+// Nothing unchanged is compiled or rendered: with the caches as the plan left them, a compile
+// whose lesson compiler and renderer throw still succeeds.
+const lessonEntries = await readLessonCache(big, await compilerDigest());
+const renderEntries = await readRenderCache(big);
+const refuse = (what) => () => {
+  throw new Error(`${what} although the cache holds it`);
+};
+const probeCompile = createCachedCompile(lessonEntries, refuse('compiled a lesson'));
+const probeRender = createCachedRender(new Map(), refuse('rendered a text'));
+const probe = compileCourse(await readSource(big), { render: probeRender.render, compileLesson: probeCompile.compileLesson });
+const mb = async (file) => ((await stat(file)).size / 2 ** 20).toFixed(1);
+console.log(
+  `caches: ${lessonEntries.size} compiled lessons (${await mb(lessonCachePath(big))} MB), ${renderEntries.size} renderings (${await mb(renderCachePath(big))} MB); ` +
+    `a compile with them compiles ${probeCompile.misses} lessons and renders ${probeRender.misses} texts (${probe.desired ? 'desired state complete' : 'FAILED'})`,
+);
+const mtimes = async () => `${(await stat(lessonCachePath(big))).mtimeMs} ${(await stat(renderCachePath(big))).mtimeMs}`;
+const cacheMtime = await mtimes();
 
 const base = [];
 const warm = [];
@@ -89,10 +100,10 @@ for (let r = 0; r < repeats; r++) {
   warm.push(p.wall);
   peak = Math.max(peak, p.rssMb);
 }
-const rewritten = (await stat(renderCachePath(big))).mtimeMs !== cacheMtime;
+const rewritten = (await mtimes()) !== cacheMtime;
 const [b, w] = [median(base), median(warm)];
 console.log(`baseline (read + sha256 of the same ${lessons + 211} course files, own process): ${ms(b)} median of ${base.map((x) => x.toFixed(0)).join('/')}, peak ${basePeak.toFixed(0)} MB`);
-console.log(`plan, no changes: ${ms(w)} median of ${warm.map((x) => x.toFixed(0)).join('/')} = ${ratio(w, b)} the baseline (target ≤ 4×; < 2 s absolute); peak RSS ${peak.toFixed(0)} MB (target < 400 MB); cache rewritten: ${rewritten ? 'yes' : 'no'}`);
+console.log(`plan, no changes: ${ms(w)} median of ${warm.map((x) => x.toFixed(0)).join('/')} = ${ratio(w, b)} the baseline (target ≤ 4×; < 2 s absolute); peak RSS ${peak.toFixed(0)} MB (target < 400 MB); caches rewritten: ${rewritten ? 'yes' : 'no'}`);
 results.unchanged = { base: b, plan: w, peakMb: peak, lessons };
 
 // 3. One body edited.

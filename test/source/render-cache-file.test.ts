@@ -6,6 +6,7 @@ import { buildPlan } from '../../src/cli/plan.js';
 import { renderDigest, RENDERER_ID } from '../../src/compile/render-cache.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { loadCourse } from '../../src/source/load-course.js';
+import { lessonCachePath } from '../../src/source/lesson-cache-file.js';
 import { readRenderCache, renderCachePath } from '../../src/source/render-cache-file.js';
 
 let dir: string;
@@ -20,7 +21,11 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const body = async () => (await loadCourse(dir, { cache: true })).desired!.programs[0]!.sections[0]!.lessons[0]!.fields;
+// Without the lesson cache, so that every load compiles and goes through the render cache.
+const body = async () => {
+  await rm(lessonCachePath(dir), { force: true });
+  return (await loadCourse(dir, { cache: true })).desired!.programs[0]!.sections[0]!.lessons[0]!.fields;
+};
 const cacheText = () => readFile(renderCachePath(dir), 'utf8');
 
 describe('the render cache under .coursesync/cache/', () => {
@@ -65,15 +70,18 @@ describe('the render cache under .coursesync/cache/', () => {
     await expect(readdir(path.join(dir, '.coursesync'))).rejects.toThrow();
   });
 
-  it('never holds the token: plan with a token set writes only rendered Markdown', async () => {
+  it('never holds the token: plan with a token set writes only rendered Markdown and compiled lessons', async () => {
     const token = 'tok_cache_secret_81f3a9';
     await writeFile(path.join(dir, 'coursesync.yaml'), 'school:\n  base_url: http://127.0.0.1:4010/api/v1\n');
     const { plan } = await buildPlan(dir, { env: { COURSESYNC_TOKEN: token } });
     expect(plan.summary.create).toBe(1);
-    const files = await readdir(path.join(dir, '.coursesync/cache'));
-    expect(files).toEqual(['render.json']);
+    const files = (await readdir(path.join(dir, '.coursesync/cache'))).sort();
+    expect(files).toEqual(['lessons.json', 'render.json']);
     const text = await cacheText();
     expect(text).not.toContain(token);
     expect(Object.keys(JSON.parse(text))).toEqual(['renderer', 'entries']);
+    const lessons = await readFile(lessonCachePath(dir), 'utf8');
+    expect(lessons).not.toContain(token);
+    expect(Object.keys(JSON.parse(lessons))).toEqual(['compiler', 'entries']);
   });
 });

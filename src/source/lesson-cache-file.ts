@@ -1,0 +1,107 @@
+/**
+ * The on-disk lesson cache (I/O): `.coursesync/cache/lessons.json`, compiled clean lessons by
+ * path and file digest, so a plan parses and renders only the files that changed. An entry is
+ * used only when it was written by this very compiler: the file records a digest of the code
+ * that compiles lessons (compile/, model/, diagnostics/, the school rules compile uses, and
+ * package.json with its dependency ranges); any change to that code ignores the whole file.
+ * Entries are checked against the lesson schemas before use; anything damaged is ignored and
+ * written again; a failed write is not an error.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { CachedLesson } from '../compile/lesson-cache.js';
+import { LessonFieldsSchema } from '../state/schema.js';
+
+/** Where the cache lives inside a course repo. */
+export const LESSON_CACHE_FILE = join('.coursesync', 'cache', 'lessons.json');
+
+const PlaceSchema = z.strictObject({ line: z.int(), column: z.int() });
+const CachedLessonSchema = z.strictObject({
+  identity: z.strictObject({
+    key: z.string(),
+    keyPlace: PlaceSchema.optional(),
+    aliases: z.array(z.strictObject({ key: z.string(), place: PlaceSchema.optional() })),
+  }),
+  fields: LessonFieldsSchema,
+  copied_from: z.string().optional(),
+});
+
+/** Code whose change can change what compiling a lesson gives (relative to the built root). */
+const COMPILER_FOLDERS = ['compile', 'model', 'diagnostics'];
+const COMPILER_FILES = ['school/video-urls', 'school/body-rules'];
+
+let compilerDigestMemo: Promise<string> | undefined;
+
+/** sha256 of the code that compiles lessons, as installed (built JavaScript, or sources under a test runner). */
+export function compilerDigest(): Promise<string> {
+  compilerDigestMemo ??= (async () => {
+    const root = fileURLToPath(new URL('../', import.meta.url));
+    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+    const files: string[] = COMPILER_FILES.map((f) => join(root, f + ext));
+    for (const folder of COMPILER_FOLDERS) {
+      for (const name of (await readdir(join(root, folder))).sort()) if (name.endsWith(ext)) files.push(join(root, folder, name));
+    }
+    const hash = createHash('sha256');
+    for (const file of files) hash.update(file.slice(root.length)).update('\0').update(await readFile(file)).update('\0');
+    hash.update(await readFile(join(root, '..', 'package.json')));
+    return hash.digest('hex');
+  })();
+  return compilerDigestMemo;
+}
+
+/** Absolute path of the lesson cache of the repo at `dir`. */
+export function lessonCachePath(dir: string): string {
+  return join(dir, LESSON_CACHE_FILE);
+}
+
+/** Read the lesson cache of the repo at `dir` made by `compiler`: key → lesson; anything else is left out. */
+export async function readLessonCache(dir: string, compiler: string): Promise<Map<string, CachedLesson>> {
+  const entries = new Map<string, CachedLesson>();
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(lessonCachePath(dir), 'utf8'));
+  } catch {
+    return entries;
+  }
+  const file = raw as { compiler?: unknown; entries?: unknown } | null;
+  if (typeof file !== 'object' || file === null || file.compiler !== compiler || typeof file.entries !== 'object' || file.entries === null) return entries;
+  for (const [key, value] of Object.entries(file.entries)) {
+    const parsed = CachedLessonSchema.safeParse(value);
+    if (parsed.success) entries.set(key, parsed.data as CachedLesson);
+  }
+  return entries;
+}
+
+/** Replace the lesson cache of the repo at `dir` (temp file, then rename); false when it could not be written. */
+export async function writeLessonCache(dir: string, compiler: string, entries: ReadonlyMap<string, CachedLesson>): Promise<boolean> {
+  const file = lessonCachePath(dir);
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await mkdir(join(dir, '.coursesync', 'cache'), { recursive: true });
+    // Written in chunks: one string of the whole cache (tens of MB) would double peak memory.
+    const handle = await open(temp, 'w');
+    try {
+      let chunk = `{"compiler":${JSON.stringify(compiler)},"entries":{`;
+      let first = true;
+      for (const [key, lesson] of entries) {
+        chunk += `${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(lesson)}`;
+        first = false;
+        if (chunk.length > 1 << 20) {
+          await handle.write(chunk);
+          chunk = '';
+        }
+      }
+      await handle.write(chunk + '}}');
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+    return true;
+  } catch {
+    await rm(temp, { force: true }).catch(() => undefined);
+    return false;
+  }
+}
