@@ -135,7 +135,12 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
       const e = sent.error;
       const error = e instanceof Error ? e : new Error(String(e));
       if (step.action === 'create' && e instanceof OutcomeUnknownError) {
-        await store.endCall(step.call_id, (d) => recordUncertainCreate(d, step, now().toISOString()));
+        await store.endCall(step.call_id, (d) => {
+          recordUncertainCreate(d, step, now().toISOString());
+          // If it did land, the lessons after it shifted: read the section back (found by the crash-loop test).
+          const other = Object.entries(d.lessons).find(([, l]) => l.id !== null && l.section_id === step.section_id);
+          if (other) d.pending[`refresh:${other[0]}`] = refreshRecordOf(other[0], other[1].id!, now());
+        });
         return { outcome: { status: 'uncertain', step, error, ms }, nextRecorded: false };
       }
       // A refused request changed nothing; otherwise an update may or may not have been saved:

@@ -71,9 +71,13 @@ export async function resolvePendingCalls(
     });
   }
 
-  // Updates, moves, unpublishes and read-back marks: read the lessons and their sections.
+  // Updates, moves, unpublishes and read-back marks: read the lessons and their sections. The
+  // sections of interrupted creates too: a create that did land shifted the lessons after it
+  // (found by the crash-loop test: without this, the state kept their old positions and
+  // `plan --refresh` reported them as drift).
   const others = pending.filter(([, p]) => p.action !== 'create');
-  if (others.length === 0) return { uncertain, refreshed: [] };
+  const createSections = creates.map(([, p]) => p.section_id).filter((s): s is string => typeof s === 'string' && s !== '');
+  if (others.length === 0 && createSections.length === 0) return { uncertain, refreshed: [] };
   const limit = pLimit(Math.max(1, options.concurrency));
   const read = async (key: string, id: string): Promise<Lesson | null> => {
     try {
@@ -91,7 +95,7 @@ export async function resolvePendingCalls(
     }
   };
   const live = new Map<string, Lesson | null>();
-  const sections = new Set<string>();
+  const sections = new Set<string>(createSections);
   const keyOf = (p: (typeof others)[number][1]) => (store.data.lessons[p.key] ? p.key : undefined);
   await Promise.all(
     others.map(([, p]) =>
