@@ -56,7 +56,7 @@ async function timed(args: string[], runs: Run[]): Promise<Run> {
 async function applyVersion(dir: string, course: Course, runs: Run[], reported: { count: number }): Promise<number> {
   let reruns = 0;
   let run = await timed(['apply', dir, '--yes'], runs);
-  for (let round = 0; round < 4 && run.code !== 0; round++) {
+  for (let round = 0; round < 15 && run.code !== 0; round++) {
     reruns++;
     const state = await readState(dir);
     const uncertain = Object.entries(state.lessons as Record<string, { id: string | null; uncertain?: { name: string; section_id: string } }>).filter(([, l]) => l.id === null);
@@ -73,7 +73,8 @@ async function applyVersion(dir: string, course: Course, runs: Run[], reported: 
     }
     run = await timed(['apply', dir, '--yes', ...recreate], runs);
   }
-  expect(run.code).toBe(0);
+  const summary = (r: Run) => `${r.args.join(' ')} → ${r.code}\n` + r.out.split('\n').filter((l) => /Apply|✗|^  \?|not started|^coursesync:/.test(l)).join('\n');
+  expect(run.code, runs.slice(-3).map(summary).join('\n---\n')).toBe(0);
   expect(await differences(emu, course, await readState(dir))).toEqual([]);
   return reruns;
 }
@@ -99,10 +100,11 @@ describe('faults: --fail-rate 0.1 --rate-limit 20', () => {
     const state = await readState(dir);
     expect(await untracked(emu, state)).toEqual([]);
     expect((await runCli(['plan', dir, '--detailed-exitcode', '--refresh'], env())).code).toBe(0);
-    // Not "at most one": an uncertain create stops the rest of its section's chain (DESIGN §5),
-    // and the re-run's own creates meet the same 10 % of 5xx answers. Bounded, and reported.
-    expect(reruns1).toBeLessThanOrEqual(4);
-    expect(reruns2).toBeLessThanOrEqual(4);
+    // Not "at most one": an uncertain create stops the rest of its chain (DESIGN §5; moves tie
+    // sections into one chain, so at 500 changes one 5xx on a create stops most of the run),
+    // and each re-run's own creates meet the same 10 % of 5xx answers. Bounded, and reported.
+    expect(reruns1).toBeLessThanOrEqual(15);
+    expect(reruns2).toBeLessThanOrEqual(15);
     const failedLines = runs.flatMap((r) => r.out.split('\n').filter((l) => /^Apply failed/.test(l)));
 
     const counts = proxy.counts();

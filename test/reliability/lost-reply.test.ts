@@ -7,7 +7,7 @@
  * - a PATCH re-sent after a lost reply does not shift lessons twice (client and apply level).
  * The emulator's random() is scripted, so exactly the chosen request is faulted.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -141,5 +141,43 @@ describe('one call, through apply (the built CLI)', () => {
     expect((afterCommit.stats().byRoute['PATCH /lessons/:id'] ?? 0) - patchesBefore).toBe(2);
     expect(await names(afterCommit)).toEqual(['1:E', '2:A', '3:B', '4:C', '5:D']);
     expect((await runCli(['plan', dir, '--detailed-exitcode', '--refresh'], envOf(afterCommit))).code).toBe(0);
+  });
+
+  it('a lost create reply inserted before tracked lessons: their shifted positions are read back into the state', async () => {
+    const dir = await writeRepo({
+      'p/program.yaml': 'id: prog_intro\n',
+      'p/s/section.yaml': 'id: sec_start\nlessons: [a, b]\n',
+      'p/s/a.md': lesson('name: A'),
+      'p/s/b.md': lesson('name: B'),
+    });
+    expect((await runCli(['apply', dir, '--yes'], envOf(afterCommit))).code).toBe(0);
+    await writeRepo({ 'p/s/section.yaml': 'id: sec_start\nlessons: [x, a, b]\n', 'p/s/x.md': lesson('name: X') }, dir);
+    script = [true];
+    expect((await runCli(['apply', dir, '--yes'], envOf(afterCommit))).code).toBe(1);
+    expect(await names(afterCommit)).toEqual(['1:X', '2:A', '3:B']);
+    const state = JSON.parse(await readFile(join(dir, '.coursesync/state.json'), 'utf8'));
+    expect([state.lessons.a.position, state.lessons.b.position]).toEqual([2, 3]);
+    expect(state.pending).toEqual({});
+  });
+
+  it('a create left pending by a killed apply: the next start reads its section back, so shifted positions are known', async () => {
+    const dir = await writeRepo({
+      'p/program.yaml': 'id: prog_intro\n',
+      'p/s/section.yaml': 'id: sec_start\nlessons: [a, b]\n',
+      'p/s/a.md': lesson('name: A'),
+      'p/s/b.md': lesson('name: B'),
+    });
+    expect((await runCli(['apply', dir, '--yes'], envOf(afterCommit))).code).toBe(0);
+    await writeRepo({ 'p/s/section.yaml': 'id: sec_start\nlessons: [x, a, b]\n', 'p/s/x.md': lesson('name: X') }, dir);
+    // What a kill right after sending the create leaves: its pending record, and the lesson made.
+    const file = join(dir, '.coursesync/state.json');
+    const state = JSON.parse(await readFile(file, 'utf8'));
+    state.pending['create:x'] = { action: 'create', key: 'x', lesson_id: null, request: 'POST /lessons', fields: ['name', 'position', 'section_id'], started_at: '2026-11-22T00:00:00.000Z', name: 'X', section_id: 'sec_start' };
+    await writeFile(file, JSON.stringify(state, null, 2));
+    await clientOf(afterCommit).lessons.create({ section_id: 'sec_start', name: 'X', position: 1 });
+    const next = await runCli(['apply', dir, '--yes'], envOf(afterCommit));
+    expect(next.stderr).toMatch(/left 1 create\(s\) whose outcome is unknown: x/);
+    const after = JSON.parse(await readFile(file, 'utf8'));
+    expect([after.lessons.a.position, after.lessons.b.position]).toEqual([2, 3]);
   });
 });
