@@ -9,6 +9,9 @@ import { compilerDigest, readLessonCache, writeLessonCache } from './lesson-cach
 import { readRenderCache, writeRenderCache } from './render-cache-file.js';
 import { defaultRenderThreads } from './render-pool.js';
 
+/** Up to this many changed lesson files are rendered without reading the render cache (see loadCourse). */
+const FEW_CHANGED = 32;
+
 export interface LoadCourseOptions {
   /**
    * Reuse what earlier runs kept under `.coursesync/cache/` and keep this run's (default
@@ -32,17 +35,21 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
     return compileCourse(source, { render: createCachedRender(known.entries, undefined, known.digests).render });
   }
   // Unchanged files come compiled from the lesson cache; only the others are rendered (bodies
-  // on every core first) and compiled, and only then is the render cache read at all.
+  // on every core first) and compiled.
   const compiler = await compilerDigest();
   const storedLessons = await readLessonCache(dir, compiler);
   const fresh = source.lessons.filter((l) => !storedLessons.has(lessonCacheKey(l)));
-  const storedRenders = fresh.length > 0 ? await readRenderCache(dir) : new Map<string, RenderResult>();
+  // When the lesson cache answers for all but a few files, those few render faster than the
+  // render cache (tens of MB) is read, and with less memory: it is read and rewritten only
+  // when more changed, or when there is no lesson cache (first run, new compiler).
+  const useRenders = storedLessons.size === 0 || fresh.length > FEW_CHANGED;
+  const storedRenders = useRenders ? await readRenderCache(dir) : new Map<string, RenderResult>();
   const known = await renderMissingBodies({ ...source, lessons: fresh }, storedRenders, threads);
   const renders = createCachedRender(known.entries, undefined, known.digests);
   const lessons = createCachedCompile(storedLessons);
   const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson });
   if (changed(lessons.used, storedLessons)) await writeLessonCache(dir, compiler, lessons.used);
-  if (fresh.length > 0) {
+  if (useRenders) {
     // Keep the renderings of every body still in the repo (should the lesson cache be dropped
     // by a new compiler, nothing unchanged is rendered again), plus this run's.
     const keep = new Map(renders.used);

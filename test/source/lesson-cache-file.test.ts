@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCourse } from '../../src/source/load-course.js';
 import { compilerDigest, lessonCachePath, readLessonCache } from '../../src/source/lesson-cache-file.js';
+import { renderCachePath } from '../../src/source/render-cache-file.js';
 
 let dir: string;
 const FILE = 'p/s/01-welcome.md';
@@ -40,6 +41,14 @@ describe('the lesson cache under .coursesync/cache/', () => {
     expect((await lesson()).fields.name).toBe('Renamed');
     const entries = await readLessonCache(dir, await compilerDigest());
     expect([...entries.values()].map((e) => e.fields.name)).toEqual(['Renamed']);
+  });
+
+  it('renders a few changed files without reading or rewriting the render cache', async () => {
+    await lesson();
+    const renders = await readFile(renderCachePath(dir), 'utf8');
+    await writeFile(path.join(dir, FILE), '---\nname: Welcome\n---\n# Changed\n');
+    expect((await lesson()).fields.body).toBe('<h1>Changed</h1>\n');
+    expect(await readFile(renderCachePath(dir), 'utf8')).toBe(renders);
   });
 
   it('ignores a file written by another compiler, and damaged entries, and writes them again', async () => {
