@@ -19,6 +19,8 @@ import { CLI, copyExamples, lesson, removeRepos, runCli, writeRepo, type CliResu
 import { allCommands, buildProgram, hasOption, leafCommands } from './commands.js';
 
 const TOKEN = 'tok_RELIABILITY_5ecret_7f3a9d';
+/** SECRETS_FULL=1 (npm run test:reliability:full): every command with both tokens and without arguments, and every command against each refused URL. */
+const FULL = process.env.SECRETS_FULL === '1';
 const WRONG = 'tok_WRONG_5ecret_c0ffee';
 const SEED = { ...DEFAULT_SEED, api_keys: [{ token: TOKEN, programs: 'all' as const }] };
 
@@ -102,9 +104,12 @@ describe('the token never appears', () => {
       if (leaf.path[0] === 'emulator') continue; // a server: run below
       const args = leaf.command.registeredArguments.filter((a) => a.required).map((a) => (/dir/.test(a.name()) ? 'intro-to-typescript/01-getting-started' : 'nope_404'));
       const flags = [...(hasOption(leaf.command, '--json') ? ['--json'] : []), ...(hasOption(leaf.command, '--yes') ? ['--yes'] : [])];
-      jobs.push(() => run([...leaf.path, ...args, ...flags]));
+      // The wrong token: the 401 path, where a careless message would quote the header.
       jobs.push(() => run([...leaf.path, ...args, ...flags], { COURSESYNC_TOKEN: WRONG }));
-      if (args.length > 0) jobs.push(() => run([...leaf.path])); // missing arguments
+      if (FULL) {
+        jobs.push(() => run([...leaf.path, ...args, ...flags]));
+        if (args.length > 0) jobs.push(() => run([...leaf.path])); // missing arguments
+      }
     }
     await pool(jobs, 4);
 
@@ -125,7 +130,7 @@ describe('the token never appears', () => {
     for (const f of await filesUnder(dir)) if (f.path.endsWith('.md') || f.path.endsWith('.yaml')) texts.push({ where: f.path, text: f.text });
     const leaks = texts.filter((t) => t.text.includes(TOKEN) || t.text.includes(WRONG)).map((t) => t.where);
     expect(leaks).toEqual([]);
-    expect(results.length).toBeGreaterThan(50);
+    expect(results.length).toBeGreaterThan(FULL ? 50 : 30);
     // Nothing crashed on the way.
     const crashes = results.filter(({ r }) => /internal error|^\s+at .+:\d+:\d+\)?$/m.test(r.stderr)).map(({ args, r }) => `${args.join(' ')}: ${r.stderr.slice(0, 400)}`);
     expect(crashes).toEqual([]);
@@ -197,7 +202,7 @@ const GOOD_ARGS: Record<string, string[]> = {
 
 describe('plain http:// only to loopback', () => {
   it.each([
-    ['http://school.example.com/api/v1', 'every command that talks to the school'],
+    ['http://school.example.com/api/v1', `every command that talks to the school${FULL ? '' : ' (CI: plan, apply, members list, webhooks list)'}`],
     ['http://127.0.0.1.nip.io/api/v1', 'members list and plan --refresh'],
     ['http://10.0.0.7/api/v1', 'members list and plan --refresh'],
     ['http://[::ffff:10.0.0.1]/api/v1', 'members list and plan --refresh'],
@@ -206,7 +211,7 @@ describe('plain http:// only to loopback', () => {
     await writeFile(join(dir, 'webhooks.yaml'), WEBHOOKS_YAML);
     const program = await buildProgram();
     const talkers = leafCommands(program).filter(
-      (c) => hasOption(c.command, '--base-url') && (which.startsWith('every') || ['members list', 'plan'].includes(c.path.join(' '))),
+      (c) => hasOption(c.command, '--base-url') && ((FULL && which.startsWith('every')) || ['members list', 'plan', 'apply', 'webhooks list'].includes(c.path.join(' '))),
     );
     const results = await pool(
       talkers.map((leaf) => () => {
