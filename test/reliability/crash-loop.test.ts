@@ -5,7 +5,7 @@
  * survives the next run. Uncertain creates are resolved as an author would (import --key when
  * the lesson is in the school, --recreate when it is not). At the end the school equals the
  * desired state, and every lesson the state does not track was reported as uncertain first.
- * Counts: CRASH_CHANGES (CI 60, full 300) changes and CRASH_KILLS (CI 4, full 20) kills.
+ * Counts: CRASH_CHANGES (CI 50, full 300) changes and CRASH_KILLS (CI 4, full 20) kills.
  */
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
@@ -17,7 +17,7 @@ import { CLI, removeRepos, runCli } from '../e2e/helpers.js';
 import { differences, envOf, firstVersion, readState, SCENARIO_SEED, secondVersion, untracked, writeCourse, type Course } from './course-scenario.js';
 import { countFromEnv, createRng, type Rng } from './random.js';
 
-const CHANGES = countFromEnv('CRASH_CHANGES', 60);
+const CHANGES = countFromEnv('CRASH_CHANGES', 50);
 const KILLS = countFromEnv('CRASH_KILLS', 4);
 
 let emu: RunningEmulator;

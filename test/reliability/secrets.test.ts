@@ -81,7 +81,7 @@ describe('the token never appears', () => {
 
     // Success paths, in an order that makes each meaningful (apply before refresh, …).
     expect((await run(['validate', '.'])).code).toBe(0);
-    expect((await run(['validate', '.', '--format', 'json'])).code).toBe(0);
+    if (FULL) expect((await run(['validate', '.', '--format', 'json'])).code).toBe(0);
     expect((await run(['plan', '.', '--out', 'plan.json', '--format', 'markdown'])).code).toBe(0);
     expect((await run(['apply', 'plan.json', '--yes'])).code).toBe(0);
     expect((await run(['plan', '.', '--refresh', '--json'])).code).toBe(0);
@@ -90,11 +90,13 @@ describe('the token never appears', () => {
     expect((await run(['webhooks', 'apply', '.', '--yes'])).code).toBe(0);
     expect((await run(['webhooks', 'list', '--json'])).code).toBe(0);
     expect((await run(['members', 'list', '--json'])).code).toBe(0);
-    expect((await run(['members', 'get', '--id', 'mem_1'])).code).toBe(0);
-    expect((await run(['members', 'accesses', '--json'])).code).toBe(0);
-    expect((await run(['offers', 'get', 'off_pro', '--json'])).code).toBe(0);
-    expect((await run(['custom-code', 'pull', '--json'])).code).toBe(0);
-    expect((await run(['sections', 'list', 'prog_intro', '--json'])).code).toBeLessThanOrEqual(1);
+    if (FULL) {
+      expect((await run(['members', 'get', '--id', 'mem_1'])).code).toBe(0);
+      expect((await run(['members', 'accesses', '--json'])).code).toBe(0);
+      expect((await run(['offers', 'get', 'off_pro', '--json'])).code).toBe(0);
+      expect((await run(['custom-code', 'pull', '--json'])).code).toBe(0);
+      expect((await run(['sections', 'list', 'prog_intro', '--json'])).code).toBeLessThanOrEqual(1);
+    }
 
     // Every command, generically: required arguments filled with names that do not exist,
     // with the right token and a wrong one, plain and with --json / --yes where it has them.

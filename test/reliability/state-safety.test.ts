@@ -57,7 +57,9 @@ describe('a damaged state file', () => {
     ['the wrong shape', (t) => JSON.stringify({ ...JSON.parse(t), lessons: [1, 2] }), /is not a valid coursesync state: at lessons/],
     ['a newer version', (t) => JSON.stringify({ ...JSON.parse(t), version: 99 }), /format version 99, newer than this coursesync understands/],
   ];
-  it.each(damage)('%s: plan and apply stop with an error naming the file, send nothing, and change no byte', async (_what, spoil, message) => {
+  // CI: three of the five; SECRETS_FULL / the full run: all.
+  const cases = process.env.SECRETS_FULL === '1' ? damage : damage.filter(([what]) => ['truncated', 'the wrong shape', 'a newer version'].includes(what));
+  it.each(cases)('%s: plan and apply stop with an error naming the file, send nothing, and change no byte', async (_what, spoil, message) => {
     const dir = await appliedRepo();
     const spoiled = spoil(await readFile(stateFile(dir), 'utf8'));
     await writeFile(stateFile(dir), spoiled);
