@@ -30,23 +30,42 @@ export async function cleanup() {
 
 /**
  * Run `node <args>` as a child under /usr/bin/time: wall time (measured here, spawn to exit),
- * peak resident memory of the child (KB → MB) and its exit code. stdout is discarded.
+ * CPU time (user + system, every thread), peak resident memory of the child (KB → MB) and its
+ * exit code. stdout is discarded.
  */
 export async function timeNode(args, { env = process.env, cwd = ROOT } = {}) {
   const out = join(tmpdir(), `coursesync-bench-time-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const t0 = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', '%M', '-o', out, process.execPath, ...args], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', out, process.execPath, ...args], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise((resolve) => child.on('close', resolve));
   const wall = performance.now() - t0;
   const text = await readFile(out, 'utf8').catch(() => '');
   await rm(out, { force: true });
-  const kb = Number(text.trim().split('\n').pop());
-  return { wall, rssMb: kb / 1024, code, stderr };
+  const [user, sys, kb] = (text.trim().split('\n').pop() ?? '').split(' ').map(Number);
+  return { wall, rssMb: kb / 1024, cpuMs: (user + sys) * 1000, code, stderr };
 }
 
 /** Print a section heading. */
 export function heading(text) {
   console.log(`\n## ${text}`);
+}
+
+/**
+ * How much parallel CPU this process really gets: `threads` worker threads each doing the same
+ * fixed computation, against one thread doing it alone. 2.0 on two free cores; 1.0 when the
+ * machine (a CPU quota, other processes) lets this process use only one.
+ */
+export async function parallelSpeedup(threads) {
+  const { Worker } = await import('node:worker_threads');
+  const code = "let x = 0; for (let i = 0; i < 1e8; i++) x += i; require('node:worker_threads').parentPort.postMessage(x);";
+  const run = async (n) => {
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: n }, () => new Promise((resolve) => new Worker(code, { eval: true }).once('message', resolve))));
+    return performance.now() - t0;
+  };
+  const one = await run(1);
+  const many = await run(threads);
+  return (threads * one) / many;
 }

@@ -14,7 +14,7 @@ import { appendFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { generateRepo } from './out/generate-repo.js';
-import { CLI, ROOT, cleanup, heading, median, ms, ratio, tempDir, timeNode } from './lib.mjs';
+import { CLI, ROOT, cleanup, heading, median, ms, parallelSpeedup, ratio, tempDir, timeNode } from './lib.mjs';
 
 const [lessons = 10_000, coldLessons = 1_000, coldRepeats = 2, repeats = 3] = process.argv.slice(2).map(Number);
 const { loadCourse } = await import('../../dist/source/load-course.js');
@@ -40,17 +40,22 @@ export const results = {};
 heading(`plan, cold cache, everything changed: ${coldLessons} lessons, 1 thread vs ${cores} (every core)`);
 const small = await tempDir('cold');
 await generateRepo(small, { lessons: coldLessons, seed: 2 });
+const speedup = await parallelSpeedup(cores);
+console.log(`machine check: ${cores} threads of pure computation do ${speedup.toFixed(2)}× the work of one in the same time (${cores}.00 = ${cores} free cores)`);
 const single = [];
 const multi = [];
 for (let r = 0; r < coldRepeats; r++) {
   await rm(join(small, '.coursesync'), { recursive: true, force: true });
-  single.push(check(await plan(small, 1), 'cold plan, 1 thread').wall);
+  single.push(check(await plan(small, 1), 'cold plan, 1 thread'));
   await rm(join(small, '.coursesync'), { recursive: true, force: true });
-  multi.push(check(await plan(small, cores), `cold plan, ${cores} threads`).wall);
+  multi.push(check(await plan(small, cores), `cold plan, ${cores} threads`));
 }
-const [s1, sN] = [median(single), median(multi)];
-console.log(`1 thread:    ${ms(s1)} median of ${single.map((x) => x.toFixed(0)).join('/')} → ${(coldLessons / (s1 / 1000)).toFixed(0)} lessons/s (baseline)`);
-console.log(`${cores} threads:   ${ms(sN)} median of ${multi.map((x) => x.toFixed(0)).join('/')} → ${(coldLessons / (sN / 1000)).toFixed(0)} lessons/s = ${ratio(s1, sN)} the single-threaded rate`);
+const [s1, sN] = [median(single.map((x) => x.wall)), median(multi.map((x) => x.wall))];
+// CPU time / wall time: how many cores the process really got (1.0 = one core busy all the time).
+const cores1 = median(single.map((x) => x.cpuMs / x.wall));
+const coresN = median(multi.map((x) => x.cpuMs / x.wall));
+console.log(`1 thread:    ${ms(s1)} median of ${single.map((x) => x.wall.toFixed(0)).join('/')} → ${(coldLessons / (s1 / 1000)).toFixed(0)} lessons/s (baseline); CPU/wall ${cores1.toFixed(2)}`);
+console.log(`${cores} threads:   ${ms(sN)} median of ${multi.map((x) => x.wall.toFixed(0)).join('/')} → ${(coldLessons / (sN / 1000)).toFixed(0)} lessons/s = ${ratio(s1, sN)} the single-threaded rate; CPU/wall ${coresN.toFixed(2)}`);
 results.cold = { single: s1, multi: sN, lessons: coldLessons, cores };
 
 // 2. Nothing changed.
@@ -60,7 +65,7 @@ const t0 = performance.now();
 await generateRepo(big, { lessons, seed: 1 });
 const genMs = performance.now() - t0;
 const fill = check(await plan(big, cores), 'first plan (fills the cache)');
-console.log(`generated in ${ms(genMs)}; first plan (cold cache, ${cores} threads, ${lessons} creates): ${ms(fill.wall)} → ${(lessons / (fill.wall / 1000)).toFixed(0)} lessons/s, peak ${fill.rssMb.toFixed(0)} MB`);
+console.log(`generated in ${ms(genMs)}; first plan (cold cache, ${cores} threads, ${lessons} creates): ${ms(fill.wall)} → ${(lessons / (fill.wall / 1000)).toFixed(0)} lessons/s, CPU/wall ${(fill.cpuMs / fill.wall).toFixed(2)}, peak ${fill.rssMb.toFixed(0)} MB`);
 const { desired } = await loadCourse(big, { cache: true, renderThreads: cores });
 const state = { version: 1, lineage: randomUUID(), serial: 1, base_url: BASE_URL, lessons: {}, sections: {}, pending: {} };
 let n = 0;
