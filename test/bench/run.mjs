@@ -6,10 +6,10 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const steps = [
-  ['plan.mjs', '10000', '300', '2', '3'],
+  ['plan.mjs', '10000', '200', '2', '3'],
   ['apply.mjs', '1000', '20', '50', '8', '2'],
   ['calls.mjs'],
-  ['emulator.mjs', '100000', '4000', '16', '2'],
+  ['emulator.mjs', '100000', '3000', '16', '2'],
 ];
 const t0 = performance.now();
 console.log(`# coursesync benchmarks, ${new Date().toISOString()}`);
