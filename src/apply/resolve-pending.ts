@@ -46,30 +46,30 @@ export async function resolvePendingCalls(
   const pending = Object.entries(store.data.pending);
   if (pending.length === 0) return { uncertain: [], refreshed: [] };
 
-  // Creates → uncertain entries, in one write.
+  // Creates → uncertain entries. Written together with what is read back below, in one write:
+  // a kill between two writes would otherwise leave the uncertain entries without the read-back
+  // of their sections, and nothing would ever redo it (found by the full crash-loop run).
   const uncertain: string[] = [];
   const creates = pending.filter(([, p]) => p.action === 'create');
-  if (creates.length > 0) {
-    await store.update((d) => {
-      for (const [id, p] of creates) {
-        delete d.pending[id];
-        if (d.lessons[p.key]?.id) continue; // recorded after all (cannot happen with one write per result)
-        const known = options.lookup?.(p.key);
-        const name = p.name ?? known?.fields.name ?? p.key;
-        d.lessons[p.key] = {
-          id: null,
-          program_id: known?.program_id ?? '',
-          section_id: p.section_id ?? '',
-          position: null,
-          path: known?.path ?? '',
-          applied: { ...(known?.fields ?? DEFAULT_LESSON_FIELDS), name },
-          response: {},
-          uncertain: { name, section_id: p.section_id ?? '', since: p.started_at },
-        };
-        uncertain.push(p.key);
-      }
-    });
-  }
+  const markUncertain = (d: StateData) => {
+    for (const [id, p] of creates) {
+      delete d.pending[id];
+      if (d.lessons[p.key]?.id) continue; // recorded after all (cannot happen with one write per result)
+      const known = options.lookup?.(p.key);
+      const name = p.name ?? known?.fields.name ?? p.key;
+      d.lessons[p.key] = {
+        id: null,
+        program_id: known?.program_id ?? '',
+        section_id: p.section_id ?? '',
+        position: null,
+        path: known?.path ?? '',
+        applied: { ...(known?.fields ?? DEFAULT_LESSON_FIELDS), name },
+        response: {},
+        uncertain: { name, section_id: p.section_id ?? '', since: p.started_at },
+      };
+      uncertain.push(p.key);
+    }
+  };
 
   // Updates, moves, unpublishes and read-back marks: read the lessons and their sections. The
   // sections of interrupted creates too: a create that did land shifted the lessons after it
@@ -77,7 +77,10 @@ export async function resolvePendingCalls(
   // `plan --refresh` reported them as drift).
   const others = pending.filter(([, p]) => p.action !== 'create');
   const createSections = creates.map(([, p]) => p.section_id).filter((s): s is string => typeof s === 'string' && s !== '');
-  if (others.length === 0 && createSections.length === 0) return { uncertain, refreshed: [] };
+  if (others.length === 0 && createSections.length === 0) {
+    await store.update(markUncertain);
+    return { uncertain, refreshed: [] };
+  }
   const limit = pLimit(Math.max(1, options.concurrency));
   const read = async (key: string, id: string): Promise<Lesson | null> => {
     try {
@@ -115,6 +118,7 @@ export async function resolvePendingCalls(
   await Promise.all(around.map(([k, l]) => limit(async () => live.set(k, await read(k, l.id!)))));
 
   await store.update((d) => {
+    markUncertain(d);
     for (const [id] of others) delete d.pending[id];
     recordLive(d, live, new Set(others.map(([, p]) => p.key)));
   });
