@@ -6,8 +6,8 @@
  */
 import { CoursesyncError } from '../diagnostics/errors.js';
 import type { DesiredState } from '../model/desired.js';
-import { buildPlan, type BuiltPlan } from '../cli/plan.js';
-import { resolveConnection, type ConnectionFlags } from '../cli/connection.js';
+import { buildPlan, type BuiltPlan } from '../sync/build-plan.js';
+import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import { isCall, type Plan } from '../plan/plan-schema.js';
 import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { StateStore } from '../state/state-store.js';

@@ -9,7 +9,7 @@
  * applies a saved plan in its working directory.
  */
 import type { Command } from 'commander';
-import type { ConnectionFlags } from './connection.js';
+import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from './exit-codes.js';
 
 interface ApplyCommandOptions extends ConnectionFlags {

@@ -4,7 +4,7 @@
  * wait shows a one-line progress on stderr; off a TTY each finished copy gets one line.
  */
 import type { Command } from 'commander';
-import type { ConnectionFlags } from './connection.js';
+import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from './exit-codes.js';
 import { positiveInt, processIo, type CommandIo } from './school-command.js';
 

@@ -5,7 +5,7 @@
  * them (it runs the planner, which needs no request).
  */
 import type { Command } from 'commander';
-import type { ConnectionFlags } from './connection.js';
+import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from './exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
 
@@ -19,7 +19,7 @@ export interface ImportCommandOptions extends ConnectionFlags {
 
 /** Keys of `keys` that the repo's plan would still change, with the action. */
 export async function pendingChangesFor(dir: string, keys: ReadonlySet<string>, flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promise<Array<{ key: string; action: string }>> {
-  const { buildPlan } = await import('./plan.js');
+  const { buildPlan } = await import('../sync/build-plan.js');
   const { plan } = await buildPlan(dir, { baseUrl: flags.baseUrl, tokenFile: flags.tokenFile, env });
   return plan.changes.filter((c) => keys.has(c.key) && c.action !== 'orphan').map((c) => ({ key: c.key, action: c.action }));
 }

@@ -12,7 +12,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { CourseConfigSchema, type CourseConfig } from '../model/config.js';
 import { createSchoolClient, type SchoolClient, type SchoolClientOptions } from '../school/client.js';
-import { explainSchoolError, resolveConnection, type ConnectionFlags } from './connection.js';
+import { explainSchoolError, resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import type { Out } from './terminal.js';
 
 /** Where a command writes, and what environment it reads (process by default). */

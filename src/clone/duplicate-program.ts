@@ -8,7 +8,7 @@
  */
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { explainSchoolError } from '../cli/connection.js';
+import { explainSchoolError } from '../school/connection.js';
 import { programFolderFiles, sectionFolderName } from '../model/program-folder.js';
 import { resolveProgramId } from '../source/resolve-program-id.js';
 import { CoursesyncError } from '../diagnostics/errors.js';

@@ -9,7 +9,7 @@
 import { writeFile, access } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { explainSchoolError } from '../cli/connection.js';
+import { explainSchoolError } from '../school/connection.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { lessonToFile } from './lesson-file.js';

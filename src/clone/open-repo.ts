@@ -5,7 +5,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
-import { resolveConnection, explainSchoolError, type ConnectionFlags } from '../cli/connection.js';
+import { resolveConnection, explainSchoolError, type ConnectionFlags } from '../school/connection.js';
 import { keyFromFileName } from '../compile/compile-lesson.js';
 import { compareNatural } from '../compile/natural-order.js';
 import { CoursesyncError } from '../diagnostics/errors.js';

@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyCourse, type ApplyCourseResult } from '../../src/apply/apply-course.js';
-import { buildPlan } from '../../src/cli/plan.js';
+import { buildPlan } from '../../src/sync/build-plan.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { hasChanges } from '../../src/plan/describe-change.js';
 import { lesson, removeRepos, writeRepo } from '../e2e/helpers.js';

@@ -10,7 +10,7 @@ import { cleanup, heading, tempDir } from './lib.mjs';
 
 const { startEmulator } = await import('../../dist/emulator/index.js');
 const { applyCourse } = await import('../../dist/apply/index.js');
-const { buildPlan } = await import('../../dist/cli/plan.js');
+const { buildPlan } = await import('../../dist/sync/build-plan.js');
 const { isCall } = await import('../../dist/plan/index.js');
 const TOKEN = 'bench';
 const N = 100;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { createSchoolClient } from '../../src/school/client.js';
-import { buildPlan } from '../../src/cli/plan.js';
+import { buildPlan } from '../../src/sync/build-plan.js';
 import { parsePlanText } from '../../src/plan/render-json.js';
 import { statePath } from '../../src/state/state-file.js';
 import { copyFixture, pushPlan, removeFixtureCopies, runCli } from './plan-helpers.js';

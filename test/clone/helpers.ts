@@ -5,7 +5,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { buildPlan } from '../../src/cli/plan.js';
+import { buildPlan } from '../../src/sync/build-plan.js';
 
 const dirs: string[] = [];
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/cli/plan.js';
+import { buildPlan } from '../../src/sync/build-plan.js';
 import { renderDigest, RENDERER_ID } from '../../src/compile/render-cache.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { loadCourse } from '../../src/source/load-course.js';

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import type { CourseConfig } from '../model/config.js';
-import { checkBaseUrl } from '../school/base-url.js';
-import { SchoolApiError } from '../school/errors.js';
+import { checkBaseUrl } from './base-url.js';
+import { SchoolApiError } from './errors.js';
 
 export interface ConnectionFlags {
   baseUrl?: string | undefined;

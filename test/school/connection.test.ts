@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { explainSchoolError, resolveConnection } from '../../src/cli/connection.js';
+import { explainSchoolError, resolveConnection } from '../../src/school/connection.js';
 import { CoursesyncError } from '../../src/diagnostics/errors.js';
 import { SchoolApiError } from '../../src/school/errors.js';
 import type { CourseConfig } from '../../src/model/config.js';

@@ -1,0 +1,178 @@
+/**
+ * buildPlan: the composer behind `plan`, `apply` and the clone commands (I/O at the edges of the
+ * pure planner): load the course → load the state → resolve sections given by `name:` →
+ * read live lessons with --refresh → diffCourse. Without --refresh it sends no request and
+ * needs no token, except to resolve a `name:` section the state has not resolved yet.
+ */
+import type { DesiredState } from '../model/desired.js';
+import type { LiveLesson } from '../plan/diff-course.js';
+import type { Plan } from '../plan/plan-schema.js';
+import type { SectionState, StateData } from '../state/schema.js';
+import type { ConnectionFlags } from '../school/connection.js';
+import pLimit from 'p-limit';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import { diffCourse } from '../plan/diff-course.js';
+import { type SchoolClient, createSchoolClient } from '../school/client.js';
+import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
+import { loadCourse } from '../source/load-course.js';
+import { hashResponseFields } from '../state/hash-response.js';
+import { readStateFile, statePath } from '../state/state-file.js';
+import { checkBaseUrl } from '../state/state-store.js';
+
+export interface BuildPlanOptions extends ConnectionFlags {
+  /** Read every tracked lesson live (PATCH /lessons/{id} with `{}`) and report drift. */
+  refresh?: boolean;
+  /** Requests in flight for --refresh; default: coursesync.yaml apply.concurrency, else 4. */
+  concurrency?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface BuiltPlan {
+  plan: Plan;
+  desired: DesiredState;
+  state: StateData;
+  /** Whether the state file existed (false: first run, empty state). */
+  stateExists: boolean;
+  /** Section folder → section, for `name:` sections resolved through the API in this run (apply records them in state). */
+  resolvedSections: Record<string, SectionState>;
+  /** The school base URL when one is configured. */
+  baseUrl: string | undefined;
+}
+
+/**
+ * Build the plan for the course repo at `dir`.
+ * @throws CoursesyncError for an invalid repo (with its diagnostics), an unreadable state, a
+ *   state of another school, or a `name:` section that cannot be resolved.
+ */
+export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Promise<BuiltPlan> {
+  const env = options.env ?? process.env;
+
+  // Renderings are cached by content digest under .coursesync/cache/; COURSESYNC_RENDER_THREADS
+  // sets the threads rendering what is not cached (default every core).
+  const threads = Number(env.COURSESYNC_RENDER_THREADS);
+  const result = await loadCourse(dir, { cache: true, renderThreads: Number.isInteger(threads) && threads >= 1 ? threads : undefined });
+  if (!result.desired) {
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+    throw new CoursesyncError(`the course repo has ${errors} error${errors === 1 ? '' : 's'}; nothing was planned`, {
+      code: 'course/invalid',
+      hint: 'fix the files named above (`coursesync validate` lists them), then plan again',
+      diagnostics: result.diagnostics,
+    });
+  }
+  const desired = result.desired;
+  const { state, exists } = await readStateFile(dir);
+
+  // The base URL is needed only to talk to the school or to check the state belongs to it.
+  let baseUrl: string | undefined;
+  try {
+    baseUrl = resolveBaseUrl({ flags: options, config: desired.config, env });
+  } catch (e) {
+    if (options.refresh) throw e;
+  }
+  if (baseUrl !== undefined) checkBaseUrl(state, baseUrl, statePath(dir));
+
+  // Sections: by id, by a name the state already resolved, or through GET /sections.
+  const sectionIds = new Map<string, string>();
+  const unresolved: Array<{ path: string; name: string; programId: string }> = [];
+  for (const program of desired.programs) {
+    for (const section of program.sections) {
+      if ('id' in section.ref) {
+        sectionIds.set(section.path, section.ref.id);
+        continue;
+      }
+      const known = state.sections[section.path];
+      if (known && known.name === section.ref.name && known.program_id === program.id) sectionIds.set(section.path, known.id);
+      else unresolved.push({ path: section.path, name: section.ref.name, programId: program.id });
+    }
+  }
+
+  let client: SchoolClient | undefined;
+  const connect = async (why: string) => {
+    if (client) return client;
+    let token: string;
+    try {
+      token = resolveToken({ flags: options, env });
+    } catch (e) {
+      throw new CoursesyncError(`${why}, which needs the school API, but no API token is set`, {
+        code: 'plan/needs-token',
+        hint:
+          unresolved.length > 0
+            ? `set COURSESYNC_TOKEN (or pass --token-file), or write \`id: <section id>\` in ${unresolved.map((u) => `${u.path}/section.yaml`).join(', ')} so plan needs no request`
+            : 'set COURSESYNC_TOKEN (or pass --token-file), or plan without --refresh',
+        cause: e,
+      });
+    }
+    if (baseUrl === undefined) baseUrl = resolveBaseUrl({ flags: options, config: desired.config, env });
+    client = createSchoolClient({ baseUrl, token, timeoutMs: desired.config.school?.timeout_ms });
+    return client;
+  };
+
+  const resolvedSections: Record<string, SectionState> = {};
+  if (unresolved.length > 0) {
+    const first = unresolved[0]!;
+    const api = await connect(
+      `the section ${first.path}/section.yaml is given by name ("${first.name}")` + (unresolved.length > 1 ? ` (and ${unresolved.length - 1} more)` : ''),
+    );
+    const byProgram = new Map<string, Array<{ id: string; name: string }>>();
+    for (const u of unresolved) {
+      let list = byProgram.get(u.programId);
+      if (!list) {
+        list = [];
+        try {
+          for await (const s of api.sections.list({ product_id: u.programId })) list.push({ id: s.id, name: s.name });
+        } catch (e) {
+          throw explainSchoolError(e, `program ${u.programId}`);
+        }
+        byProgram.set(u.programId, list);
+      }
+      const hits = list.filter((s) => s.name === u.name);
+      if (hits.length !== 1) {
+        const near = list.map((s) => `"${s.name}" (${s.id})`).join(', ') || 'none';
+        throw new CoursesyncError(
+          `${u.path}/section.yaml: program ${u.programId} has ${hits.length === 0 ? 'no section' : `${hits.length} sections`} named "${u.name}"`,
+          {
+            code: hits.length === 0 ? 'plan/section-not-found' : 'plan/section-ambiguous',
+            hint: `names must match exactly once; write \`id:\` instead. Sections of the program: ${near}`,
+          },
+        );
+      }
+      sectionIds.set(u.path, hits[0]!.id);
+      resolvedSections[u.path] = { id: hits[0]!.id, name: u.name, program_id: u.programId };
+    }
+  }
+
+  let live: Map<string, LiveLesson> | undefined;
+  if (options.refresh) {
+    const api = await connect('--refresh reads every tracked lesson');
+    live = await readLiveLessons(api, state, options.concurrency ?? desired.config.apply?.concurrency ?? 4);
+  }
+
+  const plan = diffCourse(desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url });
+  return { plan, desired, state, stateExists: exists, resolvedSections, baseUrl };
+}
+
+/** PATCH /lessons/{id} with `{}` (changes nothing, returns the lesson) for every tracked lesson. */
+async function readLiveLessons(
+  api: SchoolClient,
+  state: StateData,
+  concurrency: number,
+): Promise<Map<string, LiveLesson>> {
+  const limit = pLimit(concurrency);
+  const live = new Map<string, LiveLesson>();
+  const tracked = Object.entries(state.lessons).filter(([, l]) => l.id !== null);
+  await Promise.all(
+    tracked.map(([key, l]) =>
+      limit(async () => {
+        let lesson;
+        try {
+          lesson = await api.lessons.update(l.id!, {});
+        } catch (e) {
+          throw explainSchoolError(e, `lesson ${l.id} (${l.path}, key ${key})`);
+        }
+        const values = lesson as unknown as Record<string, unknown>;
+        live.set(key, { id: lesson.id, section_id: lesson.section_id, position: lesson.position, response: hashResponseFields(values), values });
+      }),
+    ),
+  );
+  return live;
+}
