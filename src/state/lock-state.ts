@@ -1,10 +1,14 @@
 /**
  * The lock file `.coursesync/state.lock` (pid, host, started_at) that stops two applies from
- * writing one state at once. Created with O_EXCL, so taking it is atomic. A lock left by a
- * process that no longer runs on this host is stale and is taken over with a warning.
+ * writing one state at once. It is written whole to a temp file and then hard-linked into
+ * place, which fails when a lock exists: so taking it is atomic and a lock file is never seen
+ * half-written. A lock left by a process that no longer runs on this host is stale; breaking
+ * it takes a second lock (`state.lock.break`) and re-reads the lock first, so two processes
+ * breaking the same stale lock cannot remove each other's fresh one.
  */
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CoursesyncError } from '../diagnostics/errors.js';
@@ -40,12 +44,65 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function readLock(file: string): Promise<LockInfo | undefined> {
+/** The lock file's text, or null when there is none. */
+async function readLockText(file: string): Promise<string | null> {
   try {
-    const parsed = LockSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+function parseLock(text: string): LockInfo | undefined {
+  try {
+    const parsed = LockSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Create `file` holding `text`, atomically and only if it does not exist. */
+async function createExclusive(file: string, text: string): Promise<boolean> {
+  const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temp, file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+/** A break lock older than this was left by a crash in the middle of breaking a lock. */
+const BREAK_TIMEOUT_MS = 10_000;
+
+/**
+ * Remove the lock file if it still holds `seen` (the stale text we judged), under the break
+ * lock. Returns without removing anything when another process is breaking it right now.
+ */
+async function breakLock(file: string, seen: string, me: LockInfo): Promise<void> {
+  const breaker = `${file}.break`;
+  if (!(await createExclusive(breaker, JSON.stringify(me) + '\n'))) {
+    const age = await stat(breaker).then((st) => Date.now() - st.mtimeMs, () => 0);
+    if (age > BREAK_TIMEOUT_MS) await rm(breaker, { force: true });
+    await new Promise((r) => setTimeout(r, 20));
+    return;
+  }
+  try {
+    if ((await readLockText(file)) === seen) await rm(file, { force: true });
+  } finally {
+    await rm(breaker, { force: true });
   }
 }
 
@@ -57,15 +114,8 @@ export async function acquireStateLock(dir: string, options: AcquireLockOptions 
   const file = lockPath(dir);
   await mkdir(join(dir, STATE_DIR), { recursive: true });
   const me: LockInfo = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const handle = await open(file, 'wx', 0o644);
-      try {
-        await handle.writeFile(JSON.stringify(me) + '\n', 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+  for (let attempt = 0; attempt < 20; attempt++) {
+    if (await createExclusive(file, JSON.stringify(me) + '\n')) {
       let released = false;
       return {
         file,
@@ -75,16 +125,16 @@ export async function acquireStateLock(dir: string, options: AcquireLockOptions 
           await rm(file, { force: true });
         },
       };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    const holder = await readLock(file);
+    const text = await readLockText(file);
+    if (text === null) continue; // released meanwhile: try again
+    const holder = parseLock(text);
     const stale = holder !== undefined && holder.host === me.host && !isAlive(holder.pid);
     if (options.force || stale || holder === undefined) {
-      // An unreadable lock is a half-written one from a crash: as stale as a dead pid.
+      // An unreadable lock was not written by coursesync (ours are never half-written): stale.
       const who = holder ? `pid ${holder.pid} on ${holder.host} since ${holder.started_at}` : 'an unreadable lock file';
       options.warn?.(`taking over the state lock held by ${who}${options.force ? ' (--force-unlock)' : ' (that process is gone)'}`);
-      await rm(file, { force: true });
+      await breakLock(file, text, me);
       continue;
     }
     throw new CoursesyncError(

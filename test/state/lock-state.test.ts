@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,33 @@ describe('state lock', () => {
     expect(warnings).toEqual([expect.stringContaining(`pid ${pid}`)]);
     expect(JSON.parse(await readFile(lockPath(dir), 'utf8')).pid).toBe(process.pid);
     await lock.release();
+  });
+
+  it.each([
+    ['no lock', false],
+    ['a stale lock', true],
+  ])('with %s, of many processes starting at once exactly one gets the lock', async (_name, stale) => {
+    if (stale) await writeLock({ pid: deadPid(), host: hostname(), started_at: '2026-01-01T00:00:00Z' });
+    // Each process tries once and, if it got the lock, holds it long enough for all to try.
+    const script = `
+      const { acquireStateLock } = await import(${JSON.stringify(new URL('../../dist/state/lock-state.js', import.meta.url).href)});
+      try {
+        const lock = await acquireStateLock(process.argv[1]);
+        process.stdout.write('held');
+        await new Promise((r) => setTimeout(r, 3000));
+        await lock.release();
+      } catch (e) { process.stdout.write(e.code ?? String(e)); }`;
+    const runs = Array.from({ length: 8 }, () =>
+      new Promise<string>((done) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, dir]);
+        let out = '';
+        child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+        child.on('close', () => done(out));
+      }),
+    );
+    const outcomes = await Promise.all(runs);
+    expect(outcomes.filter((o) => o === 'held')).toHaveLength(1);
+    expect(outcomes.filter((o) => o !== 'held')).toEqual(Array(7).fill('state/locked'));
   });
 
   it('--force-unlock takes a held lock', async () => {
