@@ -96,12 +96,13 @@ describe('a damaged state file', () => {
 
 describe('the state lock', () => {
   it('a second apply while one runs is refused, naming the holder (pid and host); the first finishes', async () => {
-    const dir = await appliedRepo(slow, 6);
+    const dir = await appliedRepo(slow, 20);
     const first = spawn(process.execPath, [CLI, 'apply', dir, '--yes', '--concurrency', '1'], { env: { ...process.env, ...envOf(slow) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     first.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const firstDone = new Promise<number | null>((r) => first.on('close', r));
-    // Wait until the first apply has made a call: it holds the lock for sure.
+    // Wait until the first apply has made a call: it holds the lock for sure, and 20 calls at
+    // 150 ms leave ~3 s for the second CLI to start even on a loaded machine.
     while (!/^\+ create /m.test(out)) await new Promise((r) => setTimeout(r, 20));
     const second = await runCli(['apply', dir, '--yes'], envOf(slow));
     expect(second.code).toBe(1);
