@@ -7,13 +7,14 @@
  * Entries are checked against the lesson schemas before use; anything damaged is ignored and
  * written again; a failed write is not an error.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { CachedLesson } from '../compile/lesson-cache.js';
 import { LessonFieldsSchema } from '../state/schema.js';
+import { writeCacheFile } from './write-cache-file.js';
 
 /** Where the cache lives inside a course repo. */
 export const LESSON_CACHE_FILE = join('.coursesync', 'cache', 'lessons.json');
@@ -75,33 +76,7 @@ export async function readLessonCache(dir: string, compiler: string): Promise<Ma
   return entries;
 }
 
-/** Replace the lesson cache of the repo at `dir` (temp file, then rename); false when it could not be written. */
+/** Replace the lesson cache of the repo at `dir`; false when it could not be written. */
 export async function writeLessonCache(dir: string, compiler: string, entries: ReadonlyMap<string, CachedLesson>): Promise<boolean> {
-  const file = lessonCachePath(dir);
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await mkdir(join(dir, '.coursesync', 'cache'), { recursive: true });
-    // Written in chunks: one string of the whole cache (tens of MB) would double peak memory.
-    const handle = await open(temp, 'w');
-    try {
-      let chunk = `{"compiler":${JSON.stringify(compiler)},"entries":{`;
-      let first = true;
-      for (const [key, lesson] of entries) {
-        chunk += `${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(lesson)}`;
-        first = false;
-        if (chunk.length > 1 << 20) {
-          await handle.write(chunk);
-          chunk = '';
-        }
-      }
-      await handle.write(chunk + '}}');
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-    return true;
-  } catch {
-    await rm(temp, { force: true }).catch(() => undefined);
-    return false;
-  }
+  return writeCacheFile(lessonCachePath(dir), 'compiler', compiler, entries);
 }

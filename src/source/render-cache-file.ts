@@ -5,11 +5,11 @@
  * damaged file or entry is ignored (and rewritten), and a failed write is not an error.
  * Each write keeps only the entries the run used, so the file never outgrows the repo.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRenderResult, RENDERER_ID } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
+import { writeCacheFile } from './write-cache-file.js';
 
 /** Where the cache lives inside a course repo. */
 export const RENDER_CACHE_FILE = join('.coursesync', 'cache', 'render.json');
@@ -45,36 +45,9 @@ export async function readRenderCache(dir: string): Promise<Map<string, RenderRe
 }
 
 /**
- * Replace the render cache of the repo at `dir` with `entries` (temp file, then rename, so a
- * reader never sees half a file). Returns false when it could not be written (read-only
- * checkout, full disk): the next run renders again, nothing else changes.
+ * Replace the render cache of the repo at `dir` with `entries`. Returns false when it could not
+ * be written (read-only checkout, full disk): the next run renders again, nothing else changes.
  */
 export async function writeRenderCache(dir: string, entries: ReadonlyMap<string, RenderResult>): Promise<boolean> {
-  const file = renderCachePath(dir);
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await mkdir(join(dir, '.coursesync', 'cache'), { recursive: true });
-    // Written in chunks: one string of the whole cache (tens of MB) would double peak memory.
-    const handle = await open(temp, 'w');
-    try {
-      let chunk = `{"renderer":${JSON.stringify(RENDERER_ID)},"entries":{`;
-      let first = true;
-      for (const [digest, result] of entries) {
-        chunk += `${first ? '' : ','}${JSON.stringify(digest)}:${JSON.stringify(result)}`;
-        first = false;
-        if (chunk.length > 1 << 20) {
-          await handle.write(chunk);
-          chunk = '';
-        }
-      }
-      await handle.write(chunk + '}}');
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-    return true;
-  } catch {
-    await rm(temp, { force: true }).catch(() => undefined);
-    return false;
-  }
+  return writeCacheFile(renderCachePath(dir), 'renderer', RENDERER_ID, entries);
 }
