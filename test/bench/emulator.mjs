@@ -2,7 +2,7 @@
 // `lessons` lessons over 100 sections, or (the baseline, same run, same client) a trivial
 // node:http server that reads the body and answers a small JSON object. The client PATCHes
 // random lessons (a name; every 4th request also a position), `concurrency` at a time over
-// keep-alive connections. Seeding and request pattern follow emulator-patch.mjs.
+// keep-alive connections.
 // Usage: npm run build && node test/bench/emulator.mjs [lessons=100000] [requests=10000] [concurrency=16] [repeats=3]
 import { fork } from 'node:child_process';
 import http from 'node:http';
