@@ -10,20 +10,21 @@ import { reportFatal } from './report-error.js';
 /** Each command file exports one function that adds its command to the program. */
 type Register = (program: Command) => void;
 
+// In the order --help lists them: the sync workflow first, then the rest of the API, then the emulator.
 const commands: Array<() => Promise<{ register: Register }>> = [
-  () => import('./emulator.js'),
   () => import('./validate.js'),
   () => import('./plan.js'),
   () => import('./apply.js'),
+  () => import('./import.js'),
+  () => import('./duplicate.js'),
+  () => import('./clone.js'),
   () => import('./webhooks.js'),
   () => import('./members.js'),
   () => import('./offers.js'),
   () => import('./badges.js'),
   () => import('./custom-code.js'),
   () => import('./sections.js'),
-  () => import('./import.js'),
-  () => import('./duplicate.js'),
-  () => import('./clone.js'),
+  () => import('./emulator.js'),
 ];
 
 async function main(argv: string[]): Promise<number> {
