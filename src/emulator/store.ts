@@ -4,12 +4,11 @@
  * Lesson positions live in per-section SectionSlots (src/school/positions.ts), the same model
  * the planner simulates.
  */
+import type { LessonFields } from '../model/desired.js';
 import type { SectionSlots } from '../school/positions.js';
 import type { LessonMedia } from '../school/wire/lessons.js';
 import type { ProgramRecord } from '../school/wire/operations.js';
 import type { Seed, SeedLesson } from './seed.js';
-
-export type LessonType = 'video' | 'text' | 'pdf' | 'embed' | 'audio';
 
 /** A lesson step. Its fields are not shown by the API; we keep an id and a type. */
 export interface Step {
@@ -17,22 +16,10 @@ export interface Step {
   step_type: string;
 }
 
-export interface LessonRecord {
+/** A lesson as the school stores it: the input fields of the API plus what the school adds. */
+export interface LessonRecord extends LessonFields {
   id: string;
   section_id: string;
-  name: string;
-  lesson_type: LessonType;
-  drip_delay: number;
-  is_published: boolean;
-  is_progression_locked: boolean;
-  description: string;
-  body: string;
-  settings_embed_host_a: string | null;
-  settings_embed_host_b: string | null;
-  settings_embed_host_c: string | null;
-  settings_embed_host_d: string | null;
-  settings_embed_code: string | null;
-  embed_code: string | null;
   transcripts: unknown[];
   media: LessonMedia;
   /** Internal: not in API responses, visible in GET /__emulator/state. */

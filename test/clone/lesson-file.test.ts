@@ -4,26 +4,17 @@ import { lessonToFile, serverFields } from '../../src/clone/lesson-file.js';
 import { sameHtml } from '../../src/clone/check-round-trip.js';
 import { duplicationKey } from '../../src/clone/idempotency-key.js';
 import { renderMarkdown } from '../../src/compile/render.js';
+import { DEFAULT_LESSON_FIELDS } from '../../src/model/desired.js';
 import type { Lesson } from '../../src/school/wire/lessons.js';
 
 function lesson(over: Partial<Lesson>): Lesson {
   return {
+    ...DEFAULT_LESSON_FIELDS,
     id: 'les_1',
     section_id: 'sec_1',
     name: 'Welcome',
     position: 1,
     lesson_type: 'text',
-    drip_delay: 0,
-    is_published: true,
-    is_progression_locked: false,
-    description: '',
-    body: '',
-    settings_embed_host_a: null,
-    settings_embed_host_b: null,
-    settings_embed_host_c: null,
-    settings_embed_host_d: null,
-    settings_embed_code: null,
-    embed_code: null,
     transcripts: [],
     media: { pdf_url: null, audio_url: null, video_poster_url: null, video_status: null, video_id: null, video_error: null, video_progress: null },
     ...over,
