@@ -5,6 +5,7 @@ import { ok, route, type Route, type RouteContext, type RouteResult } from '../c
 import { denied, notFound } from '../errors.js';
 import { applyContent, applyVideoFields, lessonResponse, readLessonBody } from '../lesson-fields.js';
 import { canEdit, completionStep, emptyMedia, newId, type LessonRecord, type SectionRecord } from '../store.js';
+import { DEFAULT_LESSON_FIELDS } from '../../model/desired.js';
 
 /** The section and the right to edit its program; 404 before 403. */
 export function editableSection(ctx: RouteContext, sectionId: string): SectionRecord {
@@ -20,20 +21,15 @@ async function createLesson(ctx: RouteContext): Promise<RouteResult> {
   const section = editableSection(ctx, f.section_id);
   const { store } = ctx;
   const lesson: LessonRecord = {
+    // The API's defaults (§2.2) for every field the request leaves out, sends as null, or blank.
+    ...DEFAULT_LESSON_FIELDS,
     id: '',
     section_id: section.id,
     name: f.name,
-    lesson_type: f.lesson_type ?? 'video',
-    drip_delay: f.drip_delay ?? 0,
-    is_published: f.is_published ?? true,
-    is_progression_locked: f.is_progression_locked ?? false,
-    description: '',
-    body: '',
-    settings_embed_host_a: null,
-    settings_embed_host_b: null,
-    settings_embed_host_c: null,
-    settings_embed_host_d: null,
-    settings_embed_code: null,
+    lesson_type: f.lesson_type ?? DEFAULT_LESSON_FIELDS.lesson_type,
+    drip_delay: f.drip_delay ?? DEFAULT_LESSON_FIELDS.drip_delay,
+    is_published: f.is_published ?? DEFAULT_LESSON_FIELDS.is_published,
+    is_progression_locked: f.is_progression_locked ?? DEFAULT_LESSON_FIELDS.is_progression_locked,
     embed_code: f.embed_code === undefined || f.embed_code === '' ? null : f.embed_code,
     transcripts: [],
     media: emptyMedia(),
