@@ -1,9 +1,8 @@
 /**
- * Helpers for plan CLI tests: run the built CLI, copy a fixture repo to a temp folder, and push
+ * Helpers for plan CLI tests: copy a fixture repo to a temp folder, and push
  * a plan to a real emulator the way apply will (recording state), checking every predicted
  * position against the school's answer.
  */
-import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,22 +14,8 @@ import type { LessonState, SectionState, StateData } from '../../src/state/schem
 import { writeStateFile } from '../../src/state/state-file.js';
 import { DEFAULT_LESSON_FIELDS, type LessonFields } from '../../src/model/desired.js';
 
-export const CLI = join(import.meta.dirname, '../../dist/cli/index.js');
-
-/** Run `coursesync …` with a clean environment plus `env`. */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const base = { ...process.env };
-  for (const k of ['COURSESYNC_TOKEN', 'COURSESYNC_BASE_URL', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'NO_COLOR', 'FORCE_COLOR']) delete base[k];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+/** The built CLI, run with a clean environment (shared with the e2e tests). */
+export { CLI, runCli } from '../e2e/helpers.js';
 
 const copies: string[] = [];
 
