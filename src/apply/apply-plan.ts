@@ -1,5 +1,5 @@
 /**
- * The executor: runs a Plan against the school (DESIGN §5). Chains run in parallel, the steps of
+ * The executor: runs a Plan against the school (docs/architecture.md#apply). Chains run in parallel, the steps of
  * one chain in order; one p-limit shared by every chain keeps at most `concurrency` requests in
  * flight. Around every call the state is written ahead (pending record before, result after).
  * A failed call stops its own chain; the other chains finish. Every answer's position is

@@ -1,5 +1,5 @@
 /**
- * What apply writes into state around one call (write-ahead, DESIGN §3): the pending record
+ * What apply writes into state around one call (write-ahead, docs/architecture.md#state): the pending record
  * before the request, and after it the lesson's id, section, position, applied inputs and
  * response hashes, plus the positions of the other tracked lessons of the section, shifted with
  * the shared position model (src/school/positions.ts) exactly as the school shifted them.

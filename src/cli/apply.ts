@@ -1,5 +1,5 @@
 /**
- * `coursesync apply [dir|plan.json]`: run the plan against the school (DESIGN §5, §6).
+ * `coursesync apply [dir|plan.json]`: run the plan against the school (docs/architecture.md#apply, docs/school-api.md#webhooks).
  * Flags → options → applyCourse (src/apply/); this file only talks to the terminal:
  * - on a TTY: the plan, a y/N confirmation, a progress bar (calls done, in flight, failed);
  * - off a TTY: `--yes` is required, and each call gets one line;

@@ -1,5 +1,5 @@
 /**
- * `coursesync badges award` (API §4.5). The API answers a repeated award with the existing one
+ * `coursesync badges award` (docs/school-api.md#badges). The API answers a repeated award with the existing one
  * and has no way to list awards, so "new or already existed" is decided from the answer itself:
  * a new award is unlocked while the school handles the request, so its `unlocked_at` is within
  * a moment of the answer's HTTP `Date` header (the school's own clock, so no clock skew with

@@ -1,5 +1,5 @@
 /**
- * `coursesync custom-code pull [--out DIR]` (API §4.12): write the school's custom code to
+ * `coursesync custom-code pull [--out DIR]` (docs/school-api.md#custom-code): write the school's custom code to
  * head.html and body.html, byte for byte, so it can be versioned in git. The API has no
  * endpoint that writes custom code, so there is no push: edits go through the school's UI.
  */

@@ -1,5 +1,5 @@
 /**
- * `coursesync emulator`: run the local school (DESIGN §7) until SIGINT/SIGTERM. The first stdout
+ * `coursesync emulator`: run the local school (docs/school-api.md#choices-where-the-api-is-silent) until SIGINT/SIGTERM. The first stdout
  * line is exactly `listening on http://HOST:PORT/api/v1`, so scripts can wait for it.
  */
 import type { Command } from 'commander';

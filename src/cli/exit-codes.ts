@@ -1,4 +1,4 @@
-/** Named exit codes, in one place (DESIGN §6). */
+/** Named exit codes, in one place (docs/cli.md). */
 export const ExitCode = {
   /** Success; for plan: no changes. */
   Ok: 0,

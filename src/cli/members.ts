@@ -1,5 +1,5 @@
 /**
- * `coursesync members list|get|accesses|suspend|unsuspend|ban|unban` (API §4.6–§4.8).
+ * `coursesync members list|get|accesses|suspend|unsuspend|ban|unban` (docs/school-api.md#members).
  * A member argument is an email when it contains `@`, else an id. Suspend and ban change a
  * member, so they ask for confirmation (or --yes) and print the member afterwards.
  */
@@ -108,7 +108,7 @@ export async function runMembersGet(options: MembersGetOptions, io: CommandIo = 
 
 /**
  * `members accesses [--member ID|EMAIL]`. The API lists every access with no member filter
- * (§4.7), so the filter is applied here, on the `member_id` the school sends with each access;
+ * (docs/school-api.md#members), so the filter is applied here, on the `member_id` the school sends with each access;
  * a school that does not send it cannot be filtered, and that is said rather than guessed.
  */
 export async function runMembersAccesses(options: MembersAccessesOptions, io: CommandIo = processIo()): Promise<number> {

@@ -1,5 +1,5 @@
 /**
- * `coursesync offers get|delete` (API §4.10, §4.11). Delete moves the offer to Trash: its
+ * `coursesync offers get|delete` (docs/school-api.md#offers). Delete moves the offer to Trash: its
  * member accesses are removed, the members are kept, and it can be restored from Trash in the
  * school. It asks for confirmation (or --yes) and says all of that.
  */
@@ -28,7 +28,7 @@ export async function runOffersGet(id: string, options: OffersGetOptions, io: Co
   return ExitCode.Ok;
 }
 
-/** What happens on delete, in the API's words (§3). */
+/** What happens on delete, in the API's words (docs/school-api.md#states). */
 export function deleteConsequences(offer: Offer, accesses: number): string {
   const n = `${accesses} member access${accesses === 1 ? '' : 'es'}`;
   return `Offer "${offer.name}" (${offer.id}) goes to Trash: its ${n} ${accesses === 1 ? 'is' : 'are'} removed, the members are kept, and the offer can be restored from Trash in the school.`;

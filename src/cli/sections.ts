@@ -1,5 +1,5 @@
 /**
- * `coursesync sections list <program-dir|program-id> [--group ID] [--scaffold DIR]` (API §4.9):
+ * `coursesync sections list <program-dir|program-id> [--group ID] [--scaffold DIR]` (docs/school-api.md#sections):
  * every section of a program, page after page. `--scaffold` starts a repo from an existing
  * program: one folder per section with a section.yaml (`id:`, the name as a comment, because
  * section.yaml takes id or name, not both), plus program.yaml when the folder has none. It never

@@ -37,7 +37,7 @@ export interface LessonFile {
   notes: string[];
 }
 
-/** The school's lesson fields (§2.1) as the repo's managed fields, unmodified. */
+/** The school's lesson fields (docs/school-api.md#lesson) as the repo's managed fields, unmodified. */
 export function serverFields(lesson: Lesson): LessonFields {
   const out = {} as Record<string, unknown>;
   for (const f of LESSON_FIELDS) out[f] = lesson[f];

@@ -2,7 +2,7 @@
  * Request bodies: read with a size cap, then parse JSON or form-urlencoded. Form names with
  * brackets (`attributes[is_published]`, `step_type[]`) become nested objects and arrays, and
  * form text stays text: fields that want numbers or booleans are converted by `coerceFormFields`,
- * and the text `null` is never null (API §4.2).
+ * and the text `null` is never null (docs/school-api.md#update-a-lesson).
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors.js';

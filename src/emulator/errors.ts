@@ -1,6 +1,6 @@
 /**
  * HTTP errors of the emulator, and schema validation that answers the API's
- * `Invalid arguments: <json_path> <schema_keyword>` (API §7). The issue → message mapping is the
+ * `Invalid arguments: <json_path> <schema_keyword>` (docs/school-api.md#errors). The issue → message mapping is the
  * shared one of src/school/wire/errors.ts, so client-side checks and the server agree.
  *
  * json_path rule: the JSON Pointer of the offending value in the body *as the caller sent it*

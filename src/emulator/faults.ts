@@ -1,5 +1,5 @@
 /**
- * Fault injection (DESIGN §7): failed answers, rate limiting, dropped connections. Randomness
+ * Fault injection (docs/school-api.md#choices-where-the-api-is-silent): failed answers, rate limiting, dropped connections. Randomness
  * comes from an injectable `random()` so tests can make it deterministic; each enabled fault
  * draws exactly one number per request, in a fixed order (fail, drop-before, drop-after).
  */

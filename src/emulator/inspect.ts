@@ -1,5 +1,5 @@
 /**
- * Inspection outside the API (DESIGN §7), same bearer token: GET /__emulator/state (the whole
+ * Inspection outside the API (docs/school-api.md#choices-where-the-api-is-silent), same bearer token: GET /__emulator/state (the whole
  * school, lessons in position order with their positions and internal steps), POST
  * /__emulator/reset (reload the seed, clear stats), POST /__emulator/events (fire a school event
  * to the matching webhooks and answer with the deliveries).

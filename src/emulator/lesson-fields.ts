@@ -1,7 +1,7 @@
 /**
- * Lesson request bodies → stored lesson fields (API §2.2, §4.1, §4.2): flat, `attributes`-nested
+ * Lesson request bodies → stored lesson fields (docs/school-api.md (#lesson-input-fields, #create-a-lesson, #update-a-lesson)): flat, `attributes`-nested
  * and form bodies; the forbidden-markup rule; Markdown conversion; video-source priority and
- * clearing; the Lesson response (§2.1).
+ * clearing; the Lesson response (docs/school-api.md#lesson).
  */
 import type { z } from 'zod';
 import { findForbiddenMarkup } from '../school/body-rules.js';
@@ -24,7 +24,7 @@ export interface LessonInput<T> {
 
 /**
  * Validate a lesson body against the flat schema. Nested bodies carry `section_id` at the top
- * level and every other field inside `attributes` (§4.1); the same shape is accepted on update.
+ * level and every other field inside `attributes` (docs/school-api.md#create-a-lesson); the same shape is accepted on update.
  * Errors point into the body as sent: `/attributes/name`, but `/section_id`.
  */
 export function readLessonBody<S extends z.ZodType>(schema: S, body: ParsedBody): LessonInput<z.output<S>> {
@@ -59,7 +59,7 @@ export function fieldPath(input: LessonInput<unknown>, field: string): string {
   return input.nested && field !== 'section_id' ? `/attributes/${field}` : `/${field}`;
 }
 
-/** The content fields of §2.2, as validated. */
+/** The content fields of docs/school-api.md#lesson-input-fields, as validated. */
 export interface ContentInput {
   description?: string | null | undefined;
   body?: string | null | undefined;
@@ -89,7 +89,7 @@ const HOSTS: ReadonlyArray<[VideoHost, VideoField]> = [
   ['d', 'settings_embed_host_d'],
 ];
 type VideoField = 'settings_embed_host_a' | 'settings_embed_host_b' | 'settings_embed_host_c' | 'settings_embed_host_d' | 'settings_embed_code';
-/** §2.2: when several video sources change in one request, this one wins. */
+/** docs/school-api.md#lesson-input-fields: when several video sources change in one request, this one wins. */
 export const VIDEO_PRIORITY: readonly VideoField[] = [
   'settings_embed_host_a',
   'settings_embed_host_c',
@@ -101,7 +101,7 @@ export const VIDEO_PRIORITY: readonly VideoField[] = [
 const isBlank = (v: string | null | undefined): boolean => v === null || v === undefined || v.trim() === '';
 
 /**
- * The video-source rules of §2.2. Null or blank clears a field. A *changed* non-blank value
+ * The video-source rules of docs/school-api.md#lesson-input-fields. Null or blank clears a field. A *changed* non-blank value
  * (after URL → id) wins by priority a, c, b, d, settings_embed_code and clears every other video
  * source; `embed_code` is never touched. A value equal to the stored one is not a change.
  * An unsupported URL is 422 `<path> format`.
@@ -130,7 +130,7 @@ export function applyVideoFields(lesson: LessonRecord, input: LessonInput<Partia
   for (const field of VIDEO_PRIORITY) lesson[field] = field === winner ? (incoming.get(field) ?? null) : null;
 }
 
-/** The Lesson of §2.1 (steps stay internal). */
+/** The Lesson of docs/school-api.md#lesson (steps stay internal). */
 export function lessonResponse(lesson: LessonRecord, position: number): Lesson {
   return {
     id: lesson.id,

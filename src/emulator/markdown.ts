@@ -1,5 +1,5 @@
 /**
- * The server's own Markdown → HTML conversion for `content_format: markdown` (API §2.2). It is
+ * The server's own Markdown → HTML conversion for `content_format: markdown` (docs/school-api.md#lesson-input-fields). It is
  * deliberately simple, and reproduces the warning of the API: Markdown blockquotes render as
  * plain text. Choice: a blockquote's content comes out as ordinary paragraphs without the
  * `>` marker (`> quote` → `<p>quote</p>`). Raw HTML inside the Markdown is passed through (the

@@ -1,5 +1,5 @@
 /**
- * Background operations (API §2.3, §3): duplications are accepted as `pending` and the copy is
+ * Background operations (docs/school-api.md (#operations, #states)): duplications are accepted as `pending` and the copy is
  * made when the operation completes, `operationDelayMs` after it was accepted. Completion is
  * evaluated lazily: at the start of every request the due operations are settled, so there is
  * no timer to leak and a poll after the delay always sees `completed`.
@@ -35,12 +35,12 @@ export function settleOperations(store: Store, now: number, failOperations: bool
   }
 }
 
-/** The Operation of §2.3 (internal fields left out). */
+/** The Operation of docs/school-api.md#operations (internal fields left out). */
 export function operationResponse(op: OperationRecord): { id: string; operation: string; status: string; result: unknown; error: string | null } {
   return { id: op.id, operation: op.operation, status: op.status, result: op.result, error: op.error };
 }
 
-/** A copy of a lesson record with a new id and new step ids; unpublished (API §3). */
+/** A copy of a lesson record with a new id and new step ids; unpublished (docs/school-api.md#states). */
 function cloneLesson(store: Store, source: LessonRecord, sectionId: string, name: string, publish: boolean): LessonRecord {
   const copy: LessonRecord = {
     ...source,
@@ -65,7 +65,7 @@ function copyLesson(store: Store, op: OperationRecord): unknown {
   return lessonResponse(copy, position);
 }
 
-/** The program record of §2.3. */
+/** The program record of docs/school-api.md#operations. */
 export function programRecord(p: ProgramRecordInternal): ProgramRecord {
   const { section_ids: _s, member_ids: _m, ...record } = p;
   return { ...record, section_groups: p.section_groups.map((g) => ({ ...g })), default_reviewer_ids: [...p.default_reviewer_ids] };

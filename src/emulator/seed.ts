@@ -1,5 +1,5 @@
 /**
- * The seed: the school the emulator starts with (DESIGN §7). YAML, validated with zod; a bad
+ * The seed: the school the emulator starts with (docs/school-api.md#choices-where-the-api-is-silent). YAML, validated with zod; a bad
  * seed file is a CoursesyncError naming the file and the field.
  */
 import { readFile } from 'node:fs/promises';
@@ -49,7 +49,7 @@ const SeedProgramSchema = z.strictObject({
   is_published: z.boolean().default(true),
   section_groups: z.array(z.strictObject({ id: id(), name: z.string(), position: z.int().min(1) })).default([]),
   sections: z.array(SeedSectionSchema).default([]),
-  /** Members enrolled in the program; a program copy has none (API §3). */
+  /** Members enrolled in the program; a program copy has none (docs/school-api.md#states). */
   member_ids: z.array(id()).default([]),
 });
 
@@ -116,7 +116,7 @@ export function parseSeed(value: unknown, source: string, locate?: (path: readon
     const place = locate?.(path) ?? source;
     throw new CoursesyncError(`${place}: invalid seed at ${where}: ${issue?.message ?? 'invalid'}`, {
       code: 'emulator/bad-seed',
-      hint: 'See the seed format in DESIGN §7 or the README section "The emulator".',
+      hint: 'See the seed format in docs/school-api.md#choices-where-the-api-is-silent or the README section "The emulator".',
     });
   }
   const seed = result.data;

@@ -178,7 +178,7 @@ export function newId(store: Store, prefix: string, taken: ReadonlyMap<string, u
 /** Step ids come from their own counter and are never taken by seeds. */
 const NO_IDS: ReadonlyMap<string, unknown> = new Map();
 
-/** A new completion step: every created lesson has exactly one (API §2.1, §3). */
+/** A new completion step: every created lesson has exactly one (docs/school-api.md (#lesson, #states)). */
 export function completionStep(store: Store): Step {
   return { id: newId(store, 'stp', NO_IDS), step_type: 'completion' };
 }

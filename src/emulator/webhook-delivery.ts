@@ -1,5 +1,5 @@
 /**
- * Delivery of school events to webhooks (API §6; POST /__emulator/events). Each matching
+ * Delivery of school events to webhooks (docs/school-api.md#webhooks; POST /__emulator/events). Each matching
  * webhook gets one JSON POST: `{id, event_type, created_at, data}` where `data` is the payload
  * the caller gave. The receiver's host is resolved and a private address refused unless
  * `allowInsecureWebhooks`; every attempt (sent, refused or failed) is recorded. No signing and
@@ -10,7 +10,7 @@ import { isIP } from 'node:net';
 import { isPrivateAddress } from '../school/addresses.js';
 import type { DeliveryRecord, Store, WebhookRecord } from './store.js';
 
-/** What an event says about itself, for the filters of §6. */
+/** What an event says about itself, for the filters of docs/school-api.md#webhooks. */
 export interface EventContext {
   step_type?: string | undefined;
   offer_id?: string | undefined;
@@ -28,7 +28,7 @@ const passes = (filter: unknown, value: unknown): boolean => {
   return list.length === 0 || list.includes(value);
 };
 
-/** Does this webhook want this event? (§6 filters, per event type.) */
+/** Does this webhook want this event? (docs/school-api.md#webhooks filters, per event type.) */
 export function matchesWebhook(hook: WebhookRecord, eventType: string, ctx: EventContext): boolean {
   if (hook.event_type !== eventType) return false;
   const f = hook.extra_parameters;

@@ -41,7 +41,7 @@ export interface LessonFields {
 export type LessonField = keyof LessonFields;
 
 /**
- * What the school gives a new lesson in each field it was not sent (API §2.2 defaults): the
+ * What the school gives a new lesson in each field it was not sent (docs/school-api.md#lesson-input-fields defaults): the
  * "before" of a create, and the base that a partial response or a read-back is laid over.
  */
 export const DEFAULT_LESSON_FIELDS: Readonly<LessonFields> = Object.freeze({

@@ -1,6 +1,6 @@
 /**
  * Lesson front-matter: the zod schema of the YAML block at the top of a lesson file
- * (DESIGN §2). The single source of these rules and of schema/lesson.schema.json.
+ * (docs/course-repo.md). The single source of these rules and of schema/lesson.schema.json.
  */
 import { z } from 'zod';
 import { LESSON_TYPES } from './desired.js';

@@ -1,4 +1,4 @@
-/** program.yaml: marks a folder as a program (DESIGN §2). Source of schema/program.schema.json. */
+/** program.yaml: marks a folder as a program (docs/course-repo.md). Source of schema/program.schema.json. */
 import { z } from 'zod';
 
 export const ProgramFileSchema = z

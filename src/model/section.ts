@@ -1,4 +1,4 @@
-/** section.yaml: marks a folder as a section of its program (DESIGN §2). Source of schema/section.schema.json. */
+/** section.yaml: marks a folder as a section of its program (docs/course-repo.md). Source of schema/section.schema.json. */
 import { z } from 'zod';
 import { LESSON_KEY_PATTERN } from './lesson.js';
 

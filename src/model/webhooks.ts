@@ -23,7 +23,7 @@ function entry<E extends EventType>(event: E) {
     webhook_url: WebhookUrlSchema,
     event_type: z.literal(event),
     provider: z.string().min(1).max(255).describe('Free text naming the receiver; the school uses "api" when omitted.').optional(),
-    extra_parameters: WebhookFilterSchemas[event].describe(`Filters of ${event} (API §6); empty lists mean all.`).optional(),
+    extra_parameters: WebhookFilterSchemas[event].describe(`Filters of ${event} (docs/school-api.md#webhooks); empty lists mean all.`).optional(),
   });
 }
 

@@ -6,7 +6,7 @@
 import { LESSON_FIELDS, VIDEO_HOST_FIELDS, type LessonField, type LessonFields } from '../model/desired.js';
 import type { FieldChange, LessonRequest } from './plan-schema.js';
 
-/** The video source fields: the server keeps at most one of them (API §2.2). */
+/** The video source fields: the server keeps at most one of them (docs/school-api.md#lesson-input-fields). */
 const VIDEO_SOURCES: readonly LessonField[] = [...VIDEO_HOST_FIELDS, 'settings_embed_code'];
 
 const isBlank = (v: unknown): boolean => v === null || v === undefined || v === '';

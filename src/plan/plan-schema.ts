@@ -1,5 +1,5 @@
 /**
- * The Plan (DESIGN §4, §6) as zod schemas: the single source of its types, and the parser apply
+ * The Plan (docs/architecture.md#plan, docs/school-api.md#webhooks) as zod schemas: the single source of its types, and the parser apply
  * uses for a saved plan file. A plan is data: a union of step types that apply runs with one
  * handler per type, in `chains` (chains in parallel, the steps of one chain in order).
  */

@@ -1,5 +1,5 @@
 /**
- * Which webhook addresses are private (a rule of the school, API §4.13: webhook URLs must be
+ * Which webhook addresses are private (a rule of the school, docs/school-api.md#webhooks: webhook URLs must be
  * publicly reachable; used by webhooks.yaml validation and by the emulator): loopback, private, link-local, CGNAT, unspecified,
  * unique-local IPv6 and IPv4-mapped forms of those. Node's BlockList does the subnet matching.
  */

@@ -1,6 +1,6 @@
 /**
  * Checks a school base URL before any request: http(s) only, no credentials, no query or
- * fragment, and plain `http://` only for loopback hosts (DESIGN §6). Used by the client and by
+ * fragment, and plain `http://` only for loopback hosts (docs/cli.md). Used by the client and by
  * the CLI's connection settings, so both refuse the same URLs with the same message.
  */
 import { CoursesyncError } from '../diagnostics/errors.js';

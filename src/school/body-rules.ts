@@ -1,5 +1,5 @@
 /**
- * The school's forbidden-markup rule for lesson bodies (API §2.2 `body`): scripts, iframes,
+ * The school's forbidden-markup rule for lesson bodies (docs/school-api.md#lesson-input-fields `body`): scripts, iframes,
  * object and embed tags and signed attachment markup (`<action-text-attachment sgid=…>`) are
  * rejected. The one place this rule lives: the emulator applies it to request HTML, and the
  * course validator (compile/) applies the element predicate to its hast trees before any

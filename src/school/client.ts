@@ -1,5 +1,5 @@
 /**
- * The typed client of the whole school API (API §4, DESIGN §7 for the choices where the
+ * The typed client of the whole school API (docs/school-api.md (#endpoints, #choices-where-the-api-is-silent) for the choices where the
  * document is silent). One method per endpoint; bodies are checked against the same wire
  * schemas the emulator uses before anything is sent, and responses are parsed with zod.
  * Retries and idempotency: see transport.ts.
@@ -79,7 +79,7 @@ export interface SchoolClientOptions {
 export type LessonDuplicateRequest = LessonDuplicateBody & { idempotency_key: string };
 export type ProgramDuplicateRequest = ProgramDuplicateBody & { idempotency_key: string };
 
-/** Member lookup (API §4.6): by id, or by email (case and surrounding spaces ignored). */
+/** Member lookup (docs/school-api.md#members): by id, or by email (case and surrounding spaces ignored). */
 export type MemberLookup = { id: string } | { email: string };
 
 export interface MemberPageQuery {
@@ -141,18 +141,18 @@ function checked<S extends z.ZodType>(endpoint: string, schema: S, body: unknown
 
 function buildClient(t: Transport) {
   const lessons = {
-    /** POST /lessons (§4.1). Never re-sent once it may have reached the school (OutcomeUnknownError). */
+    /** POST /lessons (docs/school-api.md#create-a-lesson). Never re-sent once it may have reached the school (OutcomeUnknownError). */
     async create(body: LessonCreateBody): Promise<Lesson> {
       checked('POST /lessons', LessonCreateBodySchema, body);
       return t.send({ method: 'POST', path: '/lessons', body, schema: LessonSchema, idempotent: false, lesson: { name: body.name, section_id: body.section_id } });
     },
-    /** PATCH /lessons/{id} (§4.2). `{}` changes nothing and returns the live lesson (refresh). */
+    /** PATCH /lessons/{id} (docs/school-api.md#update-a-lesson). `{}` changes nothing and returns the live lesson (refresh). */
     async update(id: string, body: LessonUpdateBody): Promise<Lesson> {
       const path = `/lessons/${seg(id)}`;
       checked(`PATCH ${path}`, LessonUpdateBodySchema, body);
       return t.send({ method: 'PATCH', path, body, schema: LessonSchema, idempotent: true });
     },
-    /** POST /lessons/{id}/duplicate (§4.3): starts or (same key, same details) re-reads the operation. */
+    /** POST /lessons/{id}/duplicate (docs/school-api.md#duplicate-a-lesson): starts or (same key, same details) re-reads the operation. */
     async duplicate(id: string, body: LessonDuplicateRequest): Promise<LessonOperation> {
       const path = `/lessons/${seg(id)}/duplicate`;
       checked(`POST ${path}`, LessonDuplicateBodySchema, body);
@@ -161,7 +161,7 @@ function buildClient(t: Transport) {
   };
 
   const programs = {
-    /** POST /products/{id}/duplicate (§4.4). */
+    /** POST /products/{id}/duplicate (docs/school-api.md#duplicate-a-program). */
     async duplicate(id: string, body: ProgramDuplicateRequest): Promise<ProgramOperation> {
       const path = `/products/${seg(id)}/duplicate`;
       checked(`POST ${path}`, ProgramDuplicateBodySchema, body);
@@ -170,7 +170,7 @@ function buildClient(t: Transport) {
   };
 
   const badges = {
-    /** POST /badges/award (§4.5). Idempotent by contract: a repeated award returns the same award. */
+    /** POST /badges/award (docs/school-api.md#badges). Idempotent by contract: a repeated award returns the same award. */
     async award(body: BadgeAwardBody): Promise<BadgeAward> {
       checked('POST /badges/award', BadgeAwardBodySchema, body);
       return t.send({ method: 'POST', path: '/badges/award', body, schema: BadgeAwardSchema, idempotent: true });
@@ -178,7 +178,7 @@ function buildClient(t: Transport) {
   };
 
   const members = {
-    /** One page of GET /members (§4.6). */
+    /** One page of GET /members (docs/school-api.md#members). */
     listPage(query: MemberPageQuery = {}): Promise<MemberList> {
       return t.send({ method: 'GET', path: '/members', query: { ...query }, schema: MemberListSchema, idempotent: true });
     },
@@ -194,22 +194,22 @@ function buildClient(t: Transport) {
     async *list(query: Omit<MemberPageQuery, 'page'> = {}): AsyncGenerator<Member, void, undefined> {
       for await (const page of members.pages(query)) yield* page.members;
     },
-    /** GET /members?id= or ?email= (§4.6): one member; 404 when there is none. */
+    /** GET /members?id= or ?email= (docs/school-api.md#members): one member; 404 when there is none. */
     get(lookup: MemberLookup): Promise<Member> {
       const query = 'id' in lookup ? { id: lookup.id } : { email: lookup.email };
       return t.send({ method: 'GET', path: '/members', query, schema: MemberSchema, idempotent: true });
     },
-    /** GET /members/accesses (§4.7): all accesses, or one member's (DESIGN §7 choice). */
+    /** GET /members/accesses (docs/school-api.md#members): all accesses, or one member's (docs/school-api.md#choices-where-the-api-is-silent choice). */
     async accesses(filter: { member_id?: string; email?: string } = {}): Promise<MemberAccess[]> {
       const result = await t.send({ method: 'GET', path: '/members/accesses', query: { ...filter }, schema: MemberAccessListSchema, idempotent: true });
       return result.accesses;
     },
-    /** POST /members/set_suspend (§4.8). Sets a value, so re-sending is harmless. */
+    /** POST /members/set_suspend (docs/school-api.md#members). Sets a value, so re-sending is harmless. */
     async setSuspend(body: MemberFlagBody): Promise<Member> {
       checked('POST /members/set_suspend', MemberFlagBodySchema, body);
       return t.send({ method: 'POST', path: '/members/set_suspend', body, schema: MemberSchema, idempotent: true });
     },
-    /** POST /members/set_ban (§4.8). Sets a value, so re-sending is harmless. */
+    /** POST /members/set_ban (docs/school-api.md#members). Sets a value, so re-sending is harmless. */
     async setBan(body: MemberFlagBody): Promise<Member> {
       checked('POST /members/set_ban', MemberFlagBodySchema, body);
       return t.send({ method: 'POST', path: '/members/set_ban', body, schema: MemberSchema, idempotent: true });
@@ -217,7 +217,7 @@ function buildClient(t: Transport) {
   };
 
   const sections = {
-    /** One page of GET /sections (§4.9, query names per DESIGN §7). */
+    /** One page of GET /sections (docs/school-api.md#sections, query names per docs/school-api.md#choices-where-the-api-is-silent). */
     listPage(query: SectionQuery & { page?: number }): Promise<SectionPage> {
       return t.send({ method: 'GET', path: '/sections', query: { ...query }, schema: SectionPageSchema, idempotent: true });
     },
@@ -238,12 +238,12 @@ function buildClient(t: Transport) {
   };
 
   const offers = {
-    /** GET /offers/{id} (§4.10). */
+    /** GET /offers/{id} (docs/school-api.md#offers). */
     get(id: string): Promise<Offer> {
       return t.send({ method: 'GET', path: `/offers/${seg(id)}`, schema: OfferSchema, idempotent: true });
     },
     /**
-     * DELETE /offers/{id} (§4.11): moves it to Trash. Retried like any DELETE; if a first try was
+     * DELETE /offers/{id} (docs/school-api.md#offers): moves it to Trash. Retried like any DELETE; if a first try was
      * applied but its answer lost, the retry may answer 404.
      */
     delete(id: string): Promise<OfferDeleted> {
@@ -252,19 +252,19 @@ function buildClient(t: Transport) {
   };
 
   const customCode = {
-    /** GET /custom_code (§4.12). */
+    /** GET /custom_code (docs/school-api.md#custom-code). */
     get(): Promise<CustomCode> {
       return t.send({ method: 'GET', path: '/custom_code', schema: CustomCodeSchema, idempotent: true });
     },
   };
 
   const webhooks = {
-    /** POST /webhooks (§4.13). Not idempotent: a re-send would register a second webhook. */
+    /** POST /webhooks (docs/school-api.md#webhooks). Not idempotent: a re-send would register a second webhook. */
     async create(body: WebhookCreateBody): Promise<Webhook> {
       checked('POST /webhooks', WebhookCreateBodySchema, body);
       return t.send({ method: 'POST', path: '/webhooks', body, schema: WebhookSchema, idempotent: false });
     },
-    /** GET /webhooks (§4.14). */
+    /** GET /webhooks (docs/school-api.md#webhooks). */
     list(): Promise<Webhook[]> {
       return t.send({ method: 'GET', path: '/webhooks', schema: WebhookListSchema, idempotent: true });
     },

@@ -1,5 +1,5 @@
 /**
- * Connection settings of commands that talk to the school (DESIGN §6): where the school is and
+ * Connection settings of commands that talk to the school (docs/cli.md): where the school is and
  * which token to use, and the translation of auth/lookup failures into messages that say what
  * to check. The token comes only from COURSESYNC_TOKEN or --token-file, never from a flag that
  * holds it (it would end up in shell history and process lists).

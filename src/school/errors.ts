@@ -16,7 +16,7 @@ export function redactToken(text: string, token: string | undefined): string {
 export class SchoolApiError extends CoursesyncError {
   /** HTTP status. */
   readonly status: number;
-  /** The server's `error` string (API §7), or null when the body had none. */
+  /** The server's `error` string (docs/school-api.md#errors), or null when the body had none. */
   readonly serverError: string | null;
   /** `METHOD /path`, relative to the base URL, e.g. `PATCH /lessons/les_1`. */
   readonly endpoint: string;
@@ -58,7 +58,7 @@ export class SchoolConnectionError extends CoursesyncError {
   }
 }
 
-/** The school answered 2xx with a body that does not match the API document. */
+/** The school answered 2xx with a body that does not match the school's API. */
 export class SchoolResponseError extends CoursesyncError {
   readonly endpoint: string;
   /** JSON pointer of the first mismatching field (`` for the whole body). */

@@ -1,5 +1,5 @@
 /**
- * Is a host a loopback address? Plain `http://` is only allowed to loopback (issue 3 §1), so a
+ * Is a host a loopback address? Plain `http://` is only allowed to loopback, so a
  * token never crosses a network in clear text. The decision compares parsed IP addresses with
  * node:net's BlockList (127.0.0.0/8, ::1, and IPv4-mapped ::ffff:127.0.0.0/104), never string
  * prefixes: `127.evil.com` or `http://127.0.0.1.nip.io` are not loopback.

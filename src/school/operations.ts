@@ -1,5 +1,5 @@
 /**
- * Waiting for a background operation (API §2.3, §3; DESIGN §7): the duplication request is
+ * Waiting for a background operation (docs/school-api.md (#operations, #states); docs/school-api.md#choices-where-the-api-is-silent): the duplication request is
  * repeated with the same idempotency key and identical details, which returns the existing
  * operation, until it is `completed` or `failed`.
  */

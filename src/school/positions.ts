@@ -1,5 +1,5 @@
 /**
- * The school's position model (DESIGN §4), in one place. The emulator stores positions with it
+ * The school's position model (docs/architecture.md#plan), in one place. The emulator stores positions with it
  * and the planner simulates plans with it, so the two cannot disagree.
  *
  * - A section holds lessons at integer positions >= 1, possibly with gaps.

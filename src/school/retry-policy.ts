@@ -1,5 +1,5 @@
 /**
- * The retry policy (issue 3 §2, DESIGN §5), as pure functions: how long to wait before the next
+ * The retry policy (docs/architecture.md#apply), as pure functions: how long to wait before the next
  * try. 429 and 503 honour `Retry-After` (seconds or HTTP date); otherwise exponential backoff
  * with full jitter (a uniformly random wait between 0 and min(cap, base·2^n), which spreads
  * clients apart better than a fixed or "equal" jitter), and a bounded number of tries.

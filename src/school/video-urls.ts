@@ -1,5 +1,5 @@
 /**
- * The school's video URL → id rules (API §2.1/§2.2: each host field takes a video id or a
+ * The school's video URL → id rules (docs/school-api.md#lesson-input-fields: each host field takes a video id or a
  * supported HTTP(S) share, watch or embed URL, and a URL is stored as an id). The one place
  * these patterns live: the emulator normalises with it and the course validator checks with it.
  *

@@ -1,5 +1,5 @@
 /**
- * The state file's format (DESIGN §3), as zod schemas: the single source of its types. The file
+ * The state file's format (docs/architecture.md#state), as zod schemas: the single source of its types. The file
  * records what the tool last applied, so plans compare inputs with inputs, and what it is doing
  * right now (write-ahead `pending` records), so an interrupted apply loses nothing.
  */

@@ -13,7 +13,7 @@ import { EVENT_TYPE_VALUES, WebhookFilterSchemas, type EventType } from '../scho
 import { webhookIdentity } from './identity.js';
 
 export const WEBHOOKS_FILE = 'webhooks.yaml';
-const SCHEMA_HINT = 'see schema/webhooks.schema.json and API §6 (README, "Webhooks as code")';
+const SCHEMA_HINT = 'see schema/webhooks.schema.json and docs/school-api.md#webhooks (README, "Webhooks as code")';
 
 /** A webhook the file asks for, with where it is written. */
 export interface DesiredWebhook {
@@ -99,7 +99,7 @@ function asWebhooksDiagnostic(d: Diagnostic, value: unknown[]): Diagnostic {
         ? `did you mean "${guess}"?`
         : known.length > 0
           ? `allowed keys: ${known.join(', ')}`
-          : `${event ?? 'this event type'} has no filters (API §6): remove extra_parameters`;
+          : `${event ?? 'this event type'} has no filters (docs/school-api.md#webhooks): remove extra_parameters`;
     } else if (field === 'event_type') {
       const guess = typeof entry?.event_type === 'string' ? suggest(entry.event_type, [...EVENT_TYPE_VALUES]) : undefined;
       message = entry?.event_type === undefined ? `missing required field "event_type" of webhook ${n + 1}` : `${message}, not ${JSON.stringify(entry.event_type)}`;

@@ -1,4 +1,4 @@
-/** Duplication (API §4.3, §4.4, §2.3, §3; DESIGN §7 choices): idempotency, completion, copies. */
+/** Duplication (docs/school-api.md (#duplicate-a-lesson, #duplicate-a-program, #operations, #states); docs/school-api.md#choices-where-the-api-is-silent choices): idempotency, completion, copies. */
 import { describe, expect, it } from 'vitest';
 import { call, createLesson, PARTNER, sectionLessons, sleep, useEmulator } from './helpers.js';
 

@@ -1,4 +1,4 @@
-/** Fault injection (DESIGN §7): fail rate, rate limit, dropped connections, latency, stats. */
+/** Fault injection (docs/school-api.md#choices-where-the-api-is-silent): fail rate, rate limit, dropped connections, latency, stats. */
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/emulator/faults.js';
 import { startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';

@@ -1,4 +1,4 @@
-/** Lesson request bodies (API §2.2, §4.1, §4.2, §7): statuses and exact error bodies. */
+/** Lesson request bodies (docs/school-api.md (#lesson-input-fields, #create-a-lesson, #update-a-lesson, #errors)): statuses and exact error bodies. */
 import { describe, expect, it } from 'vitest';
 import { call, createLesson, PARTNER, useEmulator } from './helpers.js';
 
@@ -52,7 +52,7 @@ describe('POST /lessons rejects bad bodies with 422 and the exact message', () =
 });
 
 describe('POST /lessons defaults, nulls, forms', () => {
-  it('applies the documented defaults and answers the Lesson of §2.1', async () => {
+  it('applies the documented defaults and answers the Lesson of docs/school-api.md#lesson', async () => {
     const r = await call(ctx.emu, 'POST', '/lessons', { section_id: 'sec_start', name: 'Welcome' });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({

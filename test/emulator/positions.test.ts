@@ -1,4 +1,4 @@
-/** The position model of DESIGN §4 on create, update and moves, asserted via /__emulator/state. */
+/** The position model of docs/architecture.md#plan on create, update and moves, asserted via /__emulator/state. */
 import { describe, expect, it } from 'vitest';
 import { call, createLesson, sectionOrder, useEmulator } from './helpers.js';
 

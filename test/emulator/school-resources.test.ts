@@ -1,4 +1,4 @@
-/** Sections, members, offers, badges and custom code (API §4.5–§4.12). */
+/** Sections, members, offers, badges and custom code (docs/school-api.md). */
 import { describe, expect, it } from 'vitest';
 import { call, PARTNER, useEmulator } from './helpers.js';
 

@@ -1,4 +1,4 @@
-/** Seeds (DESIGN §7): YAML files, zod validation, clear errors naming the file. */
+/** Seeds (docs/school-api.md#choices-where-the-api-is-silent): YAML files, zod validation, clear errors naming the file. */
 import { describe, expect, it } from 'vitest';
 import { CoursesyncError } from '../../src/diagnostics/errors.js';
 import { DEFAULT_SEED, parseSeed, readSeedFile, startEmulator } from '../../src/emulator/index.js';

@@ -1,4 +1,4 @@
-/** Video sources (API §2.2): URL → id per host, priority a, c, b, d, settings_embed_code, clearing. */
+/** Video sources (docs/school-api.md#lesson-input-fields): URL → id per host, priority a, c, b, d, settings_embed_code, clearing. */
 import { describe, expect, it } from 'vitest';
 import { call, createLesson, useEmulator } from './helpers.js';
 

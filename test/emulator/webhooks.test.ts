@@ -1,4 +1,4 @@
-/** Webhooks (API §4.13, §4.14, §6): validation, URL rules, filtered delivery to a local receiver. */
+/** Webhooks (docs/school-api.md#webhooks): validation, URL rules, filtered delivery to a local receiver. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

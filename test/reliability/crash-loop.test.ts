@@ -1,5 +1,5 @@
 /**
- * Crashes (issue 9 §3, DESIGN §8): `coursesync apply` (the built CLI) is killed with SIGKILL at
+ * Crashes (docs/architecture.md#guarantees): `coursesync apply` (the built CLI) is killed with SIGKILL at
  * seeded random moments spread over an apply of creates, then moves/updates/creates across ten
  * sections, and re-run after each kill. After every kill the state file parses; no temp file
  * survives the next run. Uncertain creates are resolved as an author would (import --key when

@@ -1,5 +1,5 @@
 /**
- * Fuzzing the emulator's request parsing (issue 9 §4): seeded random requests with malformed
+ * Fuzzing the emulator's request parsing: seeded random requests with malformed
  * JSON, wrong shapes, form bodies (deep brackets, prototype keys, bad percent-encoding), huge
  * bodies (declared and chunked), odd content types, paths, queries and auth headers, sent raw
  * with node:http. Every answer is a 4xx (a 2xx only where the odd path or content type happens

@@ -1,5 +1,5 @@
 /**
- * Faults (issue 9 §1): the built CLI applies a course of creates, then moves, updates and
+ * Faults: the built CLI applies a course of creates, then moves, updates and
  * creates over ten sections, against an emulator answering 10 % of requests 500/503
  * (`--fail-rate 0.1`, seeded) and rate limiting at 20 requests a second (`--rate-limit 20`).
  * Apply converges, re-run only for creates left uncertain (settled as an author would: import
@@ -102,7 +102,7 @@ describe('faults: --fail-rate 0.1 --rate-limit 20', () => {
     // Without --refresh: reading 250+ lessons back through the same faults can itself run out
     // of tries (the full run saw exit 1); the school was compared above.
     expect((await runCli(['plan', dir, '--detailed-exitcode'], env())).code).toBe(0);
-    // Not "at most one": an uncertain create stops the rest of its chain (DESIGN §5; moves tie
+    // Not "at most one": an uncertain create stops the rest of its chain (docs/architecture.md#apply; moves tie
     // sections into one chain, so at 500 changes one 5xx on a create stops most of the run),
     // and each re-run's own creates meet the same 10 % of 5xx answers. Bounded, and reported.
     expect(reruns1).toBeLessThanOrEqual(15);

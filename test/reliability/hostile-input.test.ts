@@ -1,5 +1,5 @@
 /**
- * Hostile and broken input (issue 9 §4, DESIGN §8): at least 1,000 generated malformed repos go
+ * Hostile and broken input (docs/architecture.md#guarantees): at least 1,000 generated malformed repos go
  * through the same loadCourse path as `validate`/`plan`/`apply`, and each must come back
  * invalid, with an error naming the broken file (and its line where it has one), without a
  * crash. A sample goes through the built CLI (`plan --refresh`, `apply --yes`, `validate`) with a

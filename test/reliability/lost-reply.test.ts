@@ -1,5 +1,5 @@
 /**
- * The fault that matters most (issue 9 §2): the school commits and the reply is lost — and its
+ * The fault that matters most: the school commits and the reply is lost — and its
  * twin, the connection dropped before the school did anything. At the level of one call:
  * - a create whose reply was lost is `uncertain`, exactly one lesson exists, and it is never
  *   re-sent (not by the client, not by the next apply); `import --key` settles it;

@@ -1,5 +1,5 @@
 /**
- * Secrets (issue 9 §5, DESIGN §6): every command of the built CLI — found by walking the
+ * Secrets (docs/cli.md): every command of the built CLI — found by walking the
  * commander tree, so new commands are covered too — is run with a recognisable token, on
  * success paths, error paths (404, a wrong token, missing arguments) and with --json; stdout,
  * stderr, the state, saved plans, the step summary and everything under .coursesync/ (the

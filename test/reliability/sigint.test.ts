@@ -1,5 +1,5 @@
 /**
- * Ctrl-C during apply (issue 9 §5), with the built CLI and an emulator whose answers take
+ * Ctrl-C during apply, with the built CLI and an emulator whose answers take
  * 400 ms: the first SIGINT stops starting calls, waits for those in flight, records them,
  * saves the state and exits 130; a second SIGINT exits at once (130) saying the state may hold
  * pending calls — and it does, since the calls in flight were not waited for — and the next

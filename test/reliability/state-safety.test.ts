@@ -1,5 +1,5 @@
 /**
- * State safety (issue 9 §6), through the built CLI: a truncated, corrupted, wrongly shaped or
+ * State safety, through the built CLI: a truncated, corrupted, wrongly shaped or
  * newer-version state file, and a saved plan of another lineage, each give a clear error naming
  * the file, send no request and leave every byte of the state as it was. A second apply while
  * one holds the lock names the holder; a lock left by a killed process is detected and taken

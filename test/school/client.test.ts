@@ -1,6 +1,6 @@
 /**
  * Client conformance: every method of the typed client against the real emulator over HTTP,
- * with the statuses and error bodies of the API document.
+ * with the statuses and error bodies of the school's API.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { newIdempotencyKey } from '../../src/school/client.js';

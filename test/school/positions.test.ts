@@ -3,7 +3,7 @@ import { orderOf, place, placementOf, removeFromSection, type Placement } from '
 
 const slots = (entries: Record<string, number>) => new Map(Object.entries(entries));
 
-describe('place (DESIGN §4 position model)', () => {
+describe('place (docs/architecture.md#plan position model)', () => {
   const cases: Array<{ name: string; start: Record<string, number>; id: string; placement: Placement; want: Record<string, number> }> = [
     { name: 'create last in empty section', start: {}, id: 'X', placement: 'last', want: { X: 1 } },
     { name: 'create last after a gap', start: { A: 1, B: 5 }, id: 'X', placement: 'last', want: { A: 1, B: 5, X: 6 } },

@@ -1,4 +1,4 @@
-/** The lesson request schemas encode API §2.2/§4.1/§4.2/§8 one rule per check: table tests. */
+/** The lesson request schemas encode docs/school-api.md (#lesson-input-fields, #create-a-lesson, #update-a-lesson, #limits) one rule per check: table tests. */
 import { describe, expect, it } from 'vitest';
 import { LessonCreateBodySchema, LessonDuplicateBodySchema, LessonSchema, LessonUpdateBodySchema } from '../../src/school/wire/lessons.js';
 import { invalidArgumentsMessage } from '../../src/school/wire/errors.js';

@@ -1,4 +1,4 @@
-/** Request schemas of the other endpoints (API §4.4–§4.13, §6): table tests. */
+/** Request schemas of the other endpoints (docs/school-api.md): table tests. */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
@@ -20,7 +20,7 @@ function verdict(schema: z.ZodType, body: unknown): string | null {
 
 const hook = { webhook_url: 'https://hooks.example.com/in', provider: 'coursesync' };
 
-describe('WebhookCreateBodySchema (§4.13, §6)', () => {
+describe('WebhookCreateBodySchema (docs/school-api.md#webhooks)', () => {
   it.each<[string, unknown, string | null]>([
     ['no filters', { ...hook, event_type: 'new_payment' }, null],
     ['completed step types', { ...hook, event_type: 'element_completed', extra_parameters: { step_type: ['quiz', 'form'] } }, null],

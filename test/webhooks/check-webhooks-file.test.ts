@@ -17,7 +17,7 @@ describe('checkWebhooksFile: valid files', () => {
     expect(ok('# nothing yet\n')).toEqual([]);
   });
 
-  it('every event type with its filters, as §6 allows them', () => {
+  it('every event type with its filters, as docs/school-api.md#webhooks allows them', () => {
     const hooks = ok(`
 - webhook_url: https://hooks.example.com/a
   event_type: element_completed
@@ -74,7 +74,7 @@ describe('checkWebhooksFile: every mistake has a place, a code and a hint', () =
     ['user_ids of numbers', '- webhook_url: https://x.example.com\n  event_type: conversation_message_received\n  extra_parameters: { user_ids: [7] }\n', { code: 'webhooks/invalid-field', hint: 'quote the value to make it a string' }],
     ['author_types value', '- webhook_url: https://x.example.com\n  event_type: conversation_message_received\n  extra_parameters: { author_types: admins }\n', { code: 'webhooks/invalid-field', line: 3 }],
     ['filter of another event, did you mean', '- webhook_url: https://x.example.com\n  event_type: element_completed\n  extra_parameters: { step_typ: [quiz] }\n', { code: 'webhooks/unknown-key', hint: 'did you mean "step_type"?' }],
-    ['filters on an event without filters', '- webhook_url: https://x.example.com\n  event_type: new_payment\n  extra_parameters: { offerFilter: [a] }\n', { code: 'webhooks/unknown-key', hint: 'new_payment has no filters (API §6): remove extra_parameters' }],
+    ['filters on an event without filters', '- webhook_url: https://x.example.com\n  event_type: new_payment\n  extra_parameters: { offerFilter: [a] }\n', { code: 'webhooks/unknown-key', hint: 'new_payment has no filters (docs/school-api.md#webhooks): remove extra_parameters' }],
     ['same identity twice (one id vs a list, order)', '- webhook_url: https://X.example.com/in\n  event_type: member_joining_offer\n  extra_parameters: { offerFilter: [b, a] }\n- webhook_url: https://x.example.com/in\n  event_type: member_joining_offer\n  extra_parameters: { offerFilter: [a, b, a] }\n', { code: 'webhooks/duplicate', line: 4, column: 3, message: expect.stringMatching(/same as the one at line 1/) }],
   ])('%s', (_name, text, expected) => {
     const found = problems(text);

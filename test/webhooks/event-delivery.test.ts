@@ -1,5 +1,5 @@
 /**
- * Event delivery for each of the seven event types (API §6): webhooks written in webhooks.yaml
+ * Event delivery for each of the seven event types (docs/school-api.md#webhooks): webhooks written in webhooks.yaml
  * are checked and planned by coursesync, registered in an emulator that accepts a local
  * receiver (allowInsecureWebhooks), and events fired through POST /__emulator/events. Each
  * filter, as a person writes it in the file, must include and exclude the right events.

@@ -1,5 +1,5 @@
 /**
- * POST /badges/award (API §4.5): badge by id (wins) or exact name, member by id (wins) or email
+ * POST /badges/award (docs/school-api.md#badges): badge by id (wins) or exact name, member by id (wins) or email
  * (case and surrounding spaces ignored). A repeat returns the existing award and sends no
  * further notification; each first award appends one entry to the notification log shown in
  * GET /__emulator/state.

@@ -1,4 +1,4 @@
-/** GET /custom_code (API §4.12): the school's custom head and body code. */
+/** GET /custom_code (docs/school-api.md#custom-code): the school's custom head and body code. */
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
 
 function getCustomCode(ctx: RouteContext): RouteResult {

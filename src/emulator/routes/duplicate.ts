@@ -1,11 +1,11 @@
 /**
- * POST /lessons/{id}/duplicate and POST /products/{id}/duplicate (API §4.3, §4.4, §2.3).
+ * POST /lessons/{id}/duplicate and POST /products/{id}/duplicate (docs/school-api.md (#duplicate-a-lesson, #duplicate-a-program, #operations)).
  *
- * Choices where the document is silent (DESIGN §7): a new operation answers 202, a repeat of
+ * Choices where the document is silent (docs/school-api.md#choices-where-the-api-is-silent): a new operation answers 202, a repeat of
  * the same idempotency key with identical details 200 with the same operation (that is how
  * callers poll); keys are scoped per API key; "identical details" compares the request as sent
  * (source id, destination_section_id, name — an empty name equals an omitted one).
- * Error bodies follow each endpoint's list in §4.3/§4.4: lesson duplication answers 422
+ * Error bodies follow each endpoint's list in docs/school-api.md (#duplicate-a-lesson, #duplicate-a-program): lesson duplication answers 422
  * `Invalid arguments…`, program duplication 403 `Forbidden` and 422 `Validation failed` for
  * its non-schema checks (key reuse, a copy name over 255 characters).
  */

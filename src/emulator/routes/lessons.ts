@@ -1,4 +1,4 @@
-/** POST /lessons and PATCH /lessons/{id} (API §4.1, §4.2; positions per DESIGN §4). */
+/** POST /lessons and PATCH /lessons/{id} (docs/school-api.md (#create-a-lesson, #update-a-lesson); positions per docs/architecture.md#plan). */
 import { place, placementOf, removeFromSection } from '../../school/positions.js';
 import { LessonCreateBodySchema, LessonUpdateBodySchema } from '../../school/wire/lessons.js';
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
@@ -21,7 +21,7 @@ async function createLesson(ctx: RouteContext): Promise<RouteResult> {
   const section = editableSection(ctx, f.section_id);
   const { store } = ctx;
   const lesson: LessonRecord = {
-    // The API's defaults (§2.2) for every field the request leaves out, sends as null, or blank.
+    // The API's defaults (docs/school-api.md#lesson-input-fields) for every field the request leaves out, sends as null, or blank.
     ...DEFAULT_LESSON_FIELDS,
     id: '',
     section_id: section.id,

@@ -1,7 +1,7 @@
 /**
- * Members (API §4.6–§4.8). Choices where the document is silent (DESIGN §7, shared wire
+ * Members (docs/school-api.md#members). Choices where the document is silent (docs/school-api.md#choices-where-the-api-is-silent, shared wire
  * schemas): the list takes `page` (1–10000, default 1) and `per_page` (1–100, default 20);
- * `email` lookup ignores case and surrounding spaces (as §4.5 says for badges); accesses may
+ * `email` lookup ignores case and surrounding spaces (as docs/school-api.md#badges says for badges); accesses may
  * be narrowed with `member_id` or `email` and carry an extra `member_id` field; suspend/ban take
  * `member_id` or `email` (id wins) and `value` (boolean; text in forms). Bad query values are
  * 422 `Invalid arguments: /<param> <keyword>`; unknown members 404.

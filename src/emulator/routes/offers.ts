@@ -1,6 +1,6 @@
 /**
- * Offers (API §4.10, §4.11): read, and delete to Trash. A trashed offer answers 404 to GET and
- * DELETE; its member accesses are removed and the members kept (API §3). It stays in the store
+ * Offers (docs/school-api.md#offers): read, and delete to Trash. A trashed offer answers 404 to GET and
+ * DELETE; its member accesses are removed and the members kept (docs/school-api.md#states). It stays in the store
  * (visible in GET /__emulator/state with `in_trash: true`), since Trash can be restored.
  */
 import type { Offer } from '../../school/wire/offers.js';

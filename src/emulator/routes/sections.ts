@@ -1,9 +1,9 @@
 /**
- * GET /sections (API §4.9) with the DESIGN §7 query names: `product_id` (required),
+ * GET /sections (docs/school-api.md#sections) with the docs/school-api.md#choices-where-the-api-is-silent query names: `product_id` (required),
  * `section_group_id`, `page` (1–10000, default 1), `per_page` (1–30, default 30), `search`
  * (≤10000, case-insensitive substring of the name).
  *
- * Choices: bad query values answer 422 `{"error":"Invalid arguments"}` (the message §7 lists for
+ * Choices: bad query values answer 422 `{"error":"Invalid arguments"}` (the message docs/school-api.md#errors lists for
  * section listing) and so do unknown query parameters; a key without edit access to the
  * program answers 403 "You do not have permission to perform this action"; an unknown program
  * or group 404. Sections are ordered by group position, then section position (with a group

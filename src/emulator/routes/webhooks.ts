@@ -1,5 +1,5 @@
 /**
- * POST /webhooks and GET /webhooks (API §4.13, §4.14, §6). Validation is the shared wire schema
+ * POST /webhooks and GET /webhooks (docs/school-api.md#webhooks). Validation is the shared wire schema
  * (event_type required and one of the seven, filters per event). The URL must be https and its
  * literal host public (no DNS lookup at registration), unless --allow-insecure-webhooks; else
  * 422 `Invalid arguments: /webhook_url format`. `provider` defaults to `api`.

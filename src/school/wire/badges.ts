@@ -1,10 +1,10 @@
 /**
- * Wire schemas of badges (API §2.6 Badge award, §4.5 POST /badges/award). The badge is named
+ * Wire schemas of badges (docs/school-api.md#badges Badge award, docs/school-api.md#badges POST /badges/award). The badge is named
  * by `badge_id` or `badge_name` and the member by `member_id` or `email`; ids take precedence.
  */
 import { z } from 'zod';
 
-/** Badge award (§2.6). */
+/** Badge award (docs/school-api.md#badges). */
 export const BadgeAwardSchema = z.object({
   id: z.string(),
   badge_id: z.string(),
@@ -14,7 +14,7 @@ export const BadgeAwardSchema = z.object({
 export type BadgeAward = z.output<typeof BadgeAwardSchema>;
 
 /**
- * POST /badges/award body (§4.5). A missing badge or member selector is reported at
+ * POST /badges/award body (docs/school-api.md#badges). A missing badge or member selector is reported at
  * `/badge_id` or `/member_id` with keyword `required`.
  */
 export const BadgeAwardBodySchema = z

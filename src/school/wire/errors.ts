@@ -1,16 +1,16 @@
 /**
- * Wire schema of error bodies (API §7): a JSON object with one string field `error`, the
+ * Wire schema of error bodies (docs/school-api.md#errors): a JSON object with one string field `error`, the
  * messages that occur, and the one mapping from a zod issue to the API's
  * `Invalid arguments: <json_path> <schema_keyword>` message (so client-side checks and the
  * emulator word schema failures the same way).
  */
 import { z } from 'zod';
 
-/** Error body (§7). Tolerant: extra fields are ignored. */
+/** Error body (docs/school-api.md#errors). Tolerant: extra fields are ignored. */
 export const ErrorBodySchema = z.object({ error: z.string() });
 export type ErrorBody = z.output<typeof ErrorBodySchema>;
 
-/** The messages listed in §7 (plus DESIGN §7's rate-limit use of "Too many requests"). */
+/** The messages listed in docs/school-api.md#errors (plus docs/school-api.md#choices-where-the-api-is-silent's rate-limit use of "Too many requests"). */
 export const ErrorMessages = {
   accessDenied: 'Access denied',
   forbidden: 'Forbidden',
@@ -74,7 +74,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 
 /**
  * `Invalid arguments: <json_path> <schema_keyword>` for the first issue of a failed parse
- * (§7), e.g. `Invalid arguments: /name maxLength`. `input` is the value that was parsed (it
+ * (docs/school-api.md#errors), e.g. `Invalid arguments: /name maxLength`. `input` is the value that was parsed (it
  * tells a missing field, `required`, from a wrong type, `type`). An unknown key names the key
  * itself: `/color additionalProperties`. `prefix` is prepended to the path, e.g.
  * `['attributes']` when the fields came nested in a lesson body.

@@ -1,6 +1,6 @@
 /**
- * Wire schemas of lessons (API §2.1 Lesson, §2.2 input fields, §4.1 POST /lessons,
- * §4.2 PATCH /lessons/{id}, §8 limits). Shared by the client (responses) and the emulator
+ * Wire schemas of lessons (docs/school-api.md#lesson Lesson, docs/school-api.md#lesson-input-fields input fields, docs/school-api.md#create-a-lesson POST /lessons,
+ * docs/school-api.md#update-a-lesson PATCH /lessons/{id}, docs/school-api.md#limits limits). Shared by the client (responses) and the emulator
  * (request validation), so the two cannot drift.
  *
  * The request schemas encode the API's validation rules one check per rule, so the emulator can
@@ -14,11 +14,11 @@ import { z } from 'zod';
 export const LESSON_TYPE_VALUES = ['video', 'text', 'pdf', 'embed', 'audio'] as const;
 export const CONTENT_FORMAT_VALUES = ['html', 'markdown'] as const;
 
-/** §8: body, description, video fields and embed_code hold at most this many characters. */
+/** docs/school-api.md#limits: body, description, video fields and embed_code hold at most this many characters. */
 export const MAX_CONTENT_LENGTH = 200_000;
-/** §8: names and ids are 1 to 255 characters. */
+/** docs/school-api.md#limits: names and ids are 1 to 255 characters. */
 export const MAX_NAME_LENGTH = 255;
-/** §2.2 / §8: drip_delay is 0 to 32767 days. */
+/** docs/school-api.md#lesson-input-fields / docs/school-api.md#limits: drip_delay is 0 to 32767 days. */
 export const MAX_DRIP_DELAY = 32_767;
 
 // ---- building blocks: one zod check per documented rule -------------------------------------
@@ -35,7 +35,7 @@ const position = () => z.int().min(0);
 // ---- requests ------------------------------------------------------------------------------
 
 /**
- * POST /lessons body (§4.1, §2.2). Required: section_id, name. "No other fields are allowed."
+ * POST /lessons body (docs/school-api.md (#create-a-lesson, #lesson-input-fields)). Required: section_id, name. "No other fields are allowed."
  * On create, null is accepted for every field except section_id and name.
  */
 export const LessonCreateBodySchema = z.strictObject({
@@ -59,11 +59,11 @@ export const LessonCreateBodySchema = z.strictObject({
 export type LessonCreateBody = z.input<typeof LessonCreateBodySchema>;
 
 /**
- * PATCH /lessons/{id} body (§4.2, §2.2). Every field optional (omitted keeps the value).
+ * PATCH /lessons/{id} body (docs/school-api.md (#update-a-lesson, #lesson-input-fields)). Every field optional (omitted keeps the value).
  * Null is rejected for section_id, name, position, is_published, lesson_type, drip_delay and
  * accepted (to clear) for the others.
  *
- * Choice where the document is silent: §4.1 says "no other fields are allowed" for create only;
+ * Choice where the document is silent: docs/school-api.md#create-a-lesson says "no other fields are allowed" for create only;
  * we apply the same strictness to update, because a silently ignored misspelt field would
  * report success while changing nothing.
  */
@@ -88,7 +88,7 @@ export const LessonUpdateBodySchema = z.strictObject({
 export type LessonUpdateBody = z.input<typeof LessonUpdateBodySchema>;
 
 /**
- * POST /lessons/{id}/duplicate body (§4.3). `name` may be empty (gives "Copy of <name>").
+ * POST /lessons/{id}/duplicate body (docs/school-api.md#duplicate-a-lesson). `name` may be empty (gives "Copy of <name>").
  * Choice: idempotency_key is optional, as the document does not say it is required; the client
  * always sends one.
  */
@@ -101,7 +101,7 @@ export type LessonDuplicateBody = z.input<typeof LessonDuplicateBodySchema>;
 
 // ---- responses -----------------------------------------------------------------------------
 
-/** `media` of a lesson (§2.1): every field nullable; the video_* types are not shown, so unknown. */
+/** `media` of a lesson (docs/school-api.md#lesson): every field nullable; the video_* types are not shown, so unknown. */
 export const LessonMediaSchema = z.object({
   pdf_url: z.string().nullable(),
   audio_url: z.string().nullable(),
@@ -113,7 +113,7 @@ export const LessonMediaSchema = z.object({
 });
 export type LessonMedia = z.output<typeof LessonMediaSchema>;
 
-/** Lesson (§2.1), the response of create and update. Tolerant of extra fields. */
+/** Lesson (docs/school-api.md#lesson), the response of create and update. Tolerant of extra fields. */
 export const LessonSchema = z.object({
   id: z.string(),
   section_id: z.string(),

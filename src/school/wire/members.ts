@@ -1,10 +1,10 @@
 /**
- * Wire schemas of members (API §2.4 Member, §2.5 Member access, §4.6 GET /members, §4.7
- * GET /members/accesses, §4.8 POST /members/set_suspend and /members/set_ban).
+ * Wire schemas of members (docs/school-api.md#members Member, docs/school-api.md#members Member access, docs/school-api.md#members GET /members, docs/school-api.md#members
+ * GET /members/accesses, docs/school-api.md#members POST /members/set_suspend and /members/set_ban).
  *
- * Choices where the document is silent (DESIGN §7): the list takes `page` (1–10000) and
+ * Choices where the document is silent (docs/school-api.md#choices-where-the-api-is-silent): the list takes `page` (1–10000) and
  * `per_page` (1–100, default 20); suspend/ban take `member_id` or `email` and `value` (boolean);
- * accesses may be narrowed with `member_id` or `email` (without them: all accesses, as §4.7 says).
+ * accesses may be narrowed with `member_id` or `email` (without them: all accesses, as docs/school-api.md#members says).
  */
 import { z } from 'zod';
 import { queryInt } from './query.js';
@@ -12,7 +12,7 @@ import { queryInt } from './query.js';
 export const MEMBERS_MAX_PER_PAGE = 100;
 export const MEMBERS_DEFAULT_PER_PAGE = 20;
 
-/** Member (§2.4). */
+/** Member (docs/school-api.md#members). */
 export const MemberSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -24,21 +24,21 @@ export const MemberSchema = z.object({
 });
 export type Member = z.output<typeof MemberSchema>;
 
-/** Pagination block of the members list (§4.6). */
+/** Pagination block of the members list (docs/school-api.md#members). */
 export const PaginationSchema = z.object({
   total_count: z.int(),
   total_pages: z.int(),
   current_page: z.int(),
 });
 
-/** GET /members without id/email (§4.6). */
+/** GET /members without id/email (docs/school-api.md#members). */
 export const MemberListSchema = z.object({
   members: z.array(MemberSchema),
   pagination: PaginationSchema,
 });
 export type MemberList = z.output<typeof MemberListSchema>;
 
-/** GET /members query (§4.6 and the DESIGN §7 pagination choice). */
+/** GET /members query (docs/school-api.md#members and the docs/school-api.md#choices-where-the-api-is-silent pagination choice). */
 export const MemberListQuerySchema = z.object({
   id: z.string().min(1).max(255).optional(),
   email: z.string().min(1).max(255).optional(),
@@ -46,7 +46,7 @@ export const MemberListQuerySchema = z.object({
   per_page: queryInt(1, MEMBERS_MAX_PER_PAGE).optional(),
 });
 
-/** Price of a member access (§2.5). */
+/** Price of a member access (docs/school-api.md#members). */
 export const AccessPriceSchema = z.object({
   id: z.string(),
   amount: z.int(),
@@ -57,7 +57,7 @@ export const AccessPriceSchema = z.object({
 });
 
 /**
- * Member access (§2.5). `member_id` is not in §2.5; a school that sends it (the emulator does)
+ * Member access (docs/school-api.md#members). `member_id` is not in docs/school-api.md#members; a school that sends it (the emulator does)
  * lets `members accesses --member` filter the full list client-side.
  */
 export const MemberAccessSchema = z.object({
@@ -70,7 +70,7 @@ export const MemberAccessSchema = z.object({
 });
 export type MemberAccess = z.output<typeof MemberAccessSchema>;
 
-/** GET /members/accesses (§4.7). */
+/** GET /members/accesses (docs/school-api.md#members). */
 export const MemberAccessListSchema = z.object({ accesses: z.array(MemberAccessSchema) });
 
 /** GET /members/accesses query (choice, see header). */
@@ -86,7 +86,7 @@ const memberSelector = {
 };
 
 /**
- * POST /members/set_suspend and /members/set_ban body (DESIGN §7 choice). One of member_id or
+ * POST /members/set_suspend and /members/set_ban body (docs/school-api.md#choices-where-the-api-is-silent choice). One of member_id or
  * email is required; a missing selector is reported at `/member_id` with keyword `required`.
  */
 export const MemberFlagBodySchema = z

@@ -1,10 +1,10 @@
-/** Wire schemas of offers (API §2.8 Offer, §4.10 GET /offers/{id}, §4.11 DELETE /offers/{id}). */
+/** Wire schemas of offers (docs/school-api.md#offers Offer, docs/school-api.md#offers GET /offers/{id}, docs/school-api.md#offers DELETE /offers/{id}). */
 import { z } from 'zod';
 
-/** Price of an offer (§2.8). */
+/** Price of an offer (docs/school-api.md#offers). */
 export const OfferPriceSchema = z.object({ id: z.string(), amount: z.int(), currency: z.string() });
 
-/** Offer (§2.8). */
+/** Offer (docs/school-api.md#offers). */
 export const OfferSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -15,6 +15,6 @@ export const OfferSchema = z.object({
 });
 export type Offer = z.output<typeof OfferSchema>;
 
-/** DELETE /offers/{id} response (§4.11): the offer is in Trash. */
+/** DELETE /offers/{id} response (docs/school-api.md#offers): the offer is in Trash. */
 export const OfferDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 export type OfferDeleted = z.output<typeof OfferDeletedSchema>;

@@ -1,7 +1,7 @@
 /**
- * Wire schemas of background operations (API §2.3 Operation and the program record, §3
- * operation states, §4.3/§4.4 duplication responses). DESIGN §7: a lesson copy's `result` is
- * the new Lesson; the API document shows it as an empty object, so both are accepted.
+ * Wire schemas of background operations (docs/school-api.md#operations Operation and the program record, docs/school-api.md#states
+ * operation states, docs/school-api.md (#duplicate-a-lesson, #duplicate-a-program) duplication responses). docs/school-api.md#choices-where-the-api-is-silent: a lesson copy's `result` is
+ * the new Lesson; the school's API shows it as an empty object, so both are accepted.
  */
 import { z } from 'zod';
 import { LessonSchema } from './lessons.js';
@@ -10,10 +10,10 @@ export const OPERATION_KIND_VALUES = ['duplicate_program', 'duplicate_lesson'] a
 export const OPERATION_STATUS_VALUES = ['pending', 'completed', 'failed'] as const;
 export type OperationStatus = (typeof OPERATION_STATUS_VALUES)[number];
 
-/** Section group of a program record (§2.3). */
+/** Section group of a program record (docs/school-api.md#operations). */
 export const SectionGroupSchema = z.object({ id: z.string(), name: z.string(), position: z.int() });
 
-/** Program record (§2.3), the `result` of `duplicate_program`. */
+/** Program record (docs/school-api.md#operations), the `result` of `duplicate_program`. */
 export const ProgramRecordSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -60,6 +60,6 @@ export const ProgramOperationSchema = z.object({
 });
 export type ProgramOperation = z.output<typeof ProgramOperationSchema>;
 
-/** Any operation (§2.3). */
+/** Any operation (docs/school-api.md#operations). */
 export const OperationSchema = z.discriminatedUnion('operation', [LessonOperationSchema, ProgramOperationSchema]);
 export type Operation = z.output<typeof OperationSchema>;

@@ -1,6 +1,6 @@
 /**
- * Wire schemas of sections (API §2.7 Section, §4.9 GET /sections). The query parameter names
- * are not shown in the API document; DESIGN §7 chose them: `product_id` (1–255), optional
+ * Wire schemas of sections (docs/school-api.md#sections Section, docs/school-api.md#sections GET /sections). The query parameter names
+ * are not shown in the school's API; docs/school-api.md#choices-where-the-api-is-silent chose them: `product_id` (1–255), optional
  * `section_group_id` (1–255), `page` (1–10000), `per_page` (1–30) and `search` (≤10000).
  */
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import { queryInt } from './query.js';
 
 export const SECTIONS_MAX_PER_PAGE = 30;
 
-/** Section (§2.7). section_group_id is null for a section outside any group. */
+/** Section (docs/school-api.md#sections). section_group_id is null for a section outside any group. */
 export const SectionSchema = z.object({
   id: z.string(),
   product_id: z.string(),
@@ -22,7 +22,7 @@ export const SectionSchema = z.object({
 });
 export type Section = z.output<typeof SectionSchema>;
 
-/** GET /sections response (§4.9). */
+/** GET /sections response (docs/school-api.md#sections). */
 export const SectionPageSchema = z.object({
   data: z.array(SectionSchema),
   page: z.int(),
@@ -30,7 +30,7 @@ export const SectionPageSchema = z.object({
 });
 export type SectionPage = z.output<typeof SectionPageSchema>;
 
-/** GET /sections query (§4.9 constraints with the DESIGN §7 names). */
+/** GET /sections query (docs/school-api.md#sections constraints with the docs/school-api.md#choices-where-the-api-is-silent names). */
 export const SectionListQuerySchema = z.object({
   product_id: z.string().min(1).max(255),
   section_group_id: z.string().min(1).max(255).optional(),

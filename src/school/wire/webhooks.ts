@@ -1,6 +1,6 @@
 /**
- * Wire schemas of webhooks (API §2.10 Webhook, §4.13 POST /webhooks, §4.14 GET /webhooks,
- * §6 events and their filters). The per-event filter schemas are exported so `webhooks.yaml`
+ * Wire schemas of webhooks (docs/school-api.md#webhooks Webhook, docs/school-api.md#webhooks POST /webhooks, docs/school-api.md#webhooks GET /webhooks,
+ * docs/school-api.md#webhooks events and their filters). The per-event filter schemas are exported so `webhooks.yaml`
  * reuses exactly the rules the server applies.
  *
  * Choices where the document is silent: `event_type` and `webhook_url` are required;
@@ -23,15 +23,15 @@ export const EVENT_TYPE_VALUES = [
 export const EventTypeSchema = z.enum(EVENT_TYPE_VALUES);
 export type EventType = z.output<typeof EventTypeSchema>;
 
-/** §6 element_completed step types. */
+/** docs/school-api.md#webhooks element_completed step types. */
 export const COMPLETED_STEP_TYPES = [
   'basic', 'input_text', 'textarea', 'link', 'quiz', 'post', 'topic', 'milestone', 'file_upload', 'form',
 ] as const;
-/** §6 element_pending step types (answers that need correction). */
+/** docs/school-api.md#webhooks element_pending step types (answers that need correction). */
 export const PENDING_STEP_TYPES = ['input_text', 'textarea', 'post', 'topic', 'milestone', 'file_upload'] as const;
 export const AUTHOR_TYPE_VALUES = ['members', 'users'] as const;
 
-/** Filters of each event type (§6), as strict objects. Empty lists mean "all". */
+/** Filters of each event type (docs/school-api.md#webhooks), as strict objects. Empty lists mean "all". */
 export const WebhookFilterSchemas = {
   element_completed: z.strictObject({ step_type: z.array(z.enum(COMPLETED_STEP_TYPES)).optional() }),
   element_pending: z.strictObject({ step_type: z.array(z.enum(PENDING_STEP_TYPES)).optional() }),
@@ -51,7 +51,7 @@ export const WebhookFilterSchemas = {
 export type WebhookFilters<E extends EventType = EventType> = z.output<(typeof WebhookFilterSchemas)[E]>;
 
 /**
- * POST /webhooks body (§4.13). `extra_parameters` is validated against the filters of the
+ * POST /webhooks body (docs/school-api.md#webhooks). `extra_parameters` is validated against the filters of the
  * chosen `event_type`; its issues keep their path under `/extra_parameters/…`.
  */
 export const WebhookCreateBodySchema = z
@@ -70,7 +70,7 @@ export const WebhookCreateBodySchema = z
   });
 export type WebhookCreateBody = z.input<typeof WebhookCreateBodySchema>;
 
-/** Webhook (§2.10). event_type is a plain string here: tolerant of event types added later. */
+/** Webhook (docs/school-api.md#webhooks). event_type is a plain string here: tolerant of event types added later. */
 export const WebhookSchema = z.object({
   id: z.string(),
   webhook_url: z.string(),
@@ -82,5 +82,5 @@ export const WebhookSchema = z.object({
 });
 export type Webhook = z.output<typeof WebhookSchema>;
 
-/** GET /webhooks (§4.14): a JSON array. */
+/** GET /webhooks (docs/school-api.md#webhooks): a JSON array. */
 export const WebhookListSchema = z.array(WebhookSchema);
