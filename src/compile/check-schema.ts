@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag, type Code } from './codes.js';
 import type { ParsedYaml } from './parse-yaml.js';
+import { foreignKeyHint } from './foreign-keys.js';
 import { suggest } from './suggest.js';
 
 export type FileKind = 'lesson' | 'program' | 'section' | 'config';
@@ -24,11 +25,11 @@ export function checkSchema<S extends z.ZodType>(
 ): z.output<S> | undefined {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  for (const issue of result.error.issues) out.push(...issueDiagnostics(issue, schema, yaml, file, kind));
+  for (const issue of result.error.issues) out.push(...issueDiagnostics(issue, schema, value, yaml, file, kind));
   return undefined;
 }
 
-function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, yaml: ParsedYaml, file: string, kind: FileKind): Diagnostic[] {
+function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, value: unknown, yaml: ParsedYaml, file: string, kind: FileKind): Diagnostic[] {
   const path = issue.path;
   const field = path.length > 0 ? path.map(String).join('.') : undefined;
   const code = (suffix: string) => `${kind}/${suffix}` as Code;
@@ -36,8 +37,10 @@ function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, yaml: Pars
   if (issue.code === 'unrecognized_keys') {
     const known = keysAt(schema, path);
     return issue.keys.map((key) => {
+      // Another tool's word for a top-level key beats a spelling guess (`title` is no typo of `name`).
+      const foreign = path.length === 0 ? foreignKeyHint(kind, key, valueAt(value, key)) : undefined;
       const guess = suggest(key, known);
-      const hint = guess ? `did you mean "${guess}"?` : `allowed keys: ${known.join(', ')}`;
+      const hint = foreign ?? (guess ? `did you mean "${guess}"?` : `allowed keys: ${known.join(', ')}`);
       const where = field ? ` in "${field}"` : '';
       return diag(code('unknown-key'), file, yaml.placeOf([...path, key], 'key'), `unknown key "${key}"${where}`, hint);
     });
@@ -49,6 +52,11 @@ function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, yaml: Pars
   const place = yaml.placeOf(path) ?? yaml.start;
   const subject = field ? `"${field}"` : 'the file';
   return [diag(code('invalid-field'), file, place, `${subject} ${describeIssue(issue)}`, hintFor(issue))];
+}
+
+/** The value of a top-level key of the file (for hints that quote it). */
+function valueAt(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

@@ -23,10 +23,11 @@ export const CODES = {
   'repo/symlink-outside': e('copy the file into the repo: coursesync reads only what the repo holds'),
   'repo/broken-symlink': e('fix or remove the link'),
   // YAML.
-  'yaml/syntax': e('fix the YAML syntax at this place'),
+  'yaml/syntax': e('fix the YAML at the caret; quoting the value ("…") fixes most mistakes in a value'),
   'yaml/duplicate-key': e('each key may appear once in a mapping: remove or rename one of them'),
   'yaml/unknown-tag': e('remove the tag: coursesync reads plain YAML (strings, numbers, booleans, lists, maps)'),
   'yaml/alias-limit': e('write the values out instead of repeating aliases'),
+  'yaml/unresolved-alias': e('quote a value that starts with *'),
   'yaml/not-a-mapping': e('the file must be a YAML mapping of `key: value` lines'),
   // Repo layout.
   'repo/no-programs': w('add a folder holding program.yaml with `id: <program id>`'),

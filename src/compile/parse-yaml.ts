@@ -2,9 +2,10 @@
  * Strict YAML for coursesync files (PURE): the core schema, unique keys, a small alias cap,
  * and every YAML error and warning as a diagnostic with its line and column.
  */
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Alias, type Document, type Node } from 'yaml';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { diag, type Code, type Place } from './codes.js';
+import { diag, type Place } from './codes.js';
+import { excerptAt, explainUnresolvedAlias, explainYamlProblem, type Explained } from './explain-yaml.js';
 
 /** More aliases than this in one file is an alias bomb, not a course. */
 const MAX_ALIAS_COUNT = 50;
@@ -34,28 +35,49 @@ export function parseYaml(text: string, file: string, out: Diagnostic[], firstLi
   const start: Place = { line: firstLine, column: 1 };
   const placeOf = (path: ReadonlyArray<PropertyKey>, which: 'value' | 'key' = 'value') => nodePlace(doc, path, which, at);
 
-  let failed = false;
-  for (const problem of [...doc.errors, ...doc.warnings]) {
-    failed = true;
+  const lines = text.split(/\r?\n/);
+  const lineText = (fileLine: number) => lines[fileLine - firstLine];
+  const report = (e: Explained, place: Place) => {
+    const d = diag(e.code, file, place, e.message, e.hint);
+    const excerpt = excerptAt(place.line, lineText(place.line), place.column);
+    if (excerpt !== undefined) d.excerpt = excerpt;
+    out.push(d);
+  };
+
+  const problems = [...doc.errors, ...doc.warnings];
+  for (const problem of problems) {
     const place = problem.linePos ? { line: problem.linePos[0].line + shift, column: problem.linePos[0].col } : start;
-    out.push(diag(yamlCode(problem.code, problem.message), file, place, firstSentence(problem.message)));
+    report(explainYamlProblem({ code: problem.code, message: firstSentence(problem.message), place }, lineText), place);
   }
-  if (failed) return { value: undefined, placeOf, start };
+  if (problems.length > 0) return { value: undefined, placeOf, start };
+
+  const unresolved = unresolvedAliases(doc);
+  for (const alias of unresolved) {
+    const place = rangePlace(alias, at) ?? start;
+    report(explainUnresolvedAlias(alias.source, lineText(place.line) ?? ''), place);
+  }
+  if (unresolved.length > 0) return { value: undefined, placeOf, start };
   try {
     return { value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), placeOf, start };
   } catch (e) {
+    // With every alias resolved, what toJS still refuses is the expansion of too many aliases.
     const message = e instanceof Error ? e.message : String(e);
-    const code: Code = /alias/i.test(message) ? 'yaml/alias-limit' : 'yaml/syntax';
-    out.push(diag(code, file, start, code === 'yaml/alias-limit' ? `too many aliases (more than ${MAX_ALIAS_COUNT}): this looks like an alias bomb` : message));
+    out.push(/excessive alias count/i.test(message)
+      ? diag('yaml/alias-limit', file, start, `too many aliases (more than ${MAX_ALIAS_COUNT}): this looks like an alias bomb`)
+      : diag('yaml/syntax', file, start, message));
     return { value: undefined, placeOf, start };
   }
 }
 
-function yamlCode(code: string, message: string): Code {
-  if (code === 'DUPLICATE_KEY') return 'yaml/duplicate-key';
-  if (code === 'TAG_RESOLVE_FAILED' || /tag/i.test(message)) return 'yaml/unknown-tag';
-  if (/alias/i.test(message) && code !== 'BAD_ALIAS') return 'yaml/alias-limit';
-  return 'yaml/syntax';
+/** Aliases whose anchor is not defined before them (`name: *important*` is one). */
+function unresolvedAliases(doc: Document): Alias[] {
+  const found: Alias[] = [];
+  visit(doc, {
+    Alias(_, node) {
+      if (node.resolve(doc) === undefined) found.push(node);
+    },
+  });
+  return found;
 }
 
 /** yaml's pretty errors append a code excerpt after the first line; keep the sentence. */

@@ -18,6 +18,8 @@ export interface Diagnostic {
   message: string;
   /** What to do next. */
   hint?: string;
+  /** The offending source line with a caret under the place (`12 | name: a: b`), when it helps. */
+  excerpt?: string;
 }
 
 /** `path:line:col` (line and column when known). */
@@ -50,8 +52,10 @@ export function escapeControl(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => JSON.stringify(ch).slice(1, -1));
 }
 
-/** The plain-text form: `path:line:col error message [code]` and an indented hint. */
+/** The plain-text form: `path:line:col error message [code]`, the excerpt and the hint, indented. */
 export function formatDiagnostic(d: Diagnostic): string {
-  const head = escapeControl(`${placeOf(d)} ${d.severity} ${d.message} [${d.code}]`);
-  return d.hint ? `${head}\n  hint: ${escapeControl(d.hint)}` : head;
+  const lines = [escapeControl(`${placeOf(d)} ${d.severity} ${d.message} [${d.code}]`)];
+  if (d.excerpt) lines.push(...d.excerpt.split('\n').map((l) => `    ${escapeControl(l)}`));
+  if (d.hint) lines.push(`  hint: ${escapeControl(d.hint)}`);
+  return lines.join('\n');
 }
