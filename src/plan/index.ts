@@ -12,3 +12,4 @@ export * from './render-markdown.js';
 export * from './render-json.js';
 export * from './impact.js';
 export * from './render-impact.js';
+export * from './impact-gate.js';
