@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
+import { SECRET, SEED, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
 import { lesson, removeRepos, runCli, writeRepo } from './helpers.js';
 
 let emu: RunningEmulator;
@@ -113,5 +113,25 @@ describe('learner impact in plan and apply', () => {
     const r = await runCli(['validate', dir], env);
     expect(r.code).toBe(1);
     expect(r.stderr + r.stdout).toMatch(/intro\/a\/1-welcome\.md:\d+:\d+.*acknowledge/);
+  });
+
+  it('with --refresh, section drips from GET /sections count: a move into a later section is an error', async () => {
+    const seed = structuredClone(SEED);
+    for (const p of seed.programs) for (const sec of p.sections) if (sec.id === 'sec_types') Object.assign(sec, { drip_delay: 7 });
+    const dripping = await startTestEmulator({ seed });
+    try {
+      const denv = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: dripping.url };
+      const dir = await writeRepo({ ...REPO, 'intro/b/section.yaml': 'id: sec_types\n', 'intro/b/1-types.md': lesson('name: Types\nlesson_type: text', 'Types.') });
+      expect((await runCli(['apply', dir, '--yes'], denv)).code).toBe(0);
+      await writeFile(join(dir, 'intro/b/2-setup.md'), await readFile(join(dir, 'intro/a/2-setup.md'), 'utf8'));
+      const { rm } = await import('node:fs/promises');
+      await rm(join(dir, 'intro/a/2-setup.md'));
+      const refreshed = JSON.parse((await runCli(['plan', dir, '--json', '--refresh'], denv)).stdout) as { impact: Array<{ rule: string; message: string }> };
+      expect(refreshed.impact).toMatchObject([{ rule: 'later-section', message: expect.stringContaining('unlocks on day 21 instead of 14') }]);
+      const offline = JSON.parse((await runCli(['plan', dir, '--json'], denv)).stdout) as { impact: unknown[] };
+      expect(offline.impact).toEqual([]);
+    } finally {
+      await dripping.close();
+    }
   });
 });
