@@ -117,7 +117,7 @@ describe('learner impact in plan and apply', () => {
 
   it('with --refresh, section drips from GET /sections count: a move into a later section is an error', async () => {
     const seed = structuredClone(SEED);
-    for (const p of seed.programs) for (const sec of p.sections) if (sec.id === 'sec_types') Object.assign(sec, { drip_delay: 7 });
+    for (const p of seed.programs ?? []) for (const sec of p.sections ?? []) if (sec.id === 'sec_types') Object.assign(sec, { drip_delay: 7 });
     const dripping = await startTestEmulator({ seed });
     try {
       const denv = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: dripping.url };
