@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * `coursesync preview` in headless Chromium: the built CLI serves a fixture course; the page
  * shows lessons in learner order with lock and draft marks and the unlock calendar; each
