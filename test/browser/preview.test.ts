@@ -79,7 +79,7 @@ describe('coursesync preview in Chromium', () => {
     expect(await page.locator('#lesson-objects .mark.day').textContent()).toBe('day 14');
     expect(await page.locator('#lesson-welcome h4').textContent()).toContain('Welcome <aboard>');
     const calendar = await page.locator('#calendar .day').evaluateAll((days) =>
-      days.map((d) => [(d as HTMLElement).dataset.day, Array.from(d.querySelectorAll("a"), (a) => a.dataset.key)]),
+      days.map((d) => [(d as HTMLElement).dataset.day, Array.from(d.querySelectorAll('a'), (a) => a.dataset.key)]),
     );
     expect(calendar).toEqual([
       ['0', ['welcome']],
