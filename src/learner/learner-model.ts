@@ -61,8 +61,11 @@ export interface LearnerLesson {
   hiddenBy: HiddenBy | null;
   /** The lesson carries a progression lock that counts (it is visible). */
   locks: boolean;
-  /** Keys of the visible locked lessons earlier in the program: each must be completed first. */
-  gatedBy: string[];
+  /**
+   * How many counted locks stand in front of it in its program: the first `lockCount` of the
+   * program's `locks` (gatesOf). Completing the nearest one implies the others.
+   */
+  lockCount: number;
 }
 
 export interface LearnerSection {
@@ -78,12 +81,22 @@ export interface LearnerProgram {
   path: string;
   visible: boolean;
   sections: LearnerSection[];
+  /** Keys of the lessons whose lock counts, in learner order. */
+  locks: string[];
+  /** Every lesson in learner order (`order` indexes it). */
+  lessons: LearnerLesson[];
 }
 
 export interface LearnerView {
   programs: LearnerProgram[];
   /** Every lesson by key. */
   lessons: ReadonlyMap<string, LearnerLesson>;
+  programById: ReadonlyMap<string, LearnerProgram>;
+}
+
+/** The keys of the progression locks a learner must complete before this lesson, in order. */
+export function gatesOf(view: LearnerView, lesson: LearnerLesson): string[] {
+  return view.programById.get(lesson.programId)!.locks.slice(0, lesson.lockCount);
 }
 
 /**
@@ -102,6 +115,7 @@ export function learnerView(programs: readonly LearnerProgramInput[], sections: 
       .sort((a, b) => (a.pos ?? Infinity) - (b.pos ?? Infinity) || a.i - b.i)
       .map((x) => x.s);
     const locks: string[] = [];
+    const all: LearnerLesson[] = [];
     let order = 0;
     const outSections: LearnerSection[] = [];
     for (const section of ordered) {
@@ -126,19 +140,20 @@ export function learnerView(programs: readonly LearnerProgramInput[], sections: 
           visible,
           hiddenBy,
           locks: visible && l.is_progression_locked,
-          gatedBy: [...locks],
+          lockCount: locks.length,
         };
         // A lock gates the lessons after it, never the lesson itself; a hidden lesson cannot be
         // completed by a learner, so its lock is not counted (see the docs).
         if (lesson.locks) locks.push(l.key);
         lessons.push(lesson);
+        all.push(lesson);
         byKey.set(l.key, lesson);
       }
       outSections.push({ id: section.id, path: section.path, drip, visible: sectionVisible && programVisible, lessons });
     }
-    out.push({ id: program.id, path: program.path, visible: programVisible, sections: outSections });
+    out.push({ id: program.id, path: program.path, visible: programVisible, sections: outSections, locks, lessons: all });
   }
-  return { programs: out, lessons: byKey };
+  return { programs: out, lessons: byKey, programById: new Map(out.map((p) => [p.id, p])) };
 }
 
 /** One day of the unlock calendar: the visible lessons that open on it. */

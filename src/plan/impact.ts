@@ -6,7 +6,7 @@
  */
 import { IMPACT_LEVELS, IMPACT_RULES, type ImpactRule } from '../model/acknowledge.js';
 import type { DesiredLesson, DesiredState, LessonFields } from '../model/desired.js';
-import { learnerView, type LearnerLesson, type LearnerLessonInput, type LearnerProgramInput, type LearnerView, type SectionFacts } from '../learner/learner-model.js';
+import { learnerView, type LearnerLesson, type LearnerProgram, type LearnerLessonInput, type LearnerProgramInput, type LearnerView, type SectionFacts } from '../learner/learner-model.js';
 import type { StateData } from '../state/schema.js';
 import type { Impact, Plan } from './plan-schema.js';
 import { simulatePlan } from './simulate-plan.js';
@@ -104,6 +104,8 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   }
   const before = viewOf(beforePlaced);
   const after = viewOf(afterPlaced);
+  const newLocks = newLocksInFront(before, after);
+  const bothVisible = visibleInBoth(before, after);
 
   const out: Array<Omit<Impact, 'acknowledged'>> = [];
   const add = (rule: ImpactRule, l: { key: string; path: string }, message: string) =>
@@ -114,7 +116,8 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   for (const a of after.lessons.values()) {
     const b = before.lessons.get(a.key);
     if (!b) {
-      if (a.visible) add('new-lesson', a, `new lesson ${name(a)} unlocks on day ${a.unlockDay}${a.gatedBy.length > 0 ? `, after the lock of ${a.gatedBy.at(-1)}` : ''}`);
+      const gate = a.lockCount > 0 ? after.programById.get(a.programId)!.locks[a.lockCount - 1] : undefined;
+      if (a.visible) add('new-lesson', a, `new lesson ${name(a)} unlocks on day ${a.unlockDay}${gate ? `, after the lock of ${gate}` : ''}`);
     } else if (b.visible && !a.visible) {
       if (unpublished.get(a.key) === true) add('archived', a, `${name(a)} is archived into ${section(a)}: learners lose access to it`);
       else add('unpublished', a, `${name(a)} becomes hidden (${a.hiddenBy === 'lesson' ? 'a draft' : `its ${a.hiddenBy} is unpublished`}): learners lose access to it`);
@@ -129,14 +132,14 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
       } else if (a.unlockDay < b.unlockDay) {
         add('calendar-shift', a, `${name(a)} ${days} (the unlock calendar of ${section(a)} shifts)`);
       }
-      const passed = a.gatedBy.filter((g) => !b.gatedBy.includes(g) && before.lessons.get(g)?.locks === true);
+      const passed = newLocks(a, b);
       if (passed.length > 0) add('behind-lock', a, `${name(a)} moves behind the progression lock of ${passed.join(', ')}: learners must complete it first`);
     }
     if (a.locks && b?.locks !== true) {
-      const gated = [...after.lessons.values()].filter((x) => x.gatedBy.includes(a.key) && x.visible && before.lessons.get(x.key)?.visible === true);
-      if (gated.length > 0) {
-        const names = gated.slice(0, 3).map((x) => x.key).join(', ') + (gated.length > 3 ? ` and ${gated.length - 3} more` : '');
-        add('lock-added', a, `a progression lock on ${name(a)} now gates ${gated.length} published lesson${gated.length === 1 ? '' : 's'} after it until learners complete it: ${names}`);
+      const { count, first } = bothVisible(a);
+      if (count > 0) {
+        const names = first.join(', ') + (count > first.length ? ` and ${count - first.length} more` : '');
+        add('lock-added', a, `a progression lock on ${name(a)} now gates ${count} published lesson${count === 1 ? '' : 's'} after it until learners complete it: ${names}`);
       }
     }
   }
@@ -149,6 +152,72 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   return out
     .map((i) => ({ ...i, acknowledged: acknowledged(i, identity.from.get(i.key) ?? stateKeyOf.get(i.key)) }))
     .sort((x, y) => IMPACT_LEVELS.indexOf(x.level) - IMPACT_LEVELS.indexOf(y.level) || x.path.localeCompare(y.path) || x.rule.localeCompare(y.rule));
+}
+
+/**
+ * For a lesson before (b) and after (a) the plan: the locks that existed before and stand in
+ * front of it only after. Linear in the course in the usual case (the locks that stay keep
+ * their order: fronts are prefixes, compared by counts); a per-lesson set otherwise.
+ */
+function newLocksInFront(before: LearnerView, after: LearnerView): (a: LearnerLesson, b: LearnerLesson) => string[] {
+  // Per program: the locks counted both before and after, in order, and prefix counts over the program's locks.
+  const persistent = (view: LearnerView, other: LearnerView) => {
+    const m = new Map<string, { seq: string[]; prefix: number[] }>();
+    for (const p of view.programs) {
+      const prefix = [0];
+      const seq: string[] = [];
+      for (const k of p.locks) {
+        const kept = other.lessons.get(k)?.locks === true;
+        if (kept) seq.push(k);
+        prefix.push(prefix.at(-1)! + (kept ? 1 : 0));
+      }
+      m.set(p.id, { seq, prefix });
+    }
+    return m;
+  };
+  const pa = persistent(after, before);
+  const pb = persistent(before, after);
+  const same = new Map<string, boolean>();
+  return (a, b) => {
+    if (a.lockCount === 0) return [];
+    const A = pa.get(a.programId)!;
+    const B = pb.get(b.programId)!;
+    const pair = `${b.programId}\0${a.programId}`;
+    let equal = same.get(pair);
+    if (equal === undefined) {
+      equal = a.programId === b.programId && A.seq.length === B.seq.length && A.seq.every((k, i) => k === B.seq[i]);
+      same.set(pair, equal);
+    }
+    const nowIn = A.prefix[a.lockCount]!;
+    if (equal) {
+      const wasIn = B.prefix[b.lockCount]!;
+      return nowIn > wasIn ? A.seq.slice(wasIn, nowIn) : [];
+    }
+    const front = new Set(B.seq.slice(0, B.prefix[b.lockCount]!));
+    return A.seq.slice(0, nowIn).filter((k) => !front.has(k));
+  };
+}
+
+/** For a lesson after the plan: how many later lessons of its program learners could see before and still can, and the first three. */
+function visibleInBoth(before: LearnerView, after: LearnerView): (a: LearnerLesson) => { count: number; first: string[] } {
+  const suffix = new Map<string, number[]>();
+  const both = (x: LearnerLesson) => x.visible && before.lessons.get(x.key)?.visible === true;
+  const suffixOf = (p: LearnerProgram) => {
+    let s = suffix.get(p.id);
+    if (!s) {
+      s = new Array<number>(p.lessons.length + 1).fill(0);
+      for (let i = p.lessons.length - 1; i >= 0; i--) s[i] = s[i + 1]! + (both(p.lessons[i]!) ? 1 : 0);
+      suffix.set(p.id, s);
+    }
+    return s;
+  };
+  return (a) => {
+    const p = after.programById.get(a.programId)!;
+    const count = suffixOf(p)[a.order + 1]!;
+    const first: string[] = [];
+    for (let i = a.order + 1; i < p.lessons.length && first.length < Math.min(3, count); i++) if (both(p.lessons[i]!)) first.push(p.lessons[i]!.key);
+    return { count, first };
+  };
 }
 
 /**

@@ -6,7 +6,7 @@
  * other text is escaped.
  */
 import { placeOf, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { learnerViewOfDesired, unlockCalendar, type LearnerLesson, type LearnerView, type SectionFacts } from '../learner/index.js';
+import { gatesOf, learnerViewOfDesired, unlockCalendar, type LearnerLesson, type LearnerView, type SectionFacts } from '../learner/index.js';
 import type { DesiredLesson, DesiredState } from '../model/desired.js';
 import { escapeHtml as esc } from './html.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets.js';
@@ -95,7 +95,7 @@ function renderCourse(view: LearnerView, byKey: ReadonlyMap<string, DesiredLesso
       out.push(
         `<section class="section" data-section="${esc(section.id)}"><h3>${esc(section.path)} <small>section ${esc(section.id)}${section.drip > 0 ? ` · unlocks on day ${section.drip}` : ''}</small></h3>`,
       );
-      for (const lesson of section.lessons) out.push(renderLesson(lesson, byKey.get(lesson.key)!));
+      for (const lesson of section.lessons) out.push(renderLesson(lesson, byKey.get(lesson.key)!, gatesOf(view, lesson)));
       out.push('</section>');
     }
     out.push('</article>');
@@ -103,15 +103,15 @@ function renderCourse(view: LearnerView, byKey: ReadonlyMap<string, DesiredLesso
   return out;
 }
 
-function renderLesson(l: LearnerLesson, d: DesiredLesson): string {
+function renderLesson(l: LearnerLesson, d: DesiredLesson, gates: string[]): string {
   const marks: string[] = [];
   if (!l.visible) marks.push(`<span class="mark draft" title="hidden from learners">${l.hiddenBy === 'lesson' ? 'draft' : `hidden: ${l.hiddenBy} unpublished`}</span>`);
   if (l.locks) marks.push('<span class="mark lock" title="learners must complete it before the rest of the program">🔒 progression lock</span>');
   marks.push(`<span class="mark day">day ${l.unlockDay}</span>`);
-  const gate = l.gatedBy.length > 0 ? `<p class="gate">Opens after completing ${l.gatedBy.map((k) => `<a href="#${esc(lessonAnchor(k))}">${esc(k)}</a>`).join(', ')}</p>` : '';
+  const gate = gates.length > 0 ? `<p class="gate">Opens after completing ${gates.map((k) => `<a href="#${esc(lessonAnchor(k))}">${esc(k)}</a>`).join(', ')}</p>` : '';
   const f = d.fields;
   return [
-    `<article class="lesson${l.visible ? '' : ' hidden'}" id="${esc(lessonAnchor(l.key))}" data-key="${esc(l.key)}" data-order="${l.order}" data-unlock-day="${l.unlockDay}" data-visible="${l.visible}" data-locked="${l.locks}" data-gated-by="${esc(l.gatedBy.join(' '))}">`,
+    `<article class="lesson${l.visible ? '' : ' hidden'}" id="${esc(lessonAnchor(l.key))}" data-key="${esc(l.key)}" data-order="${l.order}" data-unlock-day="${l.unlockDay}" data-visible="${l.visible}" data-locked="${l.locks}" data-gated-by="${esc(gates.join(' '))}">`,
     `<h4><span class="order">${l.order + 1}.</span> ${esc(f.name)} ${marks.join(' ')}</h4>`,
     `<p class="meta"><code>${esc(d.path)}</code> · ${esc(f.lesson_type)} · key ${esc(l.key)}</p>`,
     gate,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { learnerView, unlockCalendar, type LearnerLessonInput, type LearnerProgramInput, type SectionFacts } from '../../src/learner/index.js';
+import { gatesOf, learnerView, unlockCalendar, type LearnerLessonInput, type LearnerProgramInput, type SectionFacts } from '../../src/learner/index.js';
 import { learnerViewOfDesired } from '../../src/learner/index.js';
 import { desiredOf } from '../plan/build-course.js';
 
@@ -72,7 +72,7 @@ describe('learner model', () => {
   it.each(rows)('$name', ({ course, facts, want }) => {
     const view = learnerView([course], new Map(Object.entries(facts ?? {})));
     const got = Object.fromEntries(
-      [...view.lessons.values()].map((l) => [l.key, { day: l.unlockDay, visible: l.visible, ...(l.hiddenBy ? { hiddenBy: l.hiddenBy } : {}), gatedBy: l.gatedBy }]),
+      [...view.lessons.values()].map((l) => [l.key, { day: l.unlockDay, visible: l.visible, ...(l.hiddenBy ? { hiddenBy: l.hiddenBy } : {}), gatedBy: gatesOf(view, l) }]),
     );
     expect(got).toEqual(want);
   });
@@ -90,6 +90,6 @@ describe('learner model', () => {
     const desired = desiredOf({ prog: { s1: ['a', { key: 'b', fields: { drip_delay: 5, is_progression_locked: true } }, 'c'] } });
     const view = learnerViewOfDesired(desired, new Map(), new Map([['s1', { drip_delay: 2, is_published: true }]]));
     expect(view.lessons.get('b')).toMatchObject({ unlockDay: 7, sectionPath: 'prog/s1', path: 'prog/s1/b.md', locks: true });
-    expect(view.lessons.get('c')!.gatedBy).toEqual(['b']);
+    expect(gatesOf(view, view.lessons.get('c')!)).toEqual(['b']);
   });
 });

@@ -95,6 +95,15 @@ describe('learner impact of a plan', () => {
       want: [['warning', 'behind-lock', 'c', /"Lesson c" moves behind the progression lock of a/]],
     },
     {
+      name: 'two existing locks trade places: the lessons now behind the other lock are told',
+      before: { p: { s1: [locked('a'), 'b', locked('c'), 'd'] } },
+      after: { p: { s1: [locked('c'), 'b', locked('a'), 'd'] } },
+      want: [
+        ['warning', 'behind-lock', 'a', /"Lesson a" moves behind the progression lock of c/],
+        ['warning', 'behind-lock', 'b', /"Lesson b" moves behind the progression lock of c/],
+      ],
+    },
+    {
       name: 'a lesson unlocking earlier shifts its section calendar',
       before: { p: { s1: ['a', drip('b', 14)] } },
       after: { p: { s1: ['a', drip('b', 7)] } },
