@@ -234,10 +234,18 @@ function identityChanges(
   const removed = plan.changes.filter((c) => (c.action === 'orphan' || c.action === 'unpublish') && before.lessons.get(c.key)?.visible === true);
   const impacts: Array<Omit<Impact, 'acknowledged'>> = [];
   const taken = new Set<string>();
+  const byPath = new Map<string, typeof removed>();
+  const byName = new Map<string, typeof removed>();
+  for (const r of removed) {
+    byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+    const name = state.lessons[r.key]?.applied.name;
+    if (name !== undefined) byName.set(name, [...(byName.get(name) ?? []), r]);
+  }
   for (const c of plan.changes) {
     if (c.action !== 'create') continue;
-    const free = removed.filter((r) => !taken.has(r.key));
-    const old = free.find((r) => r.path === c.path) ?? free.find((r) => state.lessons[r.key]?.applied.name === desiredByKey.get(c.key)?.fields.name);
+    const name = desiredByKey.get(c.key)?.fields.name;
+    const free = (list: typeof removed | undefined) => list?.find((r) => !taken.has(r.key));
+    const old = free(byPath.get(c.path)) ?? (name === undefined ? undefined : free(byName.get(name)));
     if (!old) continue;
     from.set(c.key, old.key);
     taken.add(old.key);
