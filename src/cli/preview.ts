@@ -4,10 +4,12 @@
  * Ctrl-C.
  */
 import type { Command } from 'commander';
+import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from './exit-codes.js';
 
-interface PreviewCommandOptions {
+interface PreviewCommandOptions extends ConnectionFlags {
   port: string;
+  refresh?: boolean;
 }
 
 /** Add the preview command. */
@@ -17,6 +19,9 @@ export function register(program: Command): void {
     .description('Serve the course as a learner will see it, on 127.0.0.1, reloading on every save (no token, no request to the school)')
     .argument('[dir]', 'folder of the course repo', '.')
     .option('--port <port>', 'port to listen on; 0 picks a free one', '4300')
+    .option('--refresh', "read the sections' drip delays, publication and order from the school (GET /sections only; needs a token)")
+    .option('--base-url <url>', 'school API address, with --refresh (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
+    .option('--token-file <file>', 'with --refresh: read the API token from this file instead of COURSESYNC_TOKEN')
     .action(async (dir: string, options: PreviewCommandOptions) => {
       process.exitCode = await runPreview(dir, options);
     });
@@ -30,11 +35,17 @@ async function runPreview(dir: string, options: PreviewCommandOptions): Promise<
   }
   const { resolve } = await import('node:path');
   const { startPreview } = await import('../preview/preview-server.js');
+  let readSections: import('../preview/school-sections.js').SectionReader | undefined;
+  if (options.refresh) {
+    const { createSectionReader } = await import('../preview/school-sections.js');
+    readSections = createSectionReader(options);
+  }
   let preview: Awaited<ReturnType<typeof startPreview>>;
   try {
     preview = await startPreview({
       dir: resolve(dir),
       port,
+      readSections,
       onCompile: (c) =>
         process.stderr.write(
           `compiled ${c.lessons} lesson${c.lessons === 1 ? '' : 's'} in ${Math.round(c.ms)} ms` +

@@ -12,12 +12,15 @@ import { isCoursesyncError } from '../diagnostics/errors.js';
 import type { DesiredState } from '../model/desired.js';
 import { loadCourse } from '../source/load-course.js';
 import { renderPreviewPage } from './render-page.js';
+import type { SchoolSections, SectionReader } from './school-sections.js';
 
 export interface PreviewOptions {
   /** The course repo. */
   dir: string;
   /** 0 picks a free port. */
   port: number;
+  /** `--refresh`: read the sections' drips, publication and order from the school. */
+  readSections?: SectionReader;
   /** Threads rendering uncached bodies (default every core). */
   renderThreads?: number;
   /** Told after each compile: how long it took and what it found. */
@@ -44,6 +47,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   let desired: DesiredState | undefined;
   let diagnostics: Diagnostic[] = [];
   let stale = false;
+  let school: SchoolSections | undefined;
   let page = '';
   const bodies = new Map<string, string>();
   const clients = new Set<ServerResponse>();
@@ -61,10 +65,18 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       diagnostics = [{ file: options.dir, code: 'preview/unreadable', severity: 'error', message: e.message, hint: e.hint }];
       stale = true;
     }
+    if (options.readSections && desired) {
+      try {
+        school = await options.readSections(desired);
+      } catch (e) {
+        if (!isCoursesyncError(e)) throw e;
+        diagnostics = [...diagnostics, { file: '(school)', code: 'preview/sections-unread', severity: 'warning', message: e.message, hint: e.hint }];
+      }
+    }
     version++;
     bodies.clear();
     for (const p of desired?.programs ?? []) for (const s of p.sections) for (const l of s.lessons) bodies.set(l.key, l.fields.body);
-    page = renderPreviewPage({ desired, stale, diagnostics, version });
+    page = renderPreviewPage({ desired, stale, diagnostics, version, sections: school?.facts, sectionIds: school?.ids });
     for (const res of clients) res.write(`data: ${version}\n\n`);
     options.onCompile?.({
       version,

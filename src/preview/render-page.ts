@@ -20,7 +20,10 @@ export interface PreviewModel {
   diagnostics: readonly Diagnostic[];
   /** Bumped on every recompile; the page reloads its content when it changes. */
   version: number;
+  /** From GET /sections (`preview --refresh`): by section id. */
   sections?: ReadonlyMap<string, SectionFacts>;
+  /** Section folder → id for sections given by `name:`, resolved through GET /sections. */
+  sectionIds?: ReadonlyMap<string, string>;
 }
 
 /** The anchor id of a lesson's article. */
@@ -46,10 +49,11 @@ export function renderPreviewPage(model: PreviewModel): string {
 /** The part of the page that live reload replaces. */
 export function renderMain(model: PreviewModel): string {
   const out: string[] = [`<main id="preview" data-version="${model.version}">`];
-  const view = model.desired ? learnerViewOfDesired(model.desired, new Map(), model.sections) : undefined;
+  const view = model.desired ? learnerViewOfDesired(model.desired, model.sectionIds, model.sections) : undefined;
   const lessons = view ? view.lessons.size : 0;
   out.push(
-    `<header><h1>coursesync preview</h1><p class="summary">${lessons} lesson${lessons === 1 ? '' : 's'} as learners will see them once applied · nothing is sent to the school</p></header>`,
+    `<header><h1>coursesync preview</h1><p class="summary">${lessons} lesson${lessons === 1 ? '' : 's'} as learners will see them once applied · nothing is sent to the school · ` +
+      `${model.sections ? 'section drips, publication and order read from the school' : 'section drips count as 0 (run with --refresh to read them from the school)'}</p></header>`,
   );
   out.push(renderDiagnostics(model.diagnostics, model.stale && model.desired !== undefined));
   if (model.desired && view) {
