@@ -20,8 +20,8 @@ export function register(program: Command): void {
     .argument('[dir]', 'folder of the course repo', '.')
     .option('--port <port>', 'port to listen on; 0 picks a free one', '4300')
     .option('--refresh', "read the sections' drip delays, publication and order from the school (GET /sections only; needs a token)")
-    .option('--base-url <url>', 'school API address, with --refresh (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
-    .option('--token-file <file>', 'with --refresh: read the API token from this file instead of COURSESYNC_TOKEN')
+    .option('--base-url <url>', 'school API address (implies --refresh; overrides COURSESYNC_BASE_URL and coursesync.yaml)')
+    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN (implies --refresh)')
     .action(async (dir: string, options: PreviewCommandOptions) => {
       process.exitCode = await runPreview(dir, options);
     });
@@ -36,7 +36,8 @@ async function runPreview(dir: string, options: PreviewCommandOptions): Promise<
   const { resolve } = await import('node:path');
   const { startPreview } = await import('../preview/preview-server.js');
   let readSections: import('../preview/school-sections.js').SectionReader | undefined;
-  if (options.refresh) {
+  // Connection flags mean the school should be read: they imply --refresh.
+  if (options.refresh || options.baseUrl !== undefined || options.tokenFile !== undefined) {
     const { createSectionReader } = await import('../preview/school-sections.js');
     readSections = createSectionReader(options);
   }

@@ -23,6 +23,8 @@ export type SectionReader = (desired: DesiredState) => Promise<SchoolSections>;
  */
 export function createSectionReader(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): SectionReader {
   const token = resolveToken({ flags, env });
+  // An address given on the command line is checked now (https, or plain http to loopback only).
+  if (flags.baseUrl !== undefined) resolveBaseUrl({ flags, env });
   let client: ReturnType<typeof createSchoolClient> | undefined;
   const byProgram = new Map<string, Array<{ id: string; name: string; facts: SectionFacts }>>();
   return async (desired) => {

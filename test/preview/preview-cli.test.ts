@@ -58,12 +58,16 @@ describe('coursesync preview (CLI)', () => {
     }
   });
 
-  it('--refresh without a token, and a bad port, are clear errors', async () => {
+  it('--refresh without a token, a plain http:// school, and a bad port are clear errors', async () => {
     const dir = await writeRepo(PREVIEW_COURSE);
     const noToken = await runCli(['preview', dir, '--refresh', '--port', '0']);
     expect(noToken.code).toBe(1);
     expect(noToken.stderr).toMatch(/token/i);
     expect(noToken.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const plainHttp = await runCli(['preview', dir, '--base-url', 'http://school.example.com/api/v1', '--port', '0'], { COURSESYNC_TOKEN: SECRET });
+    expect(plainHttp.code).toBe(1);
+    expect(plainHttp.stderr).toMatch(/plain http:\/\/|https:\/\//);
+    expect(plainHttp.stderr).not.toContain(SECRET);
     const badPort = await runCli(['preview', dir, '--port', 'eighty']);
     expect(badPort.code).toBe(1);
     expect(badPort.stderr).toContain('--port eighty is not a port number from 0 to 65535');
