@@ -110,7 +110,8 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   const out: Array<Omit<Impact, 'acknowledged'>> = [];
   const add = (rule: ImpactRule, l: { key: string; path: string }, message: string) =>
     out.push({ level: IMPACT_RULES[rule], rule, key: l.key, path: l.path, message });
-  const name = (l: LearnerLesson) => `"${l.name}"`;
+  // Quoted as JSON: a name holding a newline or a quote stays on one line, unambiguous.
+  const name = (l: LearnerLesson) => JSON.stringify(l.name);
   const section = (l: LearnerLesson) => l.sectionPath || `section ${l.sectionId}`;
 
   for (const a of after.lessons.values()) {

@@ -1,4 +1,5 @@
 /** The learner-impact part of a plan, for the terminal and for the pull-request comment (PURE). */
+import { escapeControl } from '../diagnostics/diagnostic.js';
 import type { Impact } from './plan-schema.js';
 
 /** Counts per level, e.g. "1 error (1 acknowledged), 2 warnings, 3 infos". */
@@ -18,7 +19,8 @@ export function impactTextLines(impact: readonly Impact[], tint: (level: Impact[
   if (impact.length === 0) return [];
   const out = [`Learner impact: ${impactCounts(impact)}`];
   for (const i of impact) {
-    out.push(`  ${tint(i.level, i.level.padEnd(7))} ${i.rule.padEnd(15)} ${i.path}: ${i.message}${i.acknowledged ? ' (acknowledged)' : ''}`);
+    // Paths and messages quote file and folder names: one line each, whatever they hold.
+    out.push(`  ${tint(i.level, i.level.padEnd(7))} ${i.rule.padEnd(15)} ${escapeControl(i.path)}: ${escapeControl(i.message)}${i.acknowledged ? ' (acknowledged)' : ''}`);
   }
   return out;
 }
@@ -32,7 +34,7 @@ export function impactMarkdown(impact: readonly Impact[], esc: (s: string) => st
   const icon = { error: '⛔ error', warning: '⚠️ warning', info: 'ℹ️ info' } as const;
   const out = [`### Learner impact: ${impactCounts(impact)}`, '', '| level | rule | lesson | what learners get |', '|---|---|---|---|'];
   for (const i of impact.slice(0, MAX_ROWS)) {
-    out.push(`| ${icon[i.level]}${i.acknowledged ? ' (acknowledged)' : ''} | \`${i.rule}\` | ${esc(i.path)} | ${esc(i.message).replace(/\n/g, ' ')} |`);
+    out.push(`| ${icon[i.level]}${i.acknowledged ? ' (acknowledged)' : ''} | \`${i.rule}\` | ${esc(escapeControl(i.path))} | ${esc(escapeControl(i.message))} |`);
   }
   if (impact.length > MAX_ROWS) out.push('', `…and ${impact.length - MAX_ROWS} more (the JSON plan lists every one).`);
   const open = impact.filter((i) => i.level === 'error' && !i.acknowledged).length;

@@ -53,3 +53,15 @@ describe('learner impact in the plan renderings', () => {
     expect(renderMarkdown(plan)).not.toContain('Learner impact');
   });
 });
+
+describe('learner impact with hostile names', () => {
+  it('a name holding newlines stays on one line in text and markdown', () => {
+    const desired = desiredOf({ p: { s1: [{ key: 'a', fields: { name: 'A\n::error::injected\r|x|', drip_delay: 3 } }] } });
+    const plan = diffCourse(desired, stateOf({ p: { s1: ['a'] } }), { sectionIds: sectionIdsOf(desired) });
+    expect(plan.impact.map((i) => i.rule)).toEqual(['drip-grows']);
+    for (const out of [renderText(plan, { color: false }), renderMarkdown(plan)]) {
+      expect(out.split('\n').filter((l) => /^\s*::/.test(l))).toEqual([]);
+    }
+    expect(renderText(plan, { color: false })).toContain('p/s1/a.md: "A\\n::error::injected\\r|x|" unlocks on day 3 instead of 0');
+  });
+});
