@@ -47,6 +47,7 @@ async function runPreview(dir: string, options: PreviewCommandOptions): Promise<
       dir: resolve(dir),
       port,
       readSections,
+      onError: (e) => process.stderr.write(`coursesync: internal error while recompiling (a bug in coursesync, please report it); still serving the last page\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`),
       onCompile: (c) =>
         process.stderr.write(
           `compiled ${c.lessons} lesson${c.lessons === 1 ? '' : 's'} in ${Math.round(c.ms)} ms` +

@@ -23,6 +23,8 @@ export interface PreviewOptions {
   readSections?: SectionReader;
   /** Threads rendering uncached bodies (default every core). */
   renderThreads?: number;
+  /** Told of an unexpected failure of a recompile (a bug); the preview keeps serving the last page. */
+  onError?: (e: unknown) => void;
   /** Told after each compile: how long it took and what it found. */
   onCompile?: (info: { version: number; ms: number; lessons: number; errors: number; warnings: number }) => void;
 }
@@ -102,7 +104,11 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       running = (async () => {
         do {
           again = false;
-          await compile();
+          try {
+            await compile();
+          } catch (e) {
+            options.onError?.(e);
+          }
         } while (again);
       })().finally(() => (running = undefined));
     }, SETTLE_MS);
