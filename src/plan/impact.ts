@@ -128,7 +128,7 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
       if (a.lesson_type !== b.lesson_type) add('type-change', a, `${name(a)} changes type from ${b.lesson_type} to ${a.lesson_type}`);
       const days = `unlocks on day ${a.unlockDay} instead of ${b.unlockDay}`;
       if (a.unlockDay > b.unlockDay) {
-        if (a.sectionId !== b.sectionId) add('later-section', a, `${name(a)} moves to ${section(a)}, which unlocks later: it ${days} (content learners could open becomes locked again)`);
+        if (a.sectionId !== b.sectionId && a.sectionDrip > b.sectionDrip) add('later-section', a, `${name(a)} moves to ${section(a)}, which unlocks later: it ${days} (content learners could open becomes locked again)`);
         else add('drip-grows', a, `${name(a)} ${days} (content learners could open becomes locked again)`);
       } else if (a.unlockDay < b.unlockDay) {
         add('calendar-shift', a, `${name(a)} ${days} (the unlock calendar of ${section(a)} shifts)`);

@@ -68,6 +68,12 @@ describe('learner impact of a plan', () => {
       want: [['error', 'later-section', 'b', /moves to p\/s2, which unlocks later: it unlocks on day 7 instead of 0/]],
     },
     {
+      name: 'a move between sections that unlock together, with a longer drip, is a drip that grows',
+      before: { p: { s1: ['a', drip('b', 1)], s2: ['c'] } },
+      after: { p: { s1: ['a'], s2: ['c', drip('b', 5)] } },
+      want: [['error', 'drip-grows', 'b', /unlocks on day 5 instead of 1/]],
+    },
+    {
       name: 'a changed key turns a lesson into create + orphan',
       before: { p: { s1: ['a', 'b'] } },
       after: { p: { s1: ['a', { key: 'b2', fields: { name: 'Lesson b' } }] } },
