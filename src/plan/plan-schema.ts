@@ -4,7 +4,7 @@
  * handler per type, in `chains` (chains in parallel, the steps of one chain in order).
  */
 import { z } from 'zod';
-import { IMPACT_LEVELS } from '../model/acknowledge.js';
+import { IMPACT_LEVELS, IMPACT_RULE_NAMES, type ImpactRule } from '../model/acknowledge.js';
 import { LESSON_FIELDS } from '../model/desired.js';
 
 /** 2: plans carry `impact` (a version-1 plan is refused with a clear message, never misread). */
@@ -141,7 +141,7 @@ export type PlanSummary = z.output<typeof SummarySchema>;
 /** What a change means for enrolled learners (docs/learner-impact.md); `acknowledged` in the repo or not. */
 export const ImpactSchema = z.strictObject({
   level: z.enum(IMPACT_LEVELS),
-  rule: z.string(),
+  rule: z.enum(IMPACT_RULE_NAMES as [ImpactRule, ...ImpactRule[]]),
   key: z.string(),
   path: z.string(),
   message: z.string(),
