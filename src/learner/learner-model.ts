@@ -162,11 +162,14 @@ export interface CalendarDay {
   lessons: LearnerLesson[];
 }
 
-/** The visible lessons grouped by unlock day, days ascending, lessons in learner order. */
-export function unlockCalendar(view: LearnerView): CalendarDay[] {
+/**
+ * The visible lessons grouped by unlock day, days ascending, lessons in learner order: of one
+ * program (a learner's access is to a program), or of every program when none is named.
+ */
+export function unlockCalendar(view: LearnerView, programId?: string): CalendarDay[] {
   const days = new Map<number, LearnerLesson[]>();
   for (const p of view.programs)
-    for (const s of p.sections)
+    for (const s of programId === undefined || p.id === programId ? p.sections : [])
       for (const l of s.lessons) {
         if (!l.visible) continue;
         const list = days.get(l.unlockDay) ?? [];

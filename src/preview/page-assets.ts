@@ -10,7 +10,7 @@ header h1{margin:.5rem 0 0;font-size:1.4rem}.summary{color:#5b6474;margin:.2rem 
 .diagnostic.warning .severity{color:#9a6700}.hint{color:#5b6474;margin-left:1rem}.stale{font-weight:600}
 #calendar ol{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.5rem}
 #calendar .day{background:#fff;border:1px solid #d6dae1;border-radius:6px;padding:.3rem .8rem;min-width:10rem}
-#calendar h3{margin:.2rem 0;font-size:1rem}#calendar p{margin:0;color:#5b6474}
+#calendar h3{margin:.2rem 0;font-size:1rem}.program-calendar>h3{margin-top:.8rem}#calendar p{margin:0;color:#5b6474}
 .program,.section{margin-top:1.5rem}.section>h3{border-bottom:1px solid #d6dae1}
 .lesson{background:#fff;border:1px solid #d6dae1;border-radius:6px;padding:.5rem 1rem;margin:.8rem 0}
 .lesson.hidden{opacity:.6;border-style:dashed}

@@ -82,13 +82,16 @@ function renderDiagnostics(list: readonly Diagnostic[], stale: boolean): string 
   ].join('\n');
 }
 
+/** One calendar per program: a learner's access, and so day 0, is per program. */
 function renderCalendar(view: LearnerView): string {
-  const days = unlockCalendar(view);
-  const items = days.map((d) => {
-    const links = d.lessons.map((l) => `<li><a href="#${esc(lessonAnchor(l.key))}" data-key="${esc(l.key)}">${esc(l.name)}</a></li>`).join('');
-    return `<li class="day" data-day="${d.day}"><h3>Day ${d.day}</h3><p>${d.lessons.length} lesson${d.lessons.length === 1 ? '' : 's'} unlock${d.lessons.length === 1 ? 's' : ''}</p><ul>${links}</ul></li>`;
+  const calendars = view.programs.map((p) => {
+    const items = unlockCalendar(view, p.id).map((d) => {
+      const links = d.lessons.map((l) => `<li><a href="#${esc(lessonAnchor(l.key))}" data-key="${esc(l.key)}">${esc(l.name)}</a></li>`).join('');
+      return `<li class="day" data-day="${d.day}"><h3>Day ${d.day}</h3><p>${d.lessons.length} lesson${d.lessons.length === 1 ? '' : 's'} unlock${d.lessons.length === 1 ? 's' : ''}</p><ul>${links}</ul></li>`;
+    });
+    return `<div class="program-calendar" data-program="${esc(p.id)}"><h3>${esc(p.path)}</h3><ol>${items.join('')}</ol></div>`;
   });
-  return `<section id="calendar"><h2>Unlock calendar</h2><p class="note">Days after a learner's access starts (section drip plus lesson drip); drafts are not listed.</p><ol>${items.join('')}</ol></section>`;
+  return `<section id="calendar"><h2>Unlock calendar</h2><p class="note">Days after a learner's access to the program starts (section drip plus lesson drip); drafts are not listed.</p>${calendars.join('')}</section>`;
 }
 
 function renderCourse(view: LearnerView, byKey: ReadonlyMap<string, DesiredLesson>): string[] {

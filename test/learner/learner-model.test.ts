@@ -84,6 +84,8 @@ describe('learner model', () => {
     );
     expect([...view.lessons.values()].map((l) => [l.key, l.order])).toEqual([['a', 0], ['b', 1], ['c', 2], ['d', 3]]);
     expect(unlockCalendar(view).map((d) => [d.day, d.lessons.map((l) => l.key)])).toEqual([[0, ['a']], [14, ['b', 'c']]]);
+    expect(unlockCalendar(view, 'prog').map((d) => d.day)).toEqual([0, 14]);
+    expect(unlockCalendar(view, 'other')).toEqual([]);
   });
 
   it('reads the desired state, with sections given by id', () => {

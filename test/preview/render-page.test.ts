@@ -3,6 +3,7 @@ import { renderMain, renderPreviewPage } from '../../src/preview/index.js';
 import { loadCourse } from '../../src/source/load-course.js';
 import { removeRepos, writeRepo } from '../e2e/helpers.js';
 import { afterAll } from 'vitest';
+import { join } from 'node:path';
 import { PREVIEW_COURSE } from './fixture-course.js';
 
 afterAll(removeRepos);
@@ -24,6 +25,12 @@ describe('the preview page', () => {
     expect(html).toMatch(/id="lesson-primitives"[^>]*data-gated-by="quiz"[\s\S]*?Opens after completing <a href="#lesson-quiz">quiz<\/a>/);
     const days = [...html.matchAll(/<li class="day" data-day="(\d+)"><h3>Day \d+<\/h3><p>(\d+) lessons? unlocks?<\/p>/g)].map((m) => [Number(m[1]), Number(m[2])]);
     expect(days).toEqual([[0, 1], [2, 1], [7, 2], [14, 2], [21, 1]]);
+  });
+
+  it('has one calendar per program: day 0 is when access to that program starts', async () => {
+    const { desired } = await loadCourse(join(import.meta.dirname, '../../examples'), { renderThreads: 1 });
+    const html = renderMain({ desired, stale: false, diagnostics: [], version: 1 });
+    expect([...html.matchAll(/<div class="program-calendar" data-program="([^"]+)">/g)].map((m) => m[1])).toEqual(['prog_advanced', 'prog_intro']);
   });
 
   it('escapes every text that is not the lesson own HTML; bodies and embeds are kept byte for byte', async () => {
