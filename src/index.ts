@@ -17,7 +17,9 @@ export { loadCourse } from './source/load-course.js';
 export { compileCourse, type CompileResult } from './compile/index.js';
 
 export { diffCourse, simulatePlan, renderText, renderMarkdown, renderJson, hasChanges, PlanSchema } from './plan/index.js';
-export type { Plan, PlanChange, PlanSummary } from './plan/index.js';
+export type { Plan, PlanChange, PlanSummary, Impact } from './plan/index.js';
+export { learnerView, learnerViewOfDesired, unlockCalendar, gatesOf, type LearnerView, type LearnerLesson, type SectionFacts } from './learner/index.js';
+export { startPreview, type PreviewOptions, type RunningPreview } from './preview/preview-server.js';
 export { buildPlan, type BuildPlanOptions, type BuiltPlan } from './sync/build-plan.js';
 export { applyCourse, applyPlan } from './apply/index.js';
 export { StateStore } from './state/state-store.js';

@@ -9,6 +9,7 @@ import type { DesiredState } from '../model/desired.js';
 import { buildPlan, type BuiltPlan } from '../sync/build-plan.js';
 import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import { isCall, type Plan } from '../plan/plan-schema.js';
+import { refuseUnacknowledgedImpact } from '../plan/impact-gate.js';
 import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { StateStore } from '../state/state-store.js';
 import { applyPlan, type ApplyEvent, type ApplyResult } from './apply-plan.js';
@@ -35,6 +36,8 @@ export interface ApplyCourseOptions extends ConnectionFlags {
   signal?: AbortSignal;
   /** A client to use instead of one made from the connection settings (tests). */
   client?: SchoolClient;
+  /** Apply even when the plan has error-level learner impact not acknowledged in the repo. */
+  acceptImpact?: boolean;
 }
 
 export interface ApplyCourseResult {
@@ -133,6 +136,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     const calls = plan.changes.filter(isCall).length;
     const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file };
     const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0;
+    refuseUnacknowledgedImpact(plan, options.acceptImpact === true);
 
     if (calls > 0 && options.confirm && !(await options.confirm(plan, { concurrency, baseUrl }))) {
       return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };

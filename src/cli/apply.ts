@@ -19,6 +19,7 @@ interface ApplyCommandOptions extends ConnectionFlags {
   recreate?: string[];
   dir?: string;
   forceUnlock?: boolean;
+  acceptImpact?: boolean;
 }
 
 /** Add the apply command. */
@@ -33,6 +34,7 @@ export function register(program: Command): void {
     .option('--recreate <key>', 'drop the uncertain create KEY from state and create it again (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: the current folder)')
     .option('--force-unlock', 'take the state lock even if another apply seems to hold it')
+    .option('--accept-impact', 'apply even when the plan has error-level learner impact not acknowledged in the repo')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
     .action(async (target: string, options: ApplyCommandOptions) => {
@@ -97,6 +99,7 @@ async function runApply(target: string, options: ApplyCommandOptions): Promise<n
       concurrency,
       recreate: options.recreate,
       forceUnlock: options.forceUnlock,
+      acceptImpact: options.acceptImpact,
       signal: controller.signal,
       onNotice: (m) => process.stderr.write(`coursesync: ${m}\n`),
       confirm: async (plan, ctx) => {

@@ -13,6 +13,7 @@ interface PlanCommandOptions extends ConnectionFlags {
   format: string;
   detailedExitcode?: boolean;
   refresh?: boolean;
+  failOn?: string;
 }
 
 /** Add the plan command. */
@@ -26,6 +27,7 @@ export function register(program: Command): void {
     .option('--format <format>', 'output format: text, markdown or json', 'text')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 1 on error, 2 when there are changes')
     .option('--refresh', 'read every tracked lesson from the school and report drift (needs a token)')
+    .option('--fail-on <level>', 'exit 1 when the plan has learner impact of this level or worse not acknowledged in the repo: error, warning or info')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
     .action(async (dir: string, options: PlanCommandOptions) => {
@@ -39,6 +41,8 @@ async function runPlan(dir: string, options: PlanCommandOptions): Promise<number
   if (format !== 'text' && format !== 'markdown' && format !== 'json') {
     throw new CoursesyncError(`unknown format "${format}"`, { code: 'cli/bad-format', hint: 'use --format text, markdown or json' });
   }
+  const { parseImpactLevel, impactsAtLeast } = await import('../plan/impact-gate.js');
+  const failOn = options.failOn === undefined ? undefined : parseImpactLevel(options.failOn, '--fail-on');
   const { buildPlan } = await import('../sync/build-plan.js');
   const { plan } = await buildPlan(dir, options);
   const { renderText, renderMarkdown, renderJson, hasChanges } = await import('../plan/index.js');
@@ -55,6 +59,13 @@ async function runPlan(dir: string, options: PlanCommandOptions): Promise<number
   if (summaryFile) {
     const { appendFile } = await import('node:fs/promises');
     await appendFile(summaryFile, (format === 'markdown' ? output : renderMarkdown(plan)) + '\n');
+  }
+  const failing = failOn === undefined ? [] : impactsAtLeast(plan, failOn);
+  if (failing.length > 0) {
+    throw new CoursesyncError(`the plan has ${failing.length} learner impact${failing.length === 1 ? '' : 's'} of level ${failOn} or worse not acknowledged in the repo (--fail-on ${failOn})`, {
+      code: 'plan/learner-impact',
+      hint: 'see "Learner impact" in the plan; acknowledge reviewed errors with `acknowledge:` in the lesson front-matter or coursesync.yaml',
+    });
   }
   if (options.detailedExitcode && hasChanges(plan)) return ExitCode.Changes;
   return ExitCode.Ok;

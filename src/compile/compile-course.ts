@@ -199,7 +199,7 @@ function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
 }
 
 function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
-  const { identity, fields, copied_from } = entry.compiled;
+  const { identity, fields, copied_from, acknowledge } = entry.compiled;
   if (!identity || !fields) return undefined;
   const lesson: DesiredLesson = {
     key: identity.key,
@@ -209,6 +209,7 @@ function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
     digest: entry.source.digest,
   };
   if (copied_from !== undefined) lesson.copied_from = copied_from;
+  if (acknowledge !== undefined) lesson.acknowledge = acknowledge;
   return lesson;
 }
 

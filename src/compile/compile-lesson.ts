@@ -28,6 +28,7 @@ export interface CompiledLesson {
   /** Present only when the lesson has no errors. */
   fields?: LessonFields;
   copied_from?: string;
+  acknowledge?: string[];
 }
 
 const START: Place = { line: 1, column: 1 };
@@ -75,6 +76,7 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   const fields = buildFields(fm, body, source, yaml, render, out);
   const result: CompiledLesson = { identity };
   if (fm.copied_from !== undefined) result.copied_from = fm.copied_from;
+  if (fm.acknowledge !== undefined) result.acknowledge = fm.acknowledge;
   if (countErrors(out) === errorsBefore) result.fields = fields;
   return result;
 }

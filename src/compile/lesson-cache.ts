@@ -14,6 +14,7 @@ export interface CachedLesson {
   identity: LessonIdentity;
   fields: LessonFields;
   copied_from?: string;
+  acknowledge?: string[];
 }
 
 /** The cache key of a lesson file: its path (the key may come from the file name) and its bytes. */
@@ -48,6 +49,7 @@ export function createCachedCompile(entries: ReadonlyMap<string, CachedLesson>, 
     if (out.length === before && compiled.identity && compiled.fields) {
       const entry: CachedLesson = { identity: compiled.identity, fields: compiled.fields };
       if (compiled.copied_from !== undefined) entry.copied_from = compiled.copied_from;
+      if (compiled.acknowledge !== undefined) entry.acknowledge = compiled.acknowledge;
       used.set(key, entry);
     }
     return compiled;

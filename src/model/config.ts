@@ -3,6 +3,7 @@
  * The zod schema is the single source of these rules and of schema/coursesync.schema.json.
  */
 import { z } from 'zod';
+import { ConfigAcknowledgeSchema } from './acknowledge.js';
 
 export const RemovedLessonsPolicy = z
   .enum(['keep', 'unpublish'])
@@ -32,6 +33,7 @@ export const CourseConfigSchema = z
       .max(255)
       .describe('With removed_lessons: unpublish, also move removed lessons into this section id.')
       .optional(),
+    acknowledge: ConfigAcknowledgeSchema.optional(),
   })
   .describe('coursesync.yaml: school address and defaults');
 

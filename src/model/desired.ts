@@ -84,6 +84,8 @@ export interface DesiredLesson {
   /** Repo-relative path, `/` separators. */
   path: string;
   fields: LessonFields;
+  /** Learner-impact rules acknowledged in the front-matter (never sent). */
+  acknowledge?: string[];
   /** sha256 (hex) of the source file's bytes. */
   digest: string;
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { LESSON_TYPES } from './desired.js';
+import { LessonAcknowledgeSchema } from './acknowledge.js';
 
 /** A lesson key: a file-name-like identity, never a path. */
 export const LESSON_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -76,6 +77,7 @@ export const LessonFrontMatterSchema = z
     video: VideoSchema.optional(),
     embed_code: z.string().min(1).max(MAX_TEXT_LENGTH).describe('HTML of an embed lesson; only for lesson_type: embed.').optional(),
     content_format: z.enum(['markdown', 'html']).describe('How the body of this file is written (default markdown).').optional(),
+    acknowledge: LessonAcknowledgeSchema.optional(),
   })
   .describe('Front-matter of a coursesync lesson file');
 export type LessonFrontMatter = z.output<typeof LessonFrontMatterSchema>;

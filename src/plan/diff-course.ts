@@ -29,6 +29,8 @@ import {
 } from './plan-schema.js';
 import { SchoolSlots } from './section-slots.js';
 import { diffLive, type LiveLesson } from './diff-live.js';
+import { assessImpact } from './impact.js';
+import type { SectionFacts } from '../learner/learner-model.js';
 
 export type { LiveLesson } from './diff-live.js';
 
@@ -39,6 +41,8 @@ export interface DiffOptions {
   live?: ReadonlyMap<string, LiveLesson>;
   /** The school the plan is for (recorded in the plan). */
   baseUrl?: string | null;
+  /** What GET /sections said (drip, publication, position), by section id, when it was read: for the learner impact. */
+  sections?: ReadonlyMap<string, SectionFacts>;
 }
 
 /** A desired lesson with where it goes and what it was. */
@@ -254,7 +258,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
   for (const c of changes) summary[c.action]++;
   const withCall = new Set(calls.map((c) => c.key));
   summary.unchanged = matches.filter((m) => !withCall.has(m.lesson.key)).length;
-  return {
+  const plan: Omit<Plan, 'impact'> = {
     format_version: PLAN_FORMAT_VERSION,
     summary,
     changes,
@@ -265,6 +269,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
     base_url: options.baseUrl ?? state.base_url,
     refreshed: options.live !== undefined,
   };
+  return { ...plan, impact: assessImpact(desired, state, plan, { sectionIds: options.sectionIds, sections: options.sections }) };
 }
 
 /** The call for one desired lesson, simulated; undefined when it needs none. */

@@ -10,3 +10,6 @@ export * from './describe-change.js';
 export * from './render-text.js';
 export * from './render-markdown.js';
 export * from './render-json.js';
+export * from './impact.js';
+export * from './render-impact.js';
+export * from './impact-gate.js';

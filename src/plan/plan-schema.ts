@@ -4,9 +4,11 @@
  * handler per type, in `chains` (chains in parallel, the steps of one chain in order).
  */
 import { z } from 'zod';
+import { IMPACT_LEVELS, IMPACT_RULE_NAMES, type ImpactRule } from '../model/acknowledge.js';
 import { LESSON_FIELDS } from '../model/desired.js';
 
-export const PLAN_FORMAT_VERSION = 1;
+/** 2: plans carry `impact` (a version-1 plan is refused with a clear message, never misread). */
+export const PLAN_FORMAT_VERSION = 2;
 
 const FieldValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -136,6 +138,17 @@ export const SummarySchema = z.strictObject({
 });
 export type PlanSummary = z.output<typeof SummarySchema>;
 
+/** What a change means for enrolled learners (docs/learner-impact.md); `acknowledged` in the repo or not. */
+export const ImpactSchema = z.strictObject({
+  level: z.enum(IMPACT_LEVELS),
+  rule: z.enum(IMPACT_RULE_NAMES as [ImpactRule, ...ImpactRule[]]),
+  key: z.string(),
+  path: z.string(),
+  message: z.string(),
+  acknowledged: z.boolean(),
+});
+export type Impact = z.output<typeof ImpactSchema>;
+
 export const PlanSchema = z.strictObject({
   format_version: z.literal(PLAN_FORMAT_VERSION),
   summary: SummarySchema,
@@ -153,6 +166,8 @@ export const PlanSchema = z.strictObject({
   renames: z.array(z.strictObject({ from: z.string(), to: z.string() })),
   /** Whether live lessons were read (`--refresh`). */
   refreshed: z.boolean(),
+  /** Learner impact of the changes, errors first. */
+  impact: z.array(ImpactSchema),
 });
 export type Plan = z.output<typeof PlanSchema>;
 

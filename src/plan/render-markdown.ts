@@ -7,6 +7,7 @@
 import type { Plan, PlanChange } from './plan-schema.js';
 import { ACTIONS } from './plan-schema.js';
 import { LONG_FIELDS, SYMBOL, diffLinesOf, headline, showValue, summaryLine } from './describe-change.js';
+import { impactMarkdown } from './render-impact.js';
 
 /** GitHub's comment limit, and the budget we aim under (room for a bot's own header). */
 export const COMMENT_LIMIT = 65_536;
@@ -58,7 +59,7 @@ function renderChange(c: PlanChange, withBodies: boolean): string[] {
 }
 
 function render(plan: Plan, withBodies: boolean, perAction: number): { text: string; omitted: number } {
-  const out = [`**${summaryLine(plan.summary)}**`, ''];
+  const out = [`**${summaryLine(plan.summary)}**`, '', ...impactMarkdown(plan.impact, esc)];
   let omitted = 0;
   for (const action of ACTIONS) {
     const list = plan.changes.filter((c) => c.action === action);

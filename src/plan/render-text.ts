@@ -2,6 +2,7 @@
 import pc from 'picocolors';
 import type { Plan, PlanChange } from './plan-schema.js';
 import { LONG_FIELDS, SYMBOL, diffLinesOf, headline, showValue, summaryLine } from './describe-change.js';
+import { impactTextLines } from './render-impact.js';
 
 export interface RenderTextOptions {
   /** ANSI colours (the CLI decides from TTY and NO_COLOR). */
@@ -30,6 +31,8 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
   }
   for (const r of plan.renames) out.push(`  renamed: ${r.from} → ${r.to} (matched through aliases; state only)`);
   if (plan.renames.length > 0) out.push('');
+  const impact = impactTextLines(plan.impact, (level, s) => (level === 'error' ? c.red(s) : level === 'warning' ? c.yellow(s) : c.cyan(s)));
+  if (impact.length > 0) out.push(...impact, '');
   out.push(c.bold(summaryLine(plan.summary)));
   return out.join('\n') + '\n';
 }

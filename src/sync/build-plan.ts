@@ -5,6 +5,7 @@
  * needs no token, except to resolve a `name:` section the state has not resolved yet.
  */
 import type { DesiredState } from '../model/desired.js';
+import type { SectionFacts } from '../learner/learner-model.js';
 import type { LiveLesson } from '../plan/diff-course.js';
 import type { Plan } from '../plan/plan-schema.js';
 import type { SectionState, StateData } from '../state/schema.js';
@@ -142,13 +143,28 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   }
 
   let live: Map<string, LiveLesson> | undefined;
+  let sections: Map<string, SectionFacts> | undefined;
   if (options.refresh) {
     const api = await connect('--refresh reads every tracked lesson');
     live = await readLiveLessons(api, state, options.concurrency ?? desired.config.apply?.concurrency ?? 4);
+    sections = await readSectionFacts(api, desired);
   }
 
-  const plan = diffCourse(desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url });
+  const plan = diffCourse(desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections });
   return { plan, desired, state, stateExists: exists, resolvedSections, baseUrl };
+}
+
+/** GET /sections of every program: section drips, publication and order, for the learner impact. */
+export async function readSectionFacts(api: SchoolClient, desired: DesiredState): Promise<Map<string, SectionFacts>> {
+  const facts = new Map<string, SectionFacts>();
+  for (const program of desired.programs) {
+    try {
+      for await (const s of api.sections.list({ product_id: program.id })) facts.set(s.id, { drip_delay: s.drip_delay, is_published: s.is_published, position: s.position });
+    } catch (e) {
+      throw explainSchoolError(e, `program ${program.id}`);
+    }
+  }
+  return facts;
 }
 
 /** PATCH /lessons/{id} with `{}` (changes nothing, returns the lesson) for every tracked lesson. */

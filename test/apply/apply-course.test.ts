@@ -112,8 +112,8 @@ describe('applyCourse: edits, moves, renames, removals', () => {
 
   it.each([
     ['keep', 'removed_lessons: keep\n', { section: 'sec_start', published: true, calls: 0 }],
-    ['unpublish', 'removed_lessons: unpublish\n', { section: 'sec_start', published: false, calls: 1 }],
-    ['unpublish + archive', 'removed_lessons: unpublish\narchive: sec_archive\n', { section: 'sec_archive', published: false, calls: 1 }],
+    ['unpublish', 'removed_lessons: unpublish\nacknowledge: [{rule: unpublished, lesson: beta}]\n', { section: 'sec_start', published: false, calls: 1 }],
+    ['unpublish + archive', 'removed_lessons: unpublish\narchive: sec_archive\nacknowledge: [{rule: archived, lesson: beta}]\n', { section: 'sec_archive', published: false, calls: 1 }],
   ])('a removed lesson under removed_lessons: %s', async (_name, config, want) => {
     const dir = await writeRepo({ ...base, 'coursesync.yaml': config });
     expectDone(await applyCourse(dir, { env }));

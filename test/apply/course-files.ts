@@ -6,9 +6,9 @@ export const ALPHA_1 = lesson(
   'name: Alpha\nlesson_type: video\nvideo:\n  host_c: https://fast.wistia.net/embed/iframe/abc123xyz0',
   'First body.',
 );
-/** Every field of alpha changed, the video source switched to embed code. */
+/** Every field of alpha changed, the video source switched to embed code (unpublishing it is acknowledged). */
 export const ALPHA_2 = lesson(
-  'name: Alpha renamed\nlesson_type: video\ndrip_delay: 5\nis_published: false\nis_progression_locked: true\ndescription: Now with a **description**.\nvideo:\n  embed_code: <div class="player">v2</div>',
+  'name: Alpha renamed\nlesson_type: video\ndrip_delay: 5\nis_published: false\nis_progression_locked: true\nacknowledge: [unpublished]\ndescription: Now with a **description**.\nvideo:\n  embed_code: <div class="player">v2</div>',
   'Second body.\n\n> quoted',
 );
 /** File path → text. */

@@ -48,6 +48,9 @@ describe('renderings', () => {
 
         ? p/s1/gone.md (<id>) was removed from the repo: kept in the school (removed_lessons: keep)
 
+      Learner impact: 1 info
+        info    new-lesson      p/s1/new.md: new lesson "Lesson new" unlocks on day 0
+
       Plan: 1 to create, 1 to move, 1 to update, 1 orphaned, 1 unchanged.
       "
     `);
@@ -61,6 +64,12 @@ describe('renderings', () => {
   it('markdown', () => {
     expect(scrub(renderMarkdown(smallPlan()))).toMatchInlineSnapshot(`
       "**Plan: 1 to create, 1 to move, 1 to update, 1 orphaned, 1 unchanged.**
+
+      ### Learner impact: 1 info
+
+      | level | rule | lesson | what learners get |
+      |---|---|---|---|
+      | ℹ️ info | \`new-lesson\` | p/s1/new.md | new lesson "Lesson new" unlocks on day 0 |
 
       <details><summary>+ 1 to create</summary>
 
@@ -141,13 +150,13 @@ describe('renderings', () => {
     const plan = smallPlan();
     const text = renderJson(plan);
     expect(parsePlanText(text, 'plan.json')).toEqual(plan);
-    expect(JSON.parse(text)).toMatchObject({ format_version: 1, summary: { create: 1, update: 1, move: 1, orphan: 1, unchanged: 1 } });
+    expect(JSON.parse(text)).toMatchObject({ format_version: 2, summary: { create: 1, update: 1, move: 1, orphan: 1, unchanged: 1 } });
   });
 
   it.each([
     ['{"format_version": 1', /not valid JSON/],
-    ['{"format_version": 2}', /format_version 2/],
-    ['{"format_version": 1, "summary": {}}', /not a coursesync plan/],
+    ['{"format_version": 1}', /format_version 1; this coursesync reads 2/],
+    ['{"format_version": 2, "summary": {}}', /not a coursesync plan/],
   ])('a bad plan file is a clear error: %s', (text, message) => {
     expect(() => parsePlanText(text, 'plan.json')).toThrow(message);
   });

@@ -1,0 +1,75 @@
+/**
+ * `coursesync preview [dir]`: serve the course as a learner will see it on 127.0.0.1, recompiled
+ * on every save (src/preview/). Needs no token and sends nothing to the school. Runs until
+ * Ctrl-C.
+ */
+import type { Command } from 'commander';
+import type { ConnectionFlags } from '../school/connection.js';
+import { ExitCode } from './exit-codes.js';
+
+interface PreviewCommandOptions extends ConnectionFlags {
+  port: string;
+  refresh?: boolean;
+}
+
+/** Add the preview command. */
+export function register(program: Command): void {
+  program
+    .command('preview')
+    .description('Serve the course as a learner will see it, on 127.0.0.1, reloading on every save (no token, no request to the school)')
+    .argument('[dir]', 'folder of the course repo', '.')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', '4300')
+    .option('--refresh', "read the sections' drip delays, publication and order from the school (GET /sections only; needs a token)")
+    .option('--base-url <url>', 'school API address (implies --refresh; overrides COURSESYNC_BASE_URL and coursesync.yaml)')
+    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN (implies --refresh)')
+    .action(async (dir: string, options: PreviewCommandOptions) => {
+      process.exitCode = await runPreview(dir, options);
+    });
+}
+
+async function runPreview(dir: string, options: PreviewCommandOptions): Promise<number> {
+  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const port = Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new CoursesyncError(`--port ${options.port} is not a port number from 0 to 65535`, { code: 'cli/bad-port', hint: 'e.g. --port 4300, or --port 0 for a free one' });
+  }
+  const { resolve } = await import('node:path');
+  const { startPreview } = await import('../preview/preview-server.js');
+  let readSections: import('../preview/school-sections.js').SectionReader | undefined;
+  // Connection flags mean the school should be read: they imply --refresh.
+  if (options.refresh || options.baseUrl !== undefined || options.tokenFile !== undefined) {
+    const { createSectionReader } = await import('../preview/school-sections.js');
+    readSections = createSectionReader(options);
+  }
+  let preview: Awaited<ReturnType<typeof startPreview>>;
+  try {
+    preview = await startPreview({
+      dir: resolve(dir),
+      port,
+      readSections,
+      onError: (e) => process.stderr.write(`coursesync: internal error while recompiling (a bug in coursesync, please report it); still serving the last page\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`),
+      onCompile: (c) =>
+        process.stderr.write(
+          `compiled ${c.lessons} lesson${c.lessons === 1 ? '' : 's'} in ${Math.round(c.ms)} ms` +
+            (c.errors + c.warnings > 0 ? ` (${c.errors} error${c.errors === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}: see the page)` : '') +
+            '\n',
+        ),
+    });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new CoursesyncError(`port ${port} on 127.0.0.1 is already in use`, { code: 'cli/port-in-use', hint: 'pick another with --port, or --port 0 for a free one' });
+    }
+    throw e;
+  }
+  process.stdout.write(`preview on ${preview.url}\n`);
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void preview.close().then(done);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return ExitCode.Ok;
+}

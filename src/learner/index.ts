@@ -1,0 +1,3 @@
+/** The learner's view (PURE): unlock days, visibility and progression locks of every lesson. */
+export * from './learner-model.js';
+export * from './from-desired.js';
