@@ -6,26 +6,26 @@ import { readFile } from 'node:fs/promises';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { CoursesyncError } from '../diagnostics/errors.js';
-import { LESSON_TYPE_VALUES } from '../school/wire/lessons.js';
+import { contentText, DEFAULT_LESSON_FIELDS, dripDelay, lessonName, lessonType, schoolId } from '../model/school-rules.js';
 
-const id = () => z.string().min(1).max(255);
+const id = schoolId;
 
 const SeedLessonSchema = z.strictObject({
   id: id(),
-  name: z.string().min(1).max(255),
+  name: lessonName(),
   position: z.int().min(1),
-  lesson_type: z.enum(LESSON_TYPE_VALUES).default('video'),
-  drip_delay: z.int().min(0).max(32767).default(0),
-  is_published: z.boolean().default(true),
-  is_progression_locked: z.boolean().default(false),
-  description: z.string().default(''),
-  body: z.string().default(''),
-  settings_embed_host_a: z.string().nullable().default(null),
-  settings_embed_host_b: z.string().nullable().default(null),
-  settings_embed_host_c: z.string().nullable().default(null),
-  settings_embed_host_d: z.string().nullable().default(null),
-  settings_embed_code: z.string().nullable().default(null),
-  embed_code: z.string().nullable().default(null),
+  lesson_type: lessonType().default(DEFAULT_LESSON_FIELDS.lesson_type),
+  drip_delay: dripDelay().default(DEFAULT_LESSON_FIELDS.drip_delay),
+  is_published: z.boolean().default(DEFAULT_LESSON_FIELDS.is_published),
+  is_progression_locked: z.boolean().default(DEFAULT_LESSON_FIELDS.is_progression_locked),
+  description: contentText().default(DEFAULT_LESSON_FIELDS.description),
+  body: contentText().default(DEFAULT_LESSON_FIELDS.body),
+  settings_embed_host_a: contentText().nullable().default(null),
+  settings_embed_host_b: contentText().nullable().default(null),
+  settings_embed_host_c: contentText().nullable().default(null),
+  settings_embed_host_d: contentText().nullable().default(null),
+  settings_embed_code: contentText().nullable().default(null),
+  embed_code: contentText().nullable().default(null),
   media: z.record(z.string(), z.unknown()).default({}),
   /** Step types; a lesson without `steps` has one completion step, like a created one. */
   steps: z.array(z.string().min(1)).optional(),
@@ -33,7 +33,7 @@ const SeedLessonSchema = z.strictObject({
 
 const SeedSectionSchema = z.strictObject({
   id: id(),
-  name: z.string().min(1).max(255),
+  name: schoolId(),
   section_group_id: id().nullable().default(null),
   position: z.int().min(1),
   description: z.string().default(''),
@@ -44,7 +44,7 @@ const SeedSectionSchema = z.strictObject({
 
 const SeedProgramSchema = z.strictObject({
   id: id(),
-  name: z.string().min(1).max(255),
+  name: schoolId(),
   description: z.string().default(''),
   is_published: z.boolean().default(true),
   section_groups: z.array(z.strictObject({ id: id(), name: z.string(), position: z.int().min(1) })).default([]),

@@ -3,6 +3,7 @@
  * The zod schema is the single source of these rules and of schema/coursesync.schema.json.
  */
 import { z } from 'zod';
+import { MAX_NAME_LENGTH } from './school-rules.js';
 
 export const RemovedLessonsPolicy = z
   .enum(['keep', 'unpublish'])
@@ -29,7 +30,7 @@ export const CourseConfigSchema = z
     archive: z
       .string()
       .min(1)
-      .max(255)
+      .max(MAX_NAME_LENGTH)
       .describe('With removed_lessons: unpublish, also move removed lessons into this section id.')
       .optional(),
   })

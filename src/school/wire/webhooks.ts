@@ -10,6 +10,7 @@
  * depends on the emulator's `--allow-insecure-webhooks`.
  */
 import { z } from 'zod';
+import { schoolId } from '../../model/school-rules.js';
 
 export const EVENT_TYPE_VALUES = [
   'element_completed',
@@ -58,7 +59,7 @@ export const WebhookCreateBodySchema = z
   .strictObject({
     webhook_url: z.url(),
     event_type: EventTypeSchema,
-    provider: z.string().min(1).max(255).optional(),
+    provider: schoolId().optional(),
     extra_parameters: z.record(z.string(), z.unknown()).optional(),
   })
   .superRefine((v, ctx) => {
