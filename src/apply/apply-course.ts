@@ -13,6 +13,7 @@ import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { StateStore } from '../state/state-store.js';
 import { applyPlan, type ApplyEvent, type ApplyResult } from './apply-plan.js';
 import { checkSavedPlan } from './check-saved-plan.js';
+import { findRepoLesson } from '../plan/uncertain-create.js';
 import { resolvePendingCalls, type LessonLookup, type ResolvePendingResult } from './resolve-pending.js';
 
 export interface ApplyCourseOptions extends ConnectionFlags {
@@ -59,11 +60,7 @@ export interface ApplyCourseResult {
 
 /** Find a repo lesson by key, for filling in the entry of an interrupted create. */
 function lookupIn(desired: DesiredState): LessonLookup {
-  return (key) => {
-    for (const p of desired.programs)
-      for (const s of p.sections) for (const l of s.lessons) if (l.key === key) return { program_id: p.id, path: l.path, fields: l.fields };
-    return undefined;
-  };
+  return (key) => findRepoLesson(desired, key);
 }
 
 /**

@@ -10,6 +10,7 @@
 import { DEFAULT_LESSON_FIELDS } from '../model/desired.js';
 import { withFieldChanges } from '../plan/diff-fields.js';
 import type { CallStep } from '../plan/plan-schema.js';
+import { uncertainCreateEntry } from '../plan/uncertain-create.js';
 import { place, type SectionSlots } from '../school/positions.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { hashResponseFields, hashValue } from '../state/hash-response.js';
@@ -110,20 +111,13 @@ export function recordSuccess(draft: StateData, step: CallStep, lesson: Lesson):
 }
 
 /**
- * Record a create whose outcome is unknown: the lesson may or may not exist, so it is kept by
- * key with `id: null` and `uncertain`, and never created again blindly.
+ * Record a create whose answer was lost: the lesson may or may not exist (see
+ * plan/uncertain-create.ts), with the fields it sent as last-applied.
  */
 export function recordUncertainCreate(draft: StateData, step: CallStep, since: string): void {
-  const applied = withFieldChanges(DEFAULT_LESSON_FIELDS, step.fields);
-  const name = step.request.name ?? step.key;
-  draft.lessons[step.key] = {
-    id: null,
-    program_id: step.program_id,
-    section_id: step.section_id,
-    position: null,
-    path: step.path,
-    applied,
-    response: {},
-    uncertain: { name, section_id: step.section_id, since },
-  };
+  const fields = withFieldChanges(DEFAULT_LESSON_FIELDS, step.fields);
+  draft.lessons[step.key] = uncertainCreateEntry(
+    { key: step.key, name: step.request.name, section_id: step.section_id, since },
+    { program_id: step.program_id, path: step.path, fields },
+  );
 }
