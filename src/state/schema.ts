@@ -49,9 +49,12 @@ export const SectionStateSchema = z.strictObject({
   program_id: z.string(),
 });
 
-/** Write-ahead record of a call in flight: written before the request, removed after it. */
+/**
+ * Write-ahead record of a call in flight: written before the request, removed after it. A
+ * `read-back` record is not a call but a mark: read this lesson (and its section) back.
+ */
 export const PendingCallSchema = z.strictObject({
-  action: z.enum(['create', 'update', 'move', 'unpublish']),
+  action: z.enum(['create', 'update', 'move', 'unpublish', 'read-back']),
   key: z.string(),
   /** Lesson id, null for a create. */
   lesson_id: z.string().nullable(),
