@@ -33,7 +33,7 @@ export type LessonUpdateBody = z.input<typeof LessonUpdateBodySchema>;
 
 /**
  * POST /lessons/{id}/duplicate body (docs/school-api.md#duplicate-a-lesson). `name` may be empty (gives "Copy of <name>").
- * Choice: idempotency_key is optional, as the document does not say it is required; the client
+ * Choice: idempotency_key is optional, as the API does not say it is required; the client
  * always sends one.
  */
 export const LessonDuplicateBodySchema = z.strictObject({

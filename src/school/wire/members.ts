@@ -2,7 +2,7 @@
  * Wire schemas of members (docs/school-api.md#members Member, docs/school-api.md#members Member access, docs/school-api.md#members GET /members, docs/school-api.md#members
  * GET /members/accesses, docs/school-api.md#members POST /members/set_suspend and /members/set_ban).
  *
- * Choices where the document is silent (docs/school-api.md#choices-where-the-api-is-silent): the list takes `page` (1–10000) and
+ * Choices where the API is silent (docs/school-api.md#choices-where-the-api-is-silent): the list takes `page` (1–10000) and
  * `per_page` (1–100, default 20); suspend/ban take `member_id` or `email` and `value` (boolean);
  * accesses may be narrowed with `member_id` or `email` (without them: all accesses, as docs/school-api.md#members says).
  */

@@ -3,7 +3,7 @@
  * docs/school-api.md#webhooks events and their filters). The per-event filter schemas are exported so `webhooks.yaml`
  * reuses exactly the rules the server applies.
  *
- * Choices where the document is silent: `event_type` and `webhook_url` are required;
+ * Choices where the API is silent: `event_type` and `webhook_url` are required;
  * `provider` and `extra_parameters` are optional; every filter is optional and an unknown
  * filter for an event is rejected (keyword additionalProperties). `author_types` accepts one
  * value or a list. The https / public-address rule on `webhook_url` is not a schema check: it
