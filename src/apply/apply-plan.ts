@@ -6,8 +6,8 @@
  * stops its own chain; the other chains finish. A position mismatch is reported and the lesson
  * is read back (at the end of the run, or at the next start if the run is killed).
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import pLimit from 'p-limit';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import { isCall, type CallStep, type Plan } from '../plan/plan-schema.js';
 import type { SchoolClient } from '../school/client.js';
 import { SchoolApiError } from '../school/errors.js';
@@ -63,7 +63,7 @@ function sendStep(client: SchoolClient, step: CallStep): Promise<Lesson> {
     case 'move':
     case 'unpublish':
       // The plan always knows the id of a lesson it updates; a missing one is a broken plan file.
-      if (step.lesson_id === null) throw new CoursesyncError(`the plan's ${step.action} of ${step.key} has no lesson id`, { code: 'plan/invalid', hint: 'make a new plan with `coursesync plan --out plan.json`' });
+      if (step.lesson_id === null) throw failure('plan/invalid', { problem: `its ${step.action} of ${step.key} has no lesson id` });
       return client.lessons.update(step.lesson_id, step.request as LessonUpdateBody);
     default: {
       const never: never = step;

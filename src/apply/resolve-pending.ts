@@ -9,8 +9,8 @@
  *   The last-applied inputs are left as they were: a change that did go through is re-sent
  *   (harmless), one that did not is sent for the first time.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import pLimit from 'p-limit';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import type { SchoolClient } from '../school/client.js';
 import { SchoolApiError } from '../school/errors.js';
 import type { Lesson } from '../school/wire/lessons.js';
@@ -73,14 +73,7 @@ export async function resolvePendingCalls(
       return await client.lessons.update(id, {});
     } catch (e) {
       if (e instanceof SchoolApiError && e.status === 404) return null;
-      throw new CoursesyncError(
-        `cannot read back lesson ${id} (key ${key}) after an interrupted call: ${(e as Error).message}`,
-        {
-          code: 'apply/pending-unresolved',
-          hint: 'the state still records the interrupted calls and nothing else was changed; run `coursesync apply` again once the school answers',
-          cause: e,
-        },
-      );
+      throw failure('apply/pending-unresolved', { id, key, reason: (e as Error).message }, { cause: e });
     }
   };
   const live = new Map<string, Lesson | null>();

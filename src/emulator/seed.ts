@@ -2,6 +2,7 @@
  * The seed: the school the emulator starts with (docs/school-api.md#choices-where-the-api-is-silent). YAML, validated with zod; a bad
  * seed file is a CoursesyncError naming the file and the field.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { readFile } from 'node:fs/promises';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
@@ -114,14 +115,11 @@ export function parseSeed(value: unknown, source: string, locate?: (path: readon
     const path = issue ? (issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path) : [];
     const where = path.join('.') || '(top level)';
     const place = locate?.(path) ?? source;
-    throw new CoursesyncError(`${place}: invalid seed at ${where}: ${issue?.message ?? 'invalid'}`, {
-      code: 'emulator/bad-seed',
-      hint: 'See the seed format in docs/school-api.md#choices-where-the-api-is-silent or the README section "The emulator".',
-    });
+    throw failure('emulator/bad-seed', { place, problem: `${where}: ${issue?.message ?? 'invalid'}`, kind: 'schema' });
   }
   const seed = result.data;
   const problem = findReferenceProblem(seed);
-  if (problem) throw new CoursesyncError(`${source}: invalid seed: ${problem}`, { code: 'emulator/bad-seed', hint: 'Every id a seed refers to must be defined once in the same seed.' });
+  if (problem) throw failure('emulator/bad-seed', { place: source, problem, kind: 'reference' });
   return seed;
 }
 
@@ -169,11 +167,7 @@ export async function readSeedFile(path: string): Promise<Seed> {
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new CoursesyncError(`cannot read seed file ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
-      code: 'emulator/seed-unreadable',
-      hint: 'Pass an existing YAML file to --seed, or leave --seed out to use the default school.',
-      cause: e,
-    });
+    throw failure('emulator/seed-unreadable', { path, reason: (e as NodeJS.ErrnoException).code ?? String(e) }, { cause: e });
   }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
@@ -181,7 +175,7 @@ export async function readSeedFile(path: string): Promise<Seed> {
   if (yamlError) {
     const pos = yamlError.linePos?.[0];
     const place = pos ? `${path}:${pos.line}:${pos.col}` : path;
-    throw new CoursesyncError(`${place}: the seed is not valid YAML: ${yamlError.code}`, { code: 'emulator/bad-seed', hint: 'Fix the YAML syntax at that place.', cause: yamlError });
+    throw failure('emulator/bad-seed', { place, problem: yamlError.code, kind: 'yaml' }, { cause: yamlError });
   }
   // path:line:col of the deepest node that exists along a zod issue path.
   const locate = (issuePath: readonly PropertyKey[]): string => {

@@ -10,7 +10,7 @@
  * 3. Group sections into chains: a lesson leaving a section that has calls of its own ties the
  *    two sections into one sequence (otherwise predictions would depend on timing).
  */
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import type { CourseConfig } from '../model/config.js';
 import { type DesiredLesson, type DesiredState, type LessonFields } from '../model/desired.js';
 import type { LessonState, StateData } from '../state/schema.js';
@@ -100,10 +100,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
     for (const section of program.sections) {
       const sectionId = options.sectionIds.get(section.path) ?? ('id' in section.ref ? section.ref.id : undefined);
       if (sectionId === undefined) {
-        throw new CoursesyncError(`the section ${section.path} is given by name and was not resolved to an id`, {
-          code: 'plan/unresolved-section',
-          hint: 'resolve sections given by `name:` before planning, or write `id:` in section.yaml',
-        });
+        throw failure('plan/unresolved-section', { path: section.path });
       }
       if (!desiredBySection.has(sectionId)) {
         desiredBySection.set(sectionId, []);
