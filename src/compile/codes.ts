@@ -12,6 +12,8 @@ interface Entry {
 const e = (hint: string): Entry => ({ severity: 'error', hint });
 const w = (hint: string): Entry => ({ severity: 'warning', hint });
 
+const WEBHOOKS_SCHEMA = 'see schema/webhooks.schema.json and docs/school-api.md#webhooks (README, "Webhooks as code")';
+
 export const CODES = {
   // Reading files (reported by source/).
   'file/unreadable': e('check the permissions of the file'),
@@ -52,6 +54,12 @@ export const CODES = {
   'config/unknown-key': e('see schema/coursesync.schema.json'),
   'config/missing-field': e('see schema/coursesync.schema.json'),
   'config/invalid-field': e('see schema/coursesync.schema.json'),
+  // webhooks.yaml.
+  'webhooks/not-a-list': e('write one `- webhook_url: https://…` item per webhook, each with event_type (and optionally provider and extra_parameters)'),
+  'webhooks/unknown-key': e(WEBHOOKS_SCHEMA),
+  'webhooks/missing-field': e(WEBHOOKS_SCHEMA),
+  'webhooks/invalid-field': e(WEBHOOKS_SCHEMA),
+  'webhooks/duplicate': e('remove one of them: the school would deliver each event twice'),
   'lesson/no-front-matter': e('start the file with a front-matter block: a line ---, then `name: <lesson name>`, then a line ---'),
   'lesson/front-matter-unclosed': e('close the front-matter with a line holding only ---'),
   'lesson/unknown-key': e('see the front-matter table in README or schema/lesson.schema.json'),
