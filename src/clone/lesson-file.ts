@@ -9,6 +9,7 @@ import { stringify } from 'yaml';
 import { compileLesson } from '../compile/compile-lesson.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { LESSON_FIELDS, type LessonFields } from '../model/desired.js';
+import { VIDEO_SOURCE_PRIORITY } from '../model/school-rules.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { splitFrontMatter } from '../source/split-front-matter.js';
 import { renderMarkdown } from '../compile/render.js';
@@ -106,7 +107,7 @@ function descriptionMarkdown(html: string): string | undefined {
 function unexpressible(lesson: Lesson): string[] {
   const lost: string[] = [];
   if (lesson.lesson_type !== 'video') {
-    for (const f of ['settings_embed_host_a', 'settings_embed_host_b', 'settings_embed_host_c', 'settings_embed_host_d', 'settings_embed_code'] as const) if (lesson[f]) lost.push(f);
+    for (const f of VIDEO_SOURCE_PRIORITY) if (lesson[f]) lost.push(f);
   }
   if (lesson.lesson_type !== 'embed' && lesson.embed_code) lost.push('embed_code');
   return lost;

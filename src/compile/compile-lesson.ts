@@ -6,7 +6,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LessonFields } from '../model/desired.js';
 import { LESSON_KEY_PATTERN, LessonFrontMatterSchema, VIDEO_KEYS, type LessonFrontMatter } from '../model/lesson.js';
 import type { LessonSource } from '../model/source-tree.js';
-import { characterCount, MAX_CONTENT_LENGTH } from '../model/school-rules.js';
+import { characterCount, DEFAULT_LESSON_FIELDS, MAX_CONTENT_LENGTH } from '../model/school-rules.js';
 import { videoIdFromUrl } from '../school/video-urls.js';
 import { checkHtml, type HtmlProblem } from './check-html.js';
 import { checkSchema } from './check-schema.js';
@@ -144,7 +144,7 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', render: 
 
 function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, yaml: ParsedYaml, render: RenderFn, out: Diagnostic[]): LessonFields {
   const file = source.path;
-  const type = fm.lesson_type ?? 'video';
+  const type = fm.lesson_type ?? DEFAULT_LESSON_FIELDS.lesson_type;
   const video = fm.video;
   if (video && type !== 'video') {
     out.push(diag('lesson/video-not-allowed', file, yaml.placeOf(['video'], 'key'), `"video" is only for video lessons, and this is a ${type} lesson`));
@@ -184,9 +184,9 @@ function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, 
   return {
     name: fm.name,
     lesson_type: type,
-    drip_delay: fm.drip_delay ?? 0,
-    is_published: fm.is_published ?? true,
-    is_progression_locked: fm.is_progression_locked ?? false,
+    drip_delay: fm.drip_delay ?? DEFAULT_LESSON_FIELDS.drip_delay,
+    is_published: fm.is_published ?? DEFAULT_LESSON_FIELDS.is_published,
+    is_progression_locked: fm.is_progression_locked ?? DEFAULT_LESSON_FIELDS.is_progression_locked,
     description,
     body,
     settings_embed_host_a: (isVideo && video?.host_a) || null,
