@@ -3,6 +3,7 @@
  * severity and the default hint (what to do next). One place, so docs and tests can list them.
  */
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
+import { MAX_CONTENT_LENGTH } from '../model/school-rules.js';
 
 interface Entry {
   severity: Severity;
@@ -73,8 +74,8 @@ export const CODES = {
   'lesson/forbidden-html': e('the school rejects script, iframe, object and embed tags and signed attachments: remove it, or use an embed lesson (embed_code) or video.embed_code'),
   'lesson/event-handler': w('remove the on* attribute: scripts in lesson HTML are not run by the school'),
   'lesson/javascript-url': w('use an http(s) link'),
-  'lesson/body-too-long': e('split the lesson: the school accepts at most 200000 characters of rendered HTML'),
-  'lesson/description-too-long': e('shorten the description: the school accepts at most 200000 characters of rendered HTML'),
+  'lesson/body-too-long': e(`split the lesson: the school accepts at most ${MAX_CONTENT_LENGTH} characters of rendered HTML`),
+  'lesson/description-too-long': e(`shorten the description: the school accepts at most ${MAX_CONTENT_LENGTH} characters of rendered HTML`),
 } as const satisfies Record<string, Entry>;
 
 export type Code = keyof typeof CODES;
