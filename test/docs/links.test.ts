@@ -2,7 +2,8 @@
  * Every link to the project's docs resolves: `docs/<file>.md#<anchor>` cited anywhere in src/,
  * test/, README.md, examples/ and docs/ (also the `docs/x.md (#a, #b)` form of code comments, and
  * relative links between docs) names a file that exists and a heading of it, by GitHub's
- * heading ids (github-slugger, the algorithm GitHub uses).
+ * heading ids (github-slugger, the algorithm GitHub uses). And every source file a doc names
+ * (`school/positions.ts`, `routes/lessons.ts`) exists, so the rule tables cannot point nowhere.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -80,5 +81,18 @@ describe('links to docs/', () => {
       if (!anchors.get(l.doc)!.has(l.anchor)) broken.push(`${l.from}: ${relative(ROOT, l.doc)}#${l.anchor} is not a heading`);
     }
     expect(broken).toEqual([]);
+  });
+});
+
+describe('source files named in docs/', () => {
+  it('every `*.ts` a doc names exists (paths are under src/, or the emulator\'s and the school client\'s folders)', () => {
+    const roots = ['', 'src/', 'src/emulator/', 'src/school/'];
+    const missing: string[] = [];
+    for (const doc of walk(DOCS).filter((f) => f.endsWith('.md'))) {
+      for (const m of readFileSync(doc, 'utf8').matchAll(/`([A-Za-z0-9_./-]+\.ts)`/g)) {
+        if (!roots.some((r) => existsSync(join(ROOT, r, m[1]!)))) missing.push(`${relative(ROOT, doc)}: ${m[1]}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
