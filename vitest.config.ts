@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/bench/**', 'node_modules/**'],
+    // Builds dist/ once when src/ is newer, so CLI tests never run an old build.
+    globalSetup: ['test/global-build.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', 'json'],

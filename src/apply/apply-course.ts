@@ -4,7 +4,7 @@
  * → confirm → record renames and resolved sections → run the plan → read back lessons whose
  * answers surprised us. The CLI (src/cli/apply.ts) and the demo call this; it prints nothing.
  */
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import type { DesiredState } from '../model/desired.js';
 import { buildPlan, type BuiltPlan } from '../sync/build-plan.js';
 import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
@@ -14,6 +14,7 @@ import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { StateStore } from '../state/state-store.js';
 import { applyPlan, type ApplyEvent, type ApplyResult } from './apply-plan.js';
 import { checkSavedPlan } from './check-saved-plan.js';
+import { findRepoLesson } from '../plan/uncertain-create.js';
 import { resolvePendingCalls, type LessonLookup, type ResolvePendingResult } from './resolve-pending.js';
 
 export interface ApplyCourseOptions extends ConnectionFlags {
@@ -62,11 +63,7 @@ export interface ApplyCourseResult {
 
 /** Find a repo lesson by key, for filling in the entry of an interrupted create. */
 function lookupIn(desired: DesiredState): LessonLookup {
-  return (key) => {
-    for (const p of desired.programs)
-      for (const s of p.sections) for (const l of s.lessons) if (l.key === key) return { program_id: p.id, path: l.path, fields: l.fields };
-    return undefined;
-  };
+  return (key) => findRepoLesson(desired, key);
 }
 
 /**
@@ -78,10 +75,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
   const env = options.env ?? process.env;
   const notice = options.onNotice ?? (() => {});
   if (options.savedPlan && options.recreate?.length) {
-    throw new CoursesyncError('--recreate cannot be used with a saved plan: it changes what the plan must do', {
-      code: 'apply/recreate-with-plan',
-      hint: `run \`coursesync apply --recreate ${options.recreate[0]}\` without a plan file, or \`coursesync plan --out plan.json\` after resolving the uncertain create`,
-    });
+    throw failure('apply/recreate-with-plan', { key: options.recreate[0]! });
   }
   const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: notice });
   try {
@@ -108,10 +102,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
       if (resolvedAtStart.uncertain.length > 0) notice(`an interrupted apply left ${resolvedAtStart.uncertain.length} create(s) whose outcome is unknown: ${resolvedAtStart.uncertain.join(', ')} (recorded as uncertain)`);
       if (resolvedAtStart.refreshed.length > 0) notice(`an interrupted apply left calls pending: read back ${resolvedAtStart.refreshed.length} lesson(s) from the school to learn their real positions`);
       if (options.savedPlan) {
-        throw new CoursesyncError(`the saved plan ${options.savedPlan.file} is stale: the state held calls left pending by an interrupted apply, resolved now; nothing was applied`, {
-          code: 'apply/stale-plan',
-          hint: 'make a new plan with `coursesync plan --out plan.json`, review it, then run `coursesync apply plan.json`',
-        });
+        throw failure('apply/stale-plan', { file: options.savedPlan.file, why: 'the state held calls left pending by an interrupted apply, resolved now' });
       }
     }
 
@@ -119,10 +110,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
       for (const key of options.recreate) {
         const entry = store.data.lessons[key];
         if (!entry || entry.id !== null) {
-          throw new CoursesyncError(`--recreate ${key}: the state has no uncertain create with that key`, {
-            code: 'apply/recreate-unknown',
-            hint: 'run `coursesync plan` to see the uncertain creates (marked `?`) and their keys',
-          });
+          throw failure('apply/recreate-unknown', { key });
         }
       }
       await store.update((d) => {

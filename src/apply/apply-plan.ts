@@ -1,27 +1,23 @@
 /**
- * The executor: runs a Plan against the school (docs/architecture.md#apply). Chains run in parallel, the steps of
- * one chain in order; one p-limit shared by every chain keeps at most `concurrency` requests in
- * flight. Around every call the state is written ahead (pending record before, result after).
- * A failed call stops its own chain; the other chains finish. Every answer's position is
- * checked against the plan's prediction; a mismatch is reported and the lesson is marked for a
- * read-back (a pending `PATCH {}` record, resolved by resolvePendingCalls at the end of the run
- * or, if the run is killed, at the start of the next one).
+ * The executor: runs a Plan against the school (docs/architecture.md#apply). Chains run in
+ * parallel, the steps of one chain in order; one p-limit shared by every chain keeps at most
+ * `concurrency` requests in flight. Each call goes through its lifecycle (call-lifecycle.ts):
+ * pending (written ahead) → sent → done | uncertain | failed. A call that does not end `done`
+ * stops its own chain; the other chains finish. A position mismatch is reported and the lesson
+ * is read back (at the end of the run, or at the next start if the run is killed).
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import pLimit from 'p-limit';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import { isCall, type CallStep, type Plan } from '../plan/plan-schema.js';
 import type { SchoolClient } from '../school/client.js';
-import { OutcomeUnknownError, SchoolApiError } from '../school/errors.js';
+import { SchoolApiError } from '../school/errors.js';
 import type { Lesson, LessonCreateBody, LessonUpdateBody } from '../school/wire/lessons.js';
 import type { StateStore } from '../state/state-store.js';
-import { pendingRecordOf, recordSuccess, recordUncertainCreate, refreshRecordOf } from './record-call.js';
+import { CallLifecycle, isUncertain, mismatchOf, type PositionMismatch } from './call-lifecycle.js';
 
-/** An answer whose section or position differs from the plan's prediction. */
-export interface PositionMismatch {
-  step: CallStep;
-  expected: { section_id: string; position: number | null };
-  got: { section_id: string; position: number };
-}
+export type { PositionMismatch } from './call-lifecycle.js';
+
+type SkipReason = 'chain-failed' | 'interrupted' | 'unauthorized';
 
 /** What happened to one call. */
 export type CallOutcome =
@@ -30,7 +26,7 @@ export type CallOutcome =
   /** A create that may or may not exist now (recorded in state as uncertain). */
   | { status: 'uncertain'; step: CallStep; error: Error; ms: number }
   /** Not sent: an earlier call of its chain failed, the run was interrupted, or the key was refused. */
-  | { status: 'skipped'; step: CallStep; reason: 'chain-failed' | 'interrupted' | 'unauthorized' };
+  | { status: 'skipped'; step: CallStep; reason: SkipReason };
 
 /** Progress events, in the order they happen (a CLI turns them into lines or a progress bar). */
 export type ApplyEvent =
@@ -67,7 +63,7 @@ function sendStep(client: SchoolClient, step: CallStep): Promise<Lesson> {
     case 'move':
     case 'unpublish':
       // The plan always knows the id of a lesson it updates; a missing one is a broken plan file.
-      if (step.lesson_id === null) throw new CoursesyncError(`the plan's ${step.action} of ${step.key} has no lesson id`, { code: 'plan/invalid', hint: 'make a new plan with `coursesync plan --out plan.json`' });
+      if (step.lesson_id === null) throw failure('plan/invalid', { problem: `its ${step.action} of ${step.key} has no lesson id` });
       return client.lessons.update(step.lesson_id, step.request as LessonUpdateBody);
     default: {
       const never: never = step;
@@ -76,130 +72,122 @@ function sendStep(client: SchoolClient, step: CallStep): Promise<Lesson> {
   }
 }
 
-/** Whether a failed request certainly changed nothing (4xx: the API saves nothing on those). */
-function certainlyNotSaved(e: unknown): boolean {
-  return e instanceof SchoolApiError && e.status >= 400 && e.status < 500;
-}
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
-/**
- * Run the calls of `plan` against the school, recording every one in `store`.
- * Never throws for a failed call (it is an outcome); throws only when the state cannot be
- * written, which stops everything (the file keeps the last good state).
- */
-export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<ApplyResult> {
-  const { client, store } = options;
-  const now = options.now ?? (() => new Date());
-  const limit = pLimit(Math.max(1, Math.floor(options.concurrency)));
-  const steps = new Map<string, CallStep>();
-  for (const c of plan.changes) if (isCall(c)) steps.set(c.call_id, c);
-  const outcomes = new Map<string, CallOutcome>();
-  const mismatches: PositionMismatch[] = [];
-  let inFlight = 0;
-  let unauthorized = false;
-  let stateError: unknown;
+/** What a whole run shares: the request slots, the stop conditions and the progress count. */
+class Run {
+  readonly limit: ReturnType<typeof pLimit>;
+  readonly mismatches: PositionMismatch[] = [];
+  inFlight = 0;
+  unauthorized = false;
+  stateError: unknown;
 
-  const stopped = () => options.signal?.aborted === true || unauthorized || stateError !== undefined;
+  constructor(readonly options: ApplyPlanOptions) {
+    this.limit = pLimit(Math.max(1, Math.floor(options.concurrency)));
+  }
 
-  // The limit covers the request only: state writes of one chain overlap requests of the
-  // others, so a write (an fsync) is never what keeps a request slot busy. Within a chain, the
-  // result of a call and the pending record of the next one go in one write (still
-  // write-ahead: the next request is sent only after that write), halving the writes on the
-  // chain's critical path.
-  const runStep = async (step: CallStep, recorded: boolean, next: CallStep | undefined): Promise<{ outcome: CallOutcome; nextRecorded: boolean }> => {
-    const skip = async () => {
-      if (recorded) await store.endCall(step.call_id, () => {});
-      return { outcome: { status: 'skipped', step, reason: unauthorized ? 'unauthorized' : 'interrupted' } as CallOutcome, nextRecorded: false };
+  /** Why no new call may start, if one may not. */
+  stopReason(): SkipReason | undefined {
+    if (this.unauthorized) return 'unauthorized';
+    if (this.options.signal?.aborted === true || this.stateError !== undefined) return 'interrupted';
+    return undefined;
+  }
+
+  /**
+   * One call through its lifecycle. `recorded`: the previous call of the chain already wrote
+   * this call's pending record. Returns the outcome and whether `next`'s record was written.
+   */
+  async call(step: CallStep, recorded: boolean, next: CallStep | undefined): Promise<{ outcome: CallOutcome; nextRecorded: boolean }> {
+    const call = new CallLifecycle(step, this.options.store, this.options.now ?? (() => new Date()));
+    const skip = async (reason: SkipReason) => {
+      await call.skipped(recorded);
+      return { outcome: { status: 'skipped' as const, step, reason }, nextRecorded: false };
     };
-    if (stopped()) return skip();
-    if (!recorded) await store.beginCall(step.call_id, pendingRecordOf(step, now()));
+    const before = this.stopReason();
+    if (before !== undefined) return skip(before);
+    await call.pending(recorded);
     recorded = true;
+
     let started = 0;
-    const sent = await limit(async () => {
+    // The limit covers the request only: state writes of one chain overlap other chains' requests.
+    const answer = await this.limit(async () => {
       // Checked again once a slot is free: a SIGINT or a refused token stops calls still queued.
-      if (stopped()) return undefined;
-      inFlight++;
-      options.onEvent?.({ type: 'call-start', step, inFlight });
+      if (this.stopReason() !== undefined) return undefined;
+      call.sent();
+      this.inFlight++;
+      this.options.onEvent?.({ type: 'call-start', step, inFlight: this.inFlight });
       started = performance.now();
       try {
-        return { ok: true as const, lesson: await sendStep(client, step) };
-      } catch (e) {
-        if (e instanceof SchoolApiError && e.status === 401) unauthorized = true;
-        return { ok: false as const, error: e as unknown };
+        return { lesson: await sendStep(this.options.client, step) };
+      } catch (error) {
+        if (error instanceof SchoolApiError && error.status === 401) this.unauthorized = true;
+        return { error };
       } finally {
-        inFlight--;
+        this.inFlight--;
       }
     });
-    if (sent === undefined) return skip();
+    if (answer === undefined) return skip(this.stopReason() ?? 'interrupted');
     const ms = Math.round(performance.now() - started);
-    if (!sent.ok) {
-      const e = sent.error;
-      const error = e instanceof Error ? e : new Error(String(e));
-      if (step.action === 'create' && e instanceof OutcomeUnknownError) {
-        await store.endCall(step.call_id, (d) => {
-          recordUncertainCreate(d, step, now().toISOString());
-          // If it did land, the lessons after it shifted: read the section back (found by the crash-loop test).
-          const other = Object.entries(d.lessons).find(([, l]) => l.id !== null && l.section_id === step.section_id);
-          if (other) d.pending[`refresh:${other[0]}`] = refreshRecordOf(other[0], other[1].id!, now());
-        });
+
+    if ('error' in answer) {
+      const error = asError(answer.error);
+      if (isUncertain(step, answer.error)) {
+        await call.uncertain();
         return { outcome: { status: 'uncertain', step, error, ms }, nextRecorded: false };
       }
-      // A refused request changed nothing; otherwise an update may or may not have been saved:
-      // its pending record stays, so the read-back (end of run or next start) learns the truth.
-      if (certainlyNotSaved(e) || step.action === 'create') await store.endCall(step.call_id, () => {});
+      await call.failed(answer.error);
       return { outcome: { status: 'failed', step, error, ms }, nextRecorded: false };
     }
-    const lesson = sent.lesson;
-    let mismatch: PositionMismatch | null = null;
-    if (lesson.section_id !== step.section_id || (step.position !== null && lesson.position !== step.position)) {
-      mismatch = { step, expected: { section_id: step.section_id, position: step.position }, got: { section_id: lesson.section_id, position: lesson.position } };
-      mismatches.push(mismatch);
-    }
-    let nextRecorded = false;
-    await store.endCall(step.call_id, (d) => {
-      recordSuccess(d, step, lesson);
-      if (mismatch) d.pending[`refresh:${step.key}`] = refreshRecordOf(step.key, lesson.id, now());
-      if (next && !stopped()) {
-        d.pending[next.call_id] = pendingRecordOf(next, now());
-        nextRecorded = true;
-      }
-    });
-    return { outcome: { status: 'done', step, lesson, ms, mismatch }, nextRecorded };
-  };
+    const mismatch = mismatchOf(step, answer.lesson);
+    if (mismatch) this.mismatches.push(mismatch);
+    const nextRecorded = await call.done(answer.lesson, mismatch, this.stopReason() === undefined ? next : undefined);
+    return { outcome: { status: 'done', step, lesson: answer.lesson, ms, mismatch }, nextRecorded };
+  }
 
-  const runChain = async (ids: readonly string[]): Promise<void> => {
-    // Once a call of the chain did not succeed, the rest of the chain is not sent: their
-    // positions were planned relative to it.
-    let stop: 'chain-failed' | 'interrupted' | 'unauthorized' | undefined;
-    const chain = ids.map((id) => steps.get(id)).filter((s): s is CallStep => s !== undefined);
+  /** The calls of one chain in order; once one does not end `done`, the rest are skipped (they were planned relative to it). */
+  async chain(chain: readonly CallStep[], outcomes: Map<string, CallOutcome>): Promise<void> {
+    let stop: SkipReason | undefined;
     let recorded = false;
     for (const [i, step] of chain.entries()) {
-      const id = step.call_id;
       let outcome: CallOutcome;
       if (stop !== undefined) {
         outcome = { status: 'skipped', step, reason: stop };
       } else {
         try {
-          const ran = await runStep(step, recorded, chain[i + 1]);
+          const ran = await this.call(step, recorded, chain[i + 1]);
           outcome = ran.outcome;
           recorded = ran.nextRecorded;
         } catch (e) {
           // The state could not be written: stop every chain; the file keeps the last good state.
-          stateError ??= e;
+          this.stateError ??= e;
           outcome = { status: 'skipped', step, reason: 'interrupted' };
         }
         if (outcome.status === 'skipped') stop = outcome.reason;
         else if (outcome.status !== 'done') stop = 'chain-failed';
       }
-      outcomes.set(id, outcome);
-      options.onEvent?.({ type: 'call-end', outcome, inFlight });
+      outcomes.set(step.call_id, outcome);
+      this.options.onEvent?.({ type: 'call-end', outcome, inFlight: this.inFlight });
     }
-  };
+  }
+}
 
-  await Promise.all(plan.chains.map((chain) => runChain(chain.steps)));
-  if (stateError !== undefined) throw stateError;
+/**
+ * Run the calls of `plan` against the school, recording every one in `options.store`.
+ * Never throws for a failed call (it is an outcome); throws only when the state cannot be
+ * written, which stops everything (the file keeps the last good state).
+ */
+export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<ApplyResult> {
+  const steps = new Map<string, CallStep>();
+  for (const c of plan.changes) if (isCall(c)) steps.set(c.call_id, c);
+  const run = new Run(options);
+  const outcomes = new Map<string, CallOutcome>();
+  await Promise.all(
+    plan.chains.map((chain) => run.chain(chain.steps.map((id) => steps.get(id)).filter((s): s is CallStep => s !== undefined), outcomes)),
+  );
+  if (run.stateError !== undefined) throw run.stateError;
   const ordered: CallOutcome[] = [];
   for (const [id, step] of steps) ordered.push(outcomes.get(id) ?? { status: 'skipped', step, reason: 'interrupted' });
   // Interrupted only when the signal kept a call from starting (a Ctrl-C after the last call is not).
   const interrupted = options.signal?.aborted === true && ordered.some((o) => o.status === 'skipped' && o.reason === 'interrupted');
-  return { outcomes: ordered, mismatches, interrupted };
+  return { outcomes: ordered, mismatches: run.mismatches, interrupted };
 }

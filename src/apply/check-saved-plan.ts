@@ -4,11 +4,10 @@
  * same school (base URL). Otherwise its positions and ids could be wrong, so it is refused with
  * the reason and the command that makes a fresh one. PURE.
  */
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import type { Plan } from '../plan/plan-schema.js';
 import type { StateData } from '../state/schema.js';
 
-const REPLAN = 'make a new plan with `coursesync plan --out plan.json`, review it, then run `coursesync apply plan.json`';
 
 const trimSlash = (u: string | null) => (u === null ? null : u.replace(/\/+$/, ''));
 
@@ -23,7 +22,7 @@ export function checkSavedPlan(
   now: { file: string; state: StateData; stateExists: boolean; desiredDigest: string; baseUrl: string },
 ): void {
   const refuse = (why: string) => {
-    throw new CoursesyncError(`the saved plan ${now.file} is stale: ${why}; nothing was applied`, { code: 'apply/stale-plan', hint: REPLAN });
+    throw failure('apply/stale-plan', { file: now.file, why });
   };
   if (plan.base_url !== null && trimSlash(plan.base_url) !== trimSlash(now.baseUrl)) {
     refuse(`it was made for ${plan.base_url}, not for ${now.baseUrl}`);

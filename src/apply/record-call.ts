@@ -10,37 +10,16 @@
 import { DEFAULT_LESSON_FIELDS } from '../model/desired.js';
 import { withFieldChanges } from '../plan/diff-fields.js';
 import type { CallStep } from '../plan/plan-schema.js';
+import { uncertainCreateEntry } from '../plan/uncertain-create.js';
 import { place, type SectionSlots } from '../school/positions.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { hashResponseFields, hashValue } from '../state/hash-response.js';
-import type { LessonState, PendingCall, StateData } from '../state/schema.js';
+import type { LessonState, StateData } from '../state/schema.js';
 
 
 /** `METHOD /path` of a step's request. */
 export function endpointOf(step: CallStep): string {
   return step.action === 'create' ? 'POST /lessons' : `PATCH /lessons/${step.lesson_id}`;
-}
-
-/** The write-ahead record of a step: names of the fields sent, never their values. */
-export function pendingRecordOf(step: CallStep, now: Date): PendingCall {
-  const record: PendingCall = {
-    action: step.action,
-    key: step.key,
-    lesson_id: step.lesson_id,
-    request: endpointOf(step),
-    fields: Object.keys(step.request).sort(),
-    started_at: now.toISOString(),
-  };
-  if (step.action === 'create') {
-    record.name = step.request.name ?? step.key;
-    record.section_id = step.section_id;
-  }
-  return record;
-}
-
-/** A write-ahead-style mark asking the next start (or the end of this run) to read a lesson back. */
-export function refreshRecordOf(key: string, lessonId: string, now: Date): PendingCall {
-  return { action: 'update', key, lesson_id: lessonId, request: `PATCH /lessons/${lessonId}`, fields: [], started_at: now.toISOString() };
 }
 
 /** The key a call's lesson has in state before the call (differs from `key` after a rename). */
@@ -110,20 +89,13 @@ export function recordSuccess(draft: StateData, step: CallStep, lesson: Lesson):
 }
 
 /**
- * Record a create whose outcome is unknown: the lesson may or may not exist, so it is kept by
- * key with `id: null` and `uncertain`, and never created again blindly.
+ * Record a create whose answer was lost: the lesson may or may not exist (see
+ * plan/uncertain-create.ts), with the fields it sent as last-applied.
  */
 export function recordUncertainCreate(draft: StateData, step: CallStep, since: string): void {
-  const applied = withFieldChanges(DEFAULT_LESSON_FIELDS, step.fields);
-  const name = step.request.name ?? step.key;
-  draft.lessons[step.key] = {
-    id: null,
-    program_id: step.program_id,
-    section_id: step.section_id,
-    position: null,
-    path: step.path,
-    applied,
-    response: {},
-    uncertain: { name, section_id: step.section_id, since },
-  };
+  const fields = withFieldChanges(DEFAULT_LESSON_FIELDS, step.fields);
+  draft.lessons[step.key] = uncertainCreateEntry(
+    { key: step.key, name: step.request.name, section_id: step.section_id, since },
+    { program_id: step.program_id, path: step.path, fields },
+  );
 }

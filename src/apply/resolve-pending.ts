@@ -9,9 +9,8 @@
  *   The last-applied inputs are left as they were: a change that did go through is re-sent
  *   (harmless), one that did not is sent for the first time.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import pLimit from 'p-limit';
-import { CoursesyncError } from '../diagnostics/errors.js';
-import type { LessonFields } from '../model/desired.js';
 import type { SchoolClient } from '../school/client.js';
 import { SchoolApiError } from '../school/errors.js';
 import type { Lesson } from '../school/wire/lessons.js';
@@ -19,12 +18,10 @@ import { hashResponseFields } from '../state/hash-response.js';
 import type { StateData } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 import { setPosition } from './record-call.js';
-import { DEFAULT_LESSON_FIELDS } from '../model/desired.js';
+import { uncertainCreateEntry, type RepoLesson } from '../plan/uncertain-create.js';
 
-/** Where a lesson of the repo lives, to fill in an uncertain create's entry. */
-export interface LessonLookup {
-  (key: string): { program_id: string; path: string; fields: LessonFields } | undefined;
-}
+/** Finds a repo lesson by key, to fill in an uncertain create's entry. */
+export type LessonLookup = (key: string) => RepoLesson | undefined;
 
 export interface ResolvePendingResult {
   /** Keys of creates that became uncertain. */
@@ -55,18 +52,7 @@ export async function resolvePendingCalls(
     for (const [id, p] of creates) {
       delete d.pending[id];
       if (d.lessons[p.key]?.id) continue; // recorded after all (cannot happen with one write per result)
-      const known = options.lookup?.(p.key);
-      const name = p.name ?? known?.fields.name ?? p.key;
-      d.lessons[p.key] = {
-        id: null,
-        program_id: known?.program_id ?? '',
-        section_id: p.section_id ?? '',
-        position: null,
-        path: known?.path ?? '',
-        applied: { ...(known?.fields ?? DEFAULT_LESSON_FIELDS), name },
-        response: {},
-        uncertain: { name, section_id: p.section_id ?? '', since: p.started_at },
-      };
+      d.lessons[p.key] = uncertainCreateEntry({ ...p, since: p.started_at }, options.lookup?.(p.key));
       uncertain.push(p.key);
     }
   };
@@ -87,14 +73,7 @@ export async function resolvePendingCalls(
       return await client.lessons.update(id, {});
     } catch (e) {
       if (e instanceof SchoolApiError && e.status === 404) return null;
-      throw new CoursesyncError(
-        `cannot read back lesson ${id} (key ${key}) after an interrupted call: ${(e as Error).message}`,
-        {
-          code: 'apply/pending-unresolved',
-          hint: 'the state still records the interrupted calls and nothing else was changed; run `coursesync apply` again once the school answers',
-          cause: e,
-        },
-      );
+      throw failure('apply/pending-unresolved', { id, key, reason: (e as Error).message }, { cause: e });
     }
   };
   const live = new Map<string, Lesson | null>();

@@ -38,12 +38,12 @@ export function classifyAward(unlockedAt: string, serverDate: string | null): Aw
 
 /** `badges award (--badge-id | --badge-name) (--member-id | --email)`. */
 export async function runBadgesAward(options: BadgesAwardOptions, io: CommandIo = processIo()): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   if ((options.badgeId === undefined) === (options.badgeName === undefined)) {
-    throw new CoursesyncError('Give exactly one of --badge-id or --badge-name.', { code: 'cli/badge-selector', hint: 'e.g. coursesync badges award --badge-name Finisher --email ada@example.com' });
+    throw failure('cli/badge-selector', {});
   }
   if ((options.memberId === undefined) === (options.email === undefined)) {
-    throw new CoursesyncError('Give exactly one of --member-id or --email.', { code: 'cli/member-selector', hint: 'e.g. coursesync badges award --badge-id bdg_1 --member-id mem_1' });
+    throw failure('cli/member-selector', { options: '--member-id or --email', example: 'coursesync badges award --badge-id bdg_1 --member-id mem_1' });
   }
   const body: BadgeAwardBody = options.badgeId !== undefined ? { badge_id: options.badgeId } : { badge_name: options.badgeName! };
   if (options.memberId !== undefined) body.member_id = options.memberId;

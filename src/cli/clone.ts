@@ -13,9 +13,9 @@ export interface CloneCommandOptions {
 
 /** Run clone; returns the exit code. */
 export async function runClone(from: string, to: string, options: CloneCommandOptions, io: CommandIo = processIo()): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   if (options.section === undefined) {
-    throw new CoursesyncError('say which school section the new folder is: --section <id|name>', { code: 'cli/missing-option', hint: `e.g. coursesync clone ${from} ${to} --section sec_next (or --section "name:Next steps")` });
+    throw failure('cli/missing-option', { what: 'say which school section the new folder is: --section <id|name>', example: `coursesync clone ${from} ${to} --section sec_next (or --section "name:Next steps")` });
   }
   const { cloneSection } = await import('../clone/clone-section.js');
   const r = await cloneSection(options.dir ?? '.', from, to, { section: options.section });

@@ -20,7 +20,7 @@ export const NO_WRITE_ENDPOINT =
 export async function runCustomCodePull(options: CustomCodePullOptions, io: CommandIo = processIo()): Promise<number> {
   const { mkdir, readFile, writeFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   const client = await openSchool(options, io);
   const code = await explained(client.customCode.get());
   const outDir = options.out ?? '.';
@@ -34,10 +34,7 @@ export async function runCustomCodePull(options: CustomCodePullOptions, io: Comm
       files.push({ path, bytes: Buffer.byteLength(text), changed: before !== text });
     }
   } catch (e) {
-    throw new CoursesyncError(`Cannot write the custom code to ${outDir} (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, {
-      code: 'custom-code/write-failed',
-      hint: 'Give --out a folder you can write to.',
-    });
+    throw failure('custom-code/write-failed', { dir: outDir, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
   if (options.json) {
     printJson({ files, note: NO_WRITE_ENDPOINT }, io.stdout);

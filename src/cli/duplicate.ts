@@ -29,8 +29,8 @@ function progressLine(io: CommandIo): (text: string | null) => void {
 
 /** `duplicate lesson` and `duplicate section`. */
 export async function runDuplicateLessons(kind: 'lesson' | 'section', source: string, options: DuplicateCommandOptions, io: CommandIo = processIo()): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
-  if (options.to === undefined) throw new CoursesyncError('say where the copy goes: --to <section folder|section id>', { code: 'cli/missing-option', hint: `e.g. coursesync duplicate ${kind} ${source} --to my-program/02-next` });
+  const { failure } = await import('../diagnostics/error-codes/index.js');
+  if (options.to === undefined) throw failure('cli/missing-option', { what: 'say where the copy goes: --to <section folder|section id>', example: `coursesync duplicate ${kind} ${source} --to my-program/02-next` });
   const { duplicateLessons } = await import('../clone/duplicate-lessons.js');
   const show = progressLine(io);
   const pending = new Map<string, number>();

@@ -53,12 +53,12 @@ function printMembers(members: readonly Member[], out: Out): void {
 
 /** `members list`: one page (default 1), or every page with --all. JSON: `{members, page, total_pages, total_count}` (page null with --all). */
 export async function runMembersList(options: MembersListOptions, io: CommandIo = processIo()): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   const { MEMBERS_MAX_PER_PAGE } = await import('../school/wire/members.js');
   const perPage = positiveInt('--per-page', options.perPage, MEMBERS_MAX_PER_PAGE);
   const page = positiveInt('--page', options.page);
   if (options.all && page !== undefined) {
-    throw new CoursesyncError('--all and --page cannot be combined.', { code: 'cli/conflicting-options', hint: 'Use --all for every member, or --page N for one page.' });
+    throw failure('cli/conflicting-options', { options: '--all and --page', hint: 'Use --all for every member, or --page N for one page.' });
   }
   const client = await openSchool(options, io);
   const members: Member[] = [];
@@ -94,9 +94,9 @@ async function collectPages(client: SchoolClient, perPage: number | undefined) {
 
 /** `members get --id ID | --email E`. */
 export async function runMembersGet(options: MembersGetOptions, io: CommandIo = processIo()): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   if ((options.id === undefined) === (options.email === undefined)) {
-    throw new CoursesyncError('Give exactly one of --id or --email.', { code: 'cli/member-selector', hint: 'e.g. coursesync members get --email ada@example.com' });
+    throw failure('cli/member-selector', { options: '--id or --email', example: 'coursesync members get --email ada@example.com' });
   }
   const lookup: MemberLookup = options.id !== undefined ? { id: options.id } : { email: options.email! };
   const client = await openSchool(options, io);
@@ -112,7 +112,7 @@ export async function runMembersGet(options: MembersGetOptions, io: CommandIo = 
  * a school that does not send it cannot be filtered, and that is said rather than guessed.
  */
 export async function runMembersAccesses(options: MembersAccessesOptions, io: CommandIo = processIo()): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   const client = await openSchool(options, io);
   let member: Member | undefined;
   if (options.member !== undefined) {
@@ -122,10 +122,7 @@ export async function runMembersAccesses(options: MembersAccessesOptions, io: Co
   let accesses: MemberAccess[] = await explained(client.members.accesses());
   if (member) {
     if (accesses.some((a) => a.member_id === undefined)) {
-      throw new CoursesyncError("The school's access list does not say which member each access belongs to, so it cannot be filtered by member.", {
-        code: 'members/accesses-unattributed',
-        hint: 'Run `coursesync members accesses` without --member to see every access.',
-      });
+      throw failure('members/accesses-unattributed', {});
     }
     accesses = accesses.filter((a) => a.member_id === member!.id);
   }

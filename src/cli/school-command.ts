@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { compileYamlFile } from '../compile/compile-yaml-file.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import { CourseConfigSchema, type CourseConfig } from '../model/config.js';
 import { createSchoolClient, type SchoolClient, type SchoolClientOptions } from '../school/client.js';
 import { explainSchoolError, resolveConnection, type ConnectionFlags } from '../school/connection.js';
@@ -50,20 +50,13 @@ export async function readConfig(dir: string): Promise<CourseConfig | undefined>
     text = await readFile(join(dir, 'coursesync.yaml'), 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
-    throw new CoursesyncError(`Cannot read ${join(dir, 'coursesync.yaml')} (${(e as NodeJS.ErrnoException).code ?? 'unreadable'}).`, {
-      code: 'config/unreadable',
-      hint: 'Check the permissions of the file, or pass --dir with the folder of your course repo.',
-    });
+    throw failure('config/unreadable', { file: join(dir, 'coursesync.yaml'), reason: (e as NodeJS.ErrnoException).code ?? 'unreadable' });
   }
   const out: Diagnostic[] = [];
   const source = { path: 'coursesync.yaml', text: text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'), digest: '' };
   const { data } = compileYamlFile(CourseConfigSchema, source, 'config', out, true);
   if (!data || out.some((d) => d.severity === 'error')) {
-    throw new CoursesyncError(`coursesync.yaml in ${dir} is invalid.`, {
-      code: 'config/invalid',
-      hint: 'Fix the file at the places named above (see schema/coursesync.schema.json).',
-      diagnostics: out,
-    });
+    throw failure('config/invalid', { dir }, { diagnostics: out });
   }
   return data;
 }
@@ -102,7 +95,7 @@ export async function explained<T>(call: Promise<T>, subject?: string): Promise<
 export function positiveInt(flag: string, value: string | undefined, max = 10_000): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-    throw new CoursesyncError(`${flag} must be a whole number from 1 to ${max}, not "${value}".`, { code: 'cli/bad-number', hint: `e.g. ${flag} 2` });
+    throw failure('cli/bad-number', { flag, max, value });
   }
   return Number(value);
 }
@@ -111,7 +104,7 @@ export function positiveInt(flag: string, value: string | undefined, max = 10_00
 export function planFormat(options: { json?: boolean | undefined; format?: string | undefined }): 'text' | 'markdown' | 'json' {
   const format = options.json ? 'json' : (options.format ?? 'text');
   if (format !== 'text' && format !== 'markdown' && format !== 'json') {
-    throw new CoursesyncError(`unknown format "${format}"`, { code: 'cli/bad-format', hint: 'use --format text, markdown or json' });
+    throw failure('cli/bad-format', { format });
   }
   return format;
 }

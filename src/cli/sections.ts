@@ -19,7 +19,7 @@ export interface SectionsListOptions extends SchoolFlags {
 
 /** `sections list`: prints every section (and scaffolds with --scaffold). */
 export async function runSectionsList(arg: string, options: SectionsListOptions, io: CommandIo = processIo()): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   const { resolveProgramId } = await import('../source/resolve-program-id.js');
   const { programFolderFiles } = await import('../model/program-folder.js');
   const programId = await resolveProgramId(arg);
@@ -43,10 +43,7 @@ export async function runSectionsList(arg: string, options: SectionsListOptions,
     const clashes = [];
     for (const f of files) if (await exists(join(dir, f.path))) clashes.push(join(dir, f.path));
     if (clashes.length > 0) {
-      throw new CoursesyncError(`--scaffold would overwrite ${clashes.length} existing file${clashes.length === 1 ? '' : 's'}: ${clashes.join(', ')}. Nothing was written.`, {
-        code: 'sections/scaffold-exists',
-        hint: 'Scaffold into an empty folder, or move those files away first.',
-      });
+      throw failure('sections/scaffold-exists', { clashes });
     }
     for (const f of files) {
       await mkdir(dirname(join(dir, f.path)), { recursive: true });

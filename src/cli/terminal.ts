@@ -5,7 +5,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import pc from 'picocolors';
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
@@ -34,10 +34,7 @@ export function colors(stream: Out = process.stdout): Colors {
 export async function confirm(question: string, options: { yes?: boolean | undefined }): Promise<boolean> {
   if (options.yes) return true;
   if (!isInteractive()) {
-    throw new CoursesyncError(`Not run in a terminal, so nobody can confirm: ${question.replace(/\?$/, '')}.`, {
-      code: 'cli/needs-yes',
-      hint: 'Re-run the command with --yes to confirm without a prompt.',
-    });
+    throw failure('cli/needs-yes', { question });
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   // readline turns Ctrl-C into its own 'SIGINT' event and, with no listener, only pauses: the

@@ -61,6 +61,7 @@ export async function runWebhooksPlan(dir: string, options: WebhooksPlanOptions,
  */
 export async function runWebhooksApply(dir: string, options: WebhooksApplyOptions, io: CommandIo = processIo()): Promise<number> {
   const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   const { renderWebhooksText, webhooksSummaryLine } = await import('../webhooks/index.js');
   const { plan, client } = await buildWebhooksPlan(dir, options, io);
   const creates = plan.changes.flatMap((c) => (c.action === 'create' ? [c] : []));
@@ -78,11 +79,8 @@ export async function runWebhooksApply(dir: string, options: WebhooksApplyOption
       } catch (e) {
         const done = created.map((w) => `${w.id} (${w.event_type} → ${w.webhook_url})`).join(', ') || 'none';
         const reason = e instanceof Error ? e.message : String(e);
-        throw new CoursesyncError(`Creating the webhook of ${plan.file}:${c.line} failed: ${reason} Created before it: ${done}.`, {
-          code: 'webhooks/apply-failed',
-          hint: `${e instanceof CoursesyncError && e.hint ? `${e.hint} ` : ''}Run \`coursesync webhooks plan\` to see what exists now: a webhook already created shows as unchanged, so running apply again creates only what is missing.`,
-          cause: e,
-        });
+        const causeHint = e instanceof CoursesyncError ? e.hint : undefined;
+        throw failure('webhooks/apply-failed', { place: `${plan.file}:${c.line}`, reason, done, causeHint }, { cause: e });
       }
       if (!options.json && io.stdout.isTTY) io.stderr.write(`created ${created.at(-1)!.id} (${c.event_type} → ${c.webhook_url})\n`);
     }

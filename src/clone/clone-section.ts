@@ -5,10 +5,10 @@
  * Nothing is sent to the school: for copies that must keep media or steps, use
  * `coursesync duplicate section` instead.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, relative, sep } from 'node:path';
 import { parseDocument } from 'yaml';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import { loadCourse } from '../source/load-course.js';
 import { splitFrontMatter } from '../source/split-front-matter.js';
 import { readStateFile } from '../state/state-file.js';
@@ -50,33 +50,27 @@ export async function cloneSection(dir: string, from: string, to: string, option
   const rel = (p: string) => relative(root, resolve(p)).split(sep).join('/');
   const result = await loadCourse(root);
   if (!result.desired) {
-    throw new CoursesyncError(`the course repo ${dir} has errors; nothing was cloned`, { code: 'course/invalid', hint: 'fix the files named above, then clone again', diagnostics: result.diagnostics });
+    throw failure('course/invalid', { dir, errors: result.diagnostics.filter((d) => d.severity === 'error').length, action: 'cloned' }, { diagnostics: result.diagnostics });
   }
   const desired = result.desired;
   const source = desired.programs.flatMap((p) => p.sections).find((s) => s.path === rel(from));
   if (!source) {
-    throw new CoursesyncError(`${from} is not a section folder of the course repo ${dir}`, { code: 'clone/not-a-section', hint: 'give a folder holding section.yaml, directly inside a program folder' });
+    throw failure('clone/not-a-section', { arg: from, dir });
   }
   const target = rel(to);
   const program = desired.programs.find((p) => p.path === dirname(target).split(sep).join('/').replace(/^\.$/, ''));
   if (!program || target.startsWith('..')) {
-    throw new CoursesyncError(`${to} must be a new folder directly inside a program folder (one holding program.yaml) of the repo`, {
-      code: 'clone/bad-target',
-      hint: `e.g. coursesync clone ${from} ${join(dirname(from), `${basename(from)}-copy`)} --section <id|name>`,
-    });
+    throw failure('clone/bad-target', { to, example: `coursesync clone ${from} ${join(dirname(from), `${basename(from)}-copy`)} --section <id|name>` });
   }
   const entries = await readdir(resolve(to)).catch(() => []);
-  if (entries.length > 0) throw new CoursesyncError(`${to} exists and is not empty; nothing was cloned`, { code: 'clone/target-exists', hint: 'give a new folder' });
+  if (entries.length > 0) throw failure('clone/target-exists', { to });
   const ref = parseSectionRef(options.section);
   const { state } = await readStateFile(root);
   // A folder given by name is compared by the id the state resolved it to, when it has one.
   const idOf = (s: (typeof program.sections)[number]) => ('id' in s.ref ? s.ref.id : state.sections[s.path]?.id);
   const clash = program.sections.find((s) => ('id' in ref && idOf(s) === ref.id) || ('name' in ref && 'name' in s.ref && s.ref.name === ref.name));
   if (clash) {
-    throw new CoursesyncError(`${clash.path} already is the section ${'id' in ref ? ref.id : `"${ref.name}"`}; two folders cannot name one section`, {
-      code: 'clone/section-taken',
-      hint: 'give --section another section of the program (`coursesync sections list <program>` lists them)',
-    });
+    throw failure('clone/section-taken', { path: clash.path, section: 'id' in ref ? ref.id : `"${ref.name}"` });
   }
 
   const taken = new Set<string>(Object.keys(state.lessons));

@@ -13,6 +13,7 @@
  *    position, or the section order when copies finished out of order) are applied with
  *    applyPlan, so the next plan is empty.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
@@ -98,7 +99,7 @@ async function lessonSource(repo: OpenRepo, arg: string, name: string | undefine
   const isFile = await readFile(resolve(arg)).then(() => true, () => false);
   if (!isFile) {
     if (/[\\/]/.test(arg) || arg.endsWith('.md')) {
-      throw new CoursesyncError(`${arg} is not a readable lesson file (and a lesson id has no slash)`, { code: 'duplicate/no-source', hint: 'give a lesson file of the repo, or a school lesson id' });
+      throw failure('duplicate/no-source', { arg, dir: repo.dir, notAFile: true });
     }
     return { id: arg, key: keyOfLessonId(repo.store.data, arg) ?? null, name: name ?? '' };
   }
@@ -111,21 +112,18 @@ async function lessonSource(repo: OpenRepo, arg: string, name: string | undefine
         if (!id) throw notApplied([l.path]);
         return { id, key: l.key, name: name ?? '' };
       }
-  throw new CoursesyncError(`${arg} is not a lesson file of the course repo ${repo.dir}`, { code: 'duplicate/no-source', hint: 'give a *.md file inside a section folder, or a school lesson id' });
+  throw failure('duplicate/no-source', { arg, dir: repo.dir, notAFile: false });
 }
 
 function notApplied(paths: string[]): CoursesyncError {
-  return new CoursesyncError(`${paths.join(', ')} ${paths.length === 1 ? 'is' : 'are'} not in the school yet (no lesson id in state); nothing was copied`, {
-    code: 'duplicate/not-applied',
-    hint: 'run `coursesync apply` first, or copy the files in the repo with `coursesync clone`',
-  });
+  return failure('duplicate/not-applied', { paths });
 }
 
 /** Every lesson of a section folder, in order; each must be applied. Copies keep their names. */
 async function sectionSources(repo: OpenRepo, folder: SectionPlace): Promise<Source[]> {
   const missing = folder.section.lessons.filter((l) => !repo.store.data.lessons[l.key]?.id).map((l) => l.path);
   if (missing.length > 0) throw notApplied(missing);
-  if (folder.section.lessons.length === 0) throw new CoursesyncError(`${folder.section.path} has no lessons to copy`, { code: 'duplicate/empty-section', hint: 'give a section folder holding lesson files' });
+  if (folder.section.lessons.length === 0) throw failure('duplicate/empty-section', { path: folder.section.path });
   return folder.section.lessons.map((l) => {
     const entry = repo.store.data.lessons[l.key]!;
     return { id: entry.id!, key: l.key, name: entry.applied.name };
@@ -135,18 +133,10 @@ async function sectionSources(repo: OpenRepo, folder: SectionPlace): Promise<Sou
 /** Explain a failure of one copy. */
 function copyError(e: unknown, item: JobItem, sourceLabel: string): unknown {
   if (e instanceof OperationFailedError) {
-    return new CoursesyncError(`the school could not copy lesson ${item.source_id}${sourceLabel}: ${e.message}`, {
-      code: 'duplicate/operation-failed',
-      hint: 'nothing was written for it; run the same command again to retry it as a new operation (copies already made are not made again)',
-      cause: e,
-    });
+    return failure('duplicate/operation-failed', { what: `lesson ${item.source_id}${sourceLabel}`, reason: e.message }, { cause: e });
   }
   if (e instanceof SchoolApiError && e.status === 422) {
-    return new CoursesyncError(`the school refused the copy of lesson ${item.source_id}${sourceLabel}: ${e.message}. The idempotency key was already used for a duplication with other details (source, destination or name), or a detail is invalid.`, {
-      code: 'duplicate/key-conflict',
-      hint: 'use another --request-id (or none) for a copy with other details; a re-run of the same command with the same details is always safe',
-      cause: e,
-    });
+    return failure('duplicate/key-conflict', { what: `lesson ${item.source_id}${sourceLabel}`, reason: e.message, program: false }, { cause: e });
   }
   return explainSchoolError(e, `lesson ${item.source_id} (or the destination section)`);
 }
@@ -154,7 +144,7 @@ function copyError(e: unknown, item: JobItem, sourceLabel: string): unknown {
 /** Copy lessons (one, or a whole section folder) — see the file header. */
 export async function duplicateLessons(dir: string, source: { kind: 'lesson' | 'section'; arg: string }, options: DuplicateLessonsOptions): Promise<DuplicateLessonsResult> {
   if (source.kind === 'section' && (options.name !== undefined || options.position !== undefined)) {
-    throw new CoursesyncError('--name and --position are for `duplicate lesson`; a section copy keeps each lesson\'s name and order', { code: 'duplicate/bad-option', hint: 'drop --name/--position' });
+    throw failure('duplicate/bad-option', {});
   }
   const repo = await openRepo(dir, options);
   try {
@@ -171,10 +161,7 @@ export async function duplicateLessons(dir: string, source: { kind: 'lesson' | '
     const dest = await findSection(repo, options.to);
     if (dest.folder) await checkNoLessonsList(dest.folder);
     else if (options.position !== undefined) {
-      throw new CoursesyncError(`--position needs the destination as a section folder of the repo, and the repo has none for section ${dest.sectionId}`, {
-        code: 'duplicate/position-needs-folder',
-        hint: 'create the folder (`coursesync sections list <program> --scaffold DIR`) and give it with --to',
-      });
+      throw failure('duplicate/position-needs-folder', { sectionId: dest.sectionId });
     }
 
     const journal = await readJournal(repo.dir);
@@ -240,10 +227,7 @@ async function findOrStartJob(
       (found.kind === 'lesson' && found.items[0]!.name !== (options.name ?? '') && `name "${found.items[0]!.name || '(the school default)'}"`) ||
       ((options.position ?? null) !== found.position && `position ${found.position ?? '(last)'}`);
     if (other) {
-      throw new CoursesyncError(`an interrupted duplication of the same source to section ${destinationId} is recorded with ${other}; its copies may already exist, so nothing was sent`, {
-        code: 'duplicate/job-conflict',
-        hint: `run the command again with the same details to finish it (a re-run never makes a second copy); to drop it, delete "${jobId}" from .coursesync/duplications.json`,
-      });
+      throw failure('duplicate/job-conflict', { what: `the same source to section ${destinationId}`, other, jobId });
     }
     return { job: found, resumed: true };
   }
@@ -287,10 +271,7 @@ async function copyOne(repo: OpenRepo, job: Job, item: JobItem, folder: SectionP
   });
   const parsed = LessonSchema.safeParse(op.result);
   if (!parsed.success) {
-    throw new CoursesyncError(`the school copied lesson ${item.source_id} (operation ${op.id} completed), but its result names no lesson id, so coursesync cannot write or track the copy`, {
-      code: 'duplicate/no-lesson-id',
-      hint: `find the copy in the school${item.name ? ` (named "${item.name}")` : ''} and adopt it by id: \`coursesync import <lesson id> --into ${folder?.section.path ?? '<section folder>'}\``,
-    });
+    throw failure('duplicate/no-lesson-id', { sourceId: item.source_id, operationId: op.id, name: item.name, folder: folder?.section.path ?? '<section folder>' });
   }
   const lesson: Lesson = parsed.data;
   const copy: DuplicatedLesson = { sourceId: item.source_id, sourceKey: item.source_key, lessonId: lesson.id, name: lesson.name, key: item.key, path: item.path };
@@ -300,10 +281,7 @@ async function copyOne(repo: OpenRepo, job: Job, item: JobItem, folder: SectionP
   const existing = await readFile(abs, 'utf8').catch(() => undefined);
   // A file at the journal's path is ours only if it carries the job's key (an interrupted run wrote it).
   if (existing !== undefined && !new RegExp(`^key: ${item.key}$`, 'm').test(existing)) {
-    throw new CoursesyncError(`${item.path} exists and is not the copy this duplication wrote; the copy ${lesson.id} was made but not written`, {
-      code: 'duplicate/file-exists',
-      hint: `move that file away and run the same command again, or adopt the copy with \`coursesync import ${lesson.id} --into ${folder.section.path}\``,
-    });
+    throw failure('duplicate/file-exists', { path: item.path, lessonId: lesson.id, folder: folder.section.path });
   }
   await writeFile(abs, file.text);
   await recordAdopted(repo.store, [{ key: item.key, lesson, programId: folder.program.id, path: item.path, applied: file.fields }], repo.baseUrl);
@@ -324,10 +302,7 @@ async function applyNewLessons(repo: OpenRepo, keys: ReadonlySet<string>, option
   const result = await applyPlan(sub, { client: repo.client, store: repo.store, concurrency: options.concurrency ?? repo.desired.config.apply?.concurrency ?? 4 });
   const failed = result.outcomes.find((o) => o.status === 'failed' || o.status === 'uncertain');
   if (failed && 'error' in failed) {
-    throw new CoursesyncError(`the copies were made and written, but placing ${failed.step.key} failed: ${failed.error.message}`, {
-      code: 'duplicate/place-failed',
-      hint: 'run `coursesync apply`: it finishes the placement from the state',
-    });
+    throw failure('duplicate/place-failed', { key: failed.step.key, reason: failed.error.message });
   }
   return result;
 }

@@ -6,12 +6,12 @@
  * sources, so the copy's lesson ids cannot be found through it. The job is journalled like a
  * lesson copy, so a re-run after an interruption resumes the same operation.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { explainSchoolError } from '../school/connection.js';
 import { programFolderFiles, sectionFolderName } from '../model/program-folder.js';
 import { resolveProgramId } from '../source/resolve-program-id.js';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import { OperationFailedError, SchoolApiError } from '../school/errors.js';
 import { waitForOperation } from '../school/operations.js';
 import type { ProgramOperation } from '../school/wire/operations.js';
@@ -48,7 +48,7 @@ export async function duplicateProgram(dir: string, programArg: string, options:
   const repo = await openRepo(dir, options);
   try {
     if (options.into !== undefined && (await access(join(resolve(options.into), 'program.yaml')).then(() => true, () => false))) {
-      throw new CoursesyncError(`${options.into} already holds a program.yaml; nothing was copied`, { code: 'duplicate/folder-exists', hint: 'give --into a new or empty folder' });
+      throw failure('duplicate/folder-exists', { into: options.into });
     }
     const journal = await readJournal(repo.dir);
     const jobId = `program:${sourceId}`;
@@ -58,10 +58,7 @@ export async function duplicateProgram(dir: string, programArg: string, options:
     if (job) {
       const other = (options.requestId !== undefined && options.requestId !== job.request_id && `request id ${job.request_id}`) || (job.items[0]!.name !== name && `name "${job.items[0]!.name || '(the school default)'}"`);
       if (other) {
-        throw new CoursesyncError(`an interrupted duplication of program ${sourceId} is recorded with ${other}; its copy may already exist, so nothing was sent`, {
-          code: 'duplicate/job-conflict',
-          hint: `run the command again with the same details to finish it; to drop it, delete "${jobId}" from .coursesync/duplications.json`,
-        });
+        throw failure('duplicate/job-conflict', { what: `program ${sourceId}`, other, jobId });
       }
     } else {
       job = {
@@ -90,23 +87,15 @@ export async function duplicateProgram(dir: string, programArg: string, options:
       if (e instanceof OperationFailedError) {
         item.attempt += 1;
         await writeJournal(repo.dir, journal);
-        throw new CoursesyncError(`the school could not copy program ${sourceId}: ${e.message}`, {
-          code: 'duplicate/operation-failed',
-          hint: 'nothing was written; run the same command again to retry it as a new operation',
-          cause: e,
-        });
+        throw failure('duplicate/operation-failed', { what: `program ${sourceId}`, reason: e.message }, { cause: e });
       }
       if (e instanceof SchoolApiError && e.status === 422) {
-        throw new CoursesyncError(`the school refused the copy of program ${sourceId}: ${e.message}. The idempotency key was already used with other details, or the copy's name is too long.`, {
-          code: 'duplicate/key-conflict',
-          hint: 'use another --request-id (or none) for a copy with other details, and a name of at most 255 characters',
-          cause: e,
-        });
+        throw failure('duplicate/key-conflict', { what: `program ${sourceId}`, reason: e.message, program: true }, { cause: e });
       }
       throw explainSchoolError(e, `program ${sourceId}`);
     }
     const program = op.result;
-    if (!program) throw new CoursesyncError(`operation ${op.id} completed without the new program`, { code: 'duplicate/no-program', hint: 'look for the copy in the school, then `coursesync sections list <id> --scaffold DIR`' });
+    if (!program) throw failure('duplicate/no-program', { operationId: op.id });
     const sections: Section[] = [];
     try {
       for await (const s of repo.client.sections.list({ product_id: program.id })) sections.push(s);
@@ -118,10 +107,7 @@ export async function duplicateProgram(dir: string, programArg: string, options:
     const clashes: string[] = [];
     for (const f of files) if (await access(join(folderAbs, f.path)).then(() => true, () => false)) clashes.push(join(folderAbs, f.path));
     if (clashes.length > 0) {
-      throw new CoursesyncError(`the copy ${program.id} was made, but writing its folder would overwrite ${clashes.join(', ')}`, {
-        code: 'duplicate/folder-exists',
-        hint: `run the same command again with --into <a new folder> (it resumes the same copy), or \`coursesync sections list ${program.id} --scaffold DIR\``,
-      });
+      throw failure('duplicate/folder-exists', { into: options.into ?? '', programId: program.id, clashes });
     }
     for (const f of files) {
       await mkdir(dirname(join(folderAbs, f.path)), { recursive: true });

@@ -6,11 +6,11 @@
  *   uncertain create is settled: the last-applied values are the school's, so the next plan
  *   shows exactly what the file would still change.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { writeFile, access } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { explainSchoolError } from '../school/connection.js';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { lessonToFile } from './lesson-file.js';
 import {
@@ -75,22 +75,16 @@ function checkUntracked(repo: OpenRepo, ids: readonly string[], except?: string)
     const key = keyOfLessonId(repo.store.data, id);
     if (key === undefined || key === except) continue;
     const path = repo.store.data.lessons[key]!.path;
-    throw new CoursesyncError(`lesson ${id} is already tracked as key ${key} (${path}); nothing was imported`, {
-      code: 'import/already-tracked',
-      hint: 'a school lesson can back only one file; edit that file instead, or remove its state entry first',
-    });
+    throw failure('import/already-tracked', { id, key, path });
   }
 }
 
 /** Import lessons by id (see the file header). The repo lock is held throughout. */
 export async function importLessons(dir: string, ids: readonly string[], options: ImportOptions): Promise<ImportResult> {
-  if (ids.length === 0) throw new CoursesyncError('no lesson id given', { code: 'import/no-ids', hint: 'e.g. `coursesync import les_1 les_2 --into my-program/01-start`' });
-  if (new Set(ids).size !== ids.length) throw new CoursesyncError('a lesson id is given twice', { code: 'import/duplicate-id', hint: 'give each lesson id once' });
+  if (ids.length === 0) throw failure('import/no-ids', {});
+  if (new Set(ids).size !== ids.length) throw failure('import/duplicate-id', {});
   if ((options.into === undefined) === (options.key === undefined)) {
-    throw new CoursesyncError(options.key ? '--key and --into cannot be used together' : 'say where the lessons go: --into <section folder>, or --key KEY for an existing file', {
-      code: 'import/into-or-key',
-      hint: '`--into DIR` writes new files; `--key KEY` adopts one lesson into the existing file of KEY (state only)',
-    });
+    throw failure('import/into-or-key', { both: options.key !== undefined });
   }
   const repo = await openRepo(dir, options);
   try {
@@ -101,21 +95,15 @@ export async function importLessons(dir: string, ids: readonly string[], options
 }
 
 async function adoptIntoKey(repo: OpenRepo, ids: readonly string[], key: string): Promise<ImportResult> {
-  if (ids.length !== 1) throw new CoursesyncError(`--key adopts one lesson, and ${ids.length} ids were given`, { code: 'import/key-one-id', hint: `run \`coursesync import <id> --key ${key}\` once per lesson` });
+  if (ids.length !== 1) throw failure('import/key-one-id', { count: ids.length, key });
   const id = ids[0]!;
   const found = findLessonByKey(repo.desired, key);
   if (!found) {
-    throw new CoursesyncError(`no lesson file of the repo has the key ${key}`, {
-      code: 'import/unknown-key',
-      hint: 'give the key of an existing lesson file (its `key:` or its file name without the number prefix); to write a new file use --into',
-    });
+    throw failure('import/unknown-key', { key });
   }
   const prior = repo.store.data.lessons[key];
   if (prior && prior.id !== null && prior.id !== id) {
-    throw new CoursesyncError(`the key ${key} already tracks lesson ${prior.id}, not ${id}; nothing was changed`, {
-      code: 'import/key-tracked',
-      hint: 'adopt into a key whose create is uncertain (marked ? in the plan) or not applied yet',
-    });
+    throw failure('import/key-tracked', { key, tracked: prior.id, id });
   }
   checkUntracked(repo, ids, key);
   const [lesson] = await readLessons(repo, ids, 1);
@@ -149,10 +137,7 @@ async function importInto(repo: OpenRepo, ids: readonly string[], into: string, 
   const clashes: string[] = [];
   for (const p of planned) if (existing.has(p.name) || (await access(join(folder.abs, p.name)).then(() => true, () => false))) clashes.push(p.path);
   if (clashes.length > 0) {
-    throw new CoursesyncError(`import would overwrite ${clashes.join(', ')}; nothing was written`, {
-      code: 'import/file-exists',
-      hint: 'move those files away, import into another section folder, or adopt a lesson into an existing file with --key KEY',
-    });
+    throw failure('import/file-exists', { clashes });
   }
   const files = planned.map((p) => ({ ...p, file: lessonToFile(p.lesson, { key: p.key, path: p.path, keepHtml: options.keepHtml }) }));
   for (const f of files) await writeFile(join(folder.abs, f.name), f.file.text, { flag: 'wx' });

@@ -5,10 +5,10 @@
  * its job here and sends the same idempotency keys, so the school answers with the same
  * operations instead of making second copies. Written atomically, under the state lock.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import { STATE_DIR } from '../state/schema.js';
 import { writeFileAtomic } from '../state/state-file.js';
 import { serializeStable } from '../state/serialize-state.js';
@@ -64,7 +64,7 @@ export async function readJournal(dir: string): Promise<Journal> {
     text = await readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, next: 0, jobs: {} };
-    throw new CoursesyncError(`cannot read ${file}: ${(e as Error).message}`, { code: 'clone/journal-invalid', hint: 'check the file permissions' });
+    throw failure('clone/journal-invalid', { file, reason: (e as Error).message });
   }
   let parsed;
   try {
@@ -73,10 +73,7 @@ export async function readJournal(dir: string): Promise<Journal> {
     parsed = undefined;
   }
   if (!parsed?.success) {
-    throw new CoursesyncError(`${file} is not a valid duplication journal; nothing was changed`, {
-      code: 'clone/journal-invalid',
-      hint: 'restore it from git, or delete it if no duplication is in progress (a re-run then may copy again)',
-    });
+    throw failure('clone/journal-invalid', { file });
   }
   return parsed.data;
 }

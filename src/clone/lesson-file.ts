@@ -4,11 +4,12 @@
  * compiler) to exactly the fields the school holds. What the check proves is what state
  * records as last-applied, so the next plan is empty by construction.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { stringify } from 'yaml';
 import { compileLesson } from '../compile/compile-lesson.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import { LESSON_FIELDS, type LessonFields } from '../model/desired.js';
+import { VIDEO_SOURCE_PRIORITY } from '../model/school-rules.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { splitFrontMatter } from '../source/split-front-matter.js';
 import { renderMarkdown } from '../compile/render.js';
@@ -106,7 +107,7 @@ function descriptionMarkdown(html: string): string | undefined {
 function unexpressible(lesson: Lesson): string[] {
   const lost: string[] = [];
   if (lesson.lesson_type !== 'video') {
-    for (const f of ['settings_embed_host_a', 'settings_embed_host_b', 'settings_embed_host_c', 'settings_embed_host_d', 'settings_embed_code'] as const) if (lesson[f]) lost.push(f);
+    for (const f of VIDEO_SOURCE_PRIORITY) if (lesson[f]) lost.push(f);
   }
   if (lesson.lesson_type !== 'embed' && lesson.embed_code) lost.push('embed_code');
   return lost;
@@ -149,10 +150,7 @@ export function lessonToFile(lesson: Lesson, options: LessonFileOptions): Lesson
   if (!compiled.fields) {
     // The school holds something the repo format refuses (e.g. markup validation rejects).
     const first = compiled.diagnostics.find((d) => d.severity === 'error');
-    throw new CoursesyncError(`lesson ${lesson.id} "${lesson.name}" cannot be written as a valid lesson file: ${first ? `${first.message} [${first.code}]` : 'it does not compile'}; nothing was written`, {
-      code: 'import/unrepresentable',
-      hint: 'change that content in the school (or leave the lesson out), then run the command again',
-    });
+    throw failure('import/unrepresentable', { id: lesson.id, name: lesson.name, problem: first ? `${first.message} [${first.code}]` : 'it does not compile' });
   }
   const diff = firstDifference(compiled.fields, wanted);
   if (diff !== undefined) notes.push(`${diff} differs from the school's value once compiled; the next change to it will send the repo's value`);

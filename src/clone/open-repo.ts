@@ -3,12 +3,12 @@
  * with the lock held, a school client, and the lookups those commands share (a section folder
  * and its school id, the keys already taken, free file names).
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { readdir } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { resolveConnection, explainSchoolError, type ConnectionFlags } from '../school/connection.js';
 import { keyFromFileName } from '../compile/compile-lesson.js';
 import { compareNatural } from '../compile/natural-order.js';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import type { DesiredLesson, DesiredProgram, DesiredSection, DesiredState } from '../model/desired.js';
 import { LESSON_KEY_PATTERN } from '../model/lesson.js';
 import { slugify } from '../model/program-folder.js';
@@ -53,11 +53,7 @@ export async function openRepo(dir: string, options: OpenRepoOptions = {}): Prom
   const result = await loadCourse(abs);
   if (!result.desired) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-    throw new CoursesyncError(`the course repo ${dir} has ${errors} error${errors === 1 ? '' : 's'}; nothing was changed`, {
-      code: 'course/invalid',
-      hint: 'fix the files named above (`coursesync validate` lists them), then run the command again',
-      diagnostics: result.diagnostics,
-    });
+    throw failure('course/invalid', { dir, errors, action: 'changed' }, { diagnostics: result.diagnostics });
   }
   const desired = result.desired;
   const connection = resolveConnection({ flags: options, config: desired.config, env: options.env ?? process.env });
@@ -95,10 +91,9 @@ export async function sectionIdOf(repo: OpenRepo, program: DesiredProgram, secti
     throw explainSchoolError(e, `program ${program.id}`);
   }
   if (hits.length !== 1) {
-    throw new CoursesyncError(`${section.path}/section.yaml: program ${program.id} has ${hits.length === 0 ? 'no section' : `${hits.length} sections`} named "${name}"`, {
-      code: hits.length === 0 ? 'plan/section-not-found' : 'plan/section-ambiguous',
-      hint: 'names must match exactly once; write `id:` in section.yaml instead',
-    });
+    throw hits.length === 0
+      ? failure('plan/section-not-found', { path: section.path, programId: program.id, name })
+      : failure('plan/section-ambiguous', { path: section.path, programId: program.id, name, count: hits.length });
   }
   await repo.store.update((d) => {
     d.sections[section.path] = { id: hits[0]!, name, program_id: program.id };
@@ -116,10 +111,7 @@ export async function findSectionFolder(repo: OpenRepo, arg: string): Promise<Se
   for (const { program, section } of sections(repo.desired)) {
     if (section.path === rel) return { program, section, sectionId: await sectionIdOf(repo, program, section), abs };
   }
-  throw new CoursesyncError(`${arg} is not a section folder of the course repo ${repo.dir}`, {
-    code: 'clone/not-a-section',
-    hint: 'give a folder holding section.yaml, directly inside a program folder (one holding program.yaml) of the repo; `coursesync sections list <program> --scaffold DIR` writes them',
-  });
+  throw failure('clone/not-a-section', { arg, dir: repo.dir });
 }
 
 /**
@@ -133,7 +125,7 @@ export async function findSection(repo: OpenRepo, arg: string): Promise<{ sectio
     return { sectionId: folder.sectionId, folder };
   }
   if (/[\\/]/.test(arg)) {
-    throw new CoursesyncError(`${arg} is not a folder (and a section id has no slash)`, { code: 'clone/not-a-section', hint: 'give a section folder of the repo, or a section id such as sec_start' });
+    throw failure('clone/not-a-section', { arg, dir: repo.dir, idAllowed: true });
   }
   for (const { program, section } of sections(repo.desired)) {
     const known = 'id' in section.ref ? section.ref.id : repo.store.data.sections[section.path]?.id;
@@ -208,10 +200,7 @@ export function newFileNames(existing: readonly string[], keys: readonly string[
       if (!existing.includes(name) && sorted.indexOf(name) === at) return [name];
     }
   }
-  throw new CoursesyncError(`no free file-name number between ${existing[at - 1] ?? '(start)'} and ${existing[at] ?? '(end)'} to place the new lesson${keys.length === 1 ? '' : 's'} there`, {
-    code: 'clone/no-free-name',
-    hint: 'leave gaps in the numeric prefixes of the folder (e.g. 10-, 20-, 30-), or list the lesson order in section.yaml `lessons:` after the copy is made',
-  });
+  throw failure('clone/no-free-name', { before: existing[at - 1] ?? '(start)', after: existing[at] ?? '(end)', count: keys.length });
 }
 
 /** The key a lesson file name gives (no explicit `key:`). */
@@ -235,8 +224,5 @@ export async function hasLessonsList(folder: string): Promise<boolean> {
 /** Refuse a destination folder whose section.yaml lists the lesson order: a new file would make it invalid. */
 export async function checkNoLessonsList(folder: SectionPlace): Promise<void> {
   if (!(await hasLessonsList(folder.abs))) return;
-  throw new CoursesyncError(`${folder.section.path}/section.yaml lists its lessons (\`lessons:\`), so a new lesson file there would make the repo invalid; nothing was changed`, {
-    code: 'clone/section-has-lessons-list',
-    hint: 'remove `lessons:` from that section.yaml (file names then give the order), run the command, then put the list back with the new key',
-  });
+  throw failure('clone/section-has-lessons-list', { path: folder.section.path });
 }

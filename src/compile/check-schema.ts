@@ -4,12 +4,37 @@
  */
 import { z } from 'zod';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { diag, type Code } from './codes.js';
+import { diag, type Code, type Place } from './codes.js';
 import type { ParsedYaml } from './parse-yaml.js';
 import { foreignKeyHint } from './foreign-keys.js';
 import { suggest } from './suggest.js';
 
-export type FileKind = 'lesson' | 'program' | 'section' | 'config';
+export type FileKind = 'lesson' | 'program' | 'section' | 'config' | 'webhooks';
+
+/** One problem found by the schema, before it becomes a diagnostic. */
+export interface SchemaProblem {
+  kind: 'unknown-key' | 'missing-field' | 'invalid-field';
+  path: readonly PropertyKey[];
+  /** The unknown key (unknown-key). */
+  key?: string;
+  /** The value found (invalid-field). */
+  input?: unknown;
+  message: string;
+  hint: string | undefined;
+}
+
+/**
+ * How a file whose paths need other names words its problems (webhooks.yaml is a list: "webhook
+ * 2", not "1"), and the hints only its checker knows. Both default to the generic wording.
+ */
+export interface SchemaWording {
+  /** How a path is named in messages; default `"a.b"`. */
+  subject?(path: readonly PropertyKey[]): string;
+  /** Replace the message or hint of a problem. */
+  refine?(problem: SchemaProblem): { message?: string; hint?: string | undefined } | undefined;
+}
+
+const quotedPath = (path: readonly PropertyKey[]) => `"${path.map(String).join('.')}"`;
 
 /**
  * `safeParse` `value` with `schema`; push one diagnostic per issue onto `out`.
@@ -22,17 +47,21 @@ export function checkSchema<S extends z.ZodType>(
   file: string,
   kind: FileKind,
   out: Diagnostic[],
+  wording: SchemaWording = {},
 ): z.output<S> | undefined {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  for (const issue of result.error.issues) out.push(...issueDiagnostics(issue, schema, value, yaml, file, kind));
+  for (const issue of result.error.issues) out.push(...issueDiagnostics(issue, schema, value, yaml, file, kind, wording));
   return undefined;
 }
 
-function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, value: unknown, yaml: ParsedYaml, file: string, kind: FileKind): Diagnostic[] {
+function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, value: unknown, yaml: ParsedYaml, file: string, kind: FileKind, wording: SchemaWording): Diagnostic[] {
   const path = issue.path;
-  const field = path.length > 0 ? path.map(String).join('.') : undefined;
-  const code = (suffix: string) => `${kind}/${suffix}` as Code;
+  const subject = wording.subject ?? quotedPath;
+  const make = (problem: SchemaProblem, place: Place | undefined): Diagnostic => {
+    const better = wording.refine?.(problem);
+    return diag(`${kind}/${problem.kind}` as Code, file, place, better?.message ?? problem.message, better && 'hint' in better ? better.hint : problem.hint);
+  };
 
   if (issue.code === 'unrecognized_keys') {
     const known = keysAt(schema, path);
@@ -41,17 +70,17 @@ function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, value: unk
       const foreign = path.length === 0 ? foreignKeyHint(kind, key, valueAt(value, key)) : undefined;
       const guess = suggest(key, known);
       const hint = foreign ?? (guess ? `did you mean "${guess}"?` : `allowed keys: ${known.join(', ')}`);
-      const where = field ? ` in "${field}"` : '';
-      return diag(code('unknown-key'), file, yaml.placeOf([...path, key], 'key'), `unknown key "${key}"${where}`, hint);
+      const where = path.length > 0 ? ` in ${subject(path)}` : '';
+      return make({ kind: 'unknown-key', path, key, message: `unknown key "${key}"${where}`, hint }, yaml.placeOf([...path, key], 'key'));
     });
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined && field) {
+  if (issue.code === 'invalid_type' && issue.input === undefined && path.length > 0) {
     const parent = path.slice(0, -1);
-    return [diag(code('missing-field'), file, yaml.placeOf(parent) ?? yaml.start, `missing required field "${field}"`)];
+    return [make({ kind: 'missing-field', path, message: `missing required field ${subject(path)}`, hint: undefined }, yaml.placeOf(parent) ?? yaml.start)];
   }
   const place = yaml.placeOf(path) ?? yaml.start;
-  const subject = field ? `"${field}"` : 'the file';
-  return [diag(code('invalid-field'), file, place, `${subject} ${describeIssue(issue)}`, hintFor(issue))];
+  const what = path.length > 0 ? subject(path) : 'the file';
+  return [make({ kind: 'invalid-field', path, input: issue.input, message: `${what} ${describeIssue(issue)}`, hint: hintFor(issue) }, place)];
 }
 
 /** The value of a top-level key of the file (for hints that quote it). */
@@ -70,10 +99,15 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case 'too_small':
       return issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'must not be empty' : `is shorter than ${String(issue.minimum)} characters`) : `must be at least ${String(issue.minimum)}`;
     case 'invalid_format':
-      return issue.message.startsWith('Invalid') ? `is not a valid ${issue.format}` : `is invalid: ${issue.message}`;
+      return issue.message.startsWith('Invalid') ? `is not a valid ${issue.format}` : customMessage(issue.message);
     default:
-      return `is invalid: ${issue.message}`;
+      return customMessage(issue.message);
   }
+}
+
+/** A schema's own message: a predicate ("must …") reads on its own; anything else follows "is invalid:". */
+function customMessage(message: string): string {
+  return message.startsWith('must ') ? message : `is invalid: ${message}`;
 }
 
 function hintFor(issue: z.core.$ZodIssue): string | undefined {

@@ -3,6 +3,7 @@
  * severity and the default hint (what to do next). One place, so docs and tests can list them.
  */
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
+import { MAX_CONTENT_LENGTH } from '../model/school-rules.js';
 
 interface Entry {
   severity: Severity;
@@ -11,6 +12,8 @@ interface Entry {
 
 const e = (hint: string): Entry => ({ severity: 'error', hint });
 const w = (hint: string): Entry => ({ severity: 'warning', hint });
+
+const WEBHOOKS_SCHEMA = 'see schema/webhooks.schema.json and docs/school-api.md#webhooks (README, "Webhooks as code")';
 
 export const CODES = {
   // Reading files (reported by source/).
@@ -53,21 +56,27 @@ export const CODES = {
   'config/unknown-key': e('see schema/coursesync.schema.json'),
   'config/missing-field': e('see schema/coursesync.schema.json'),
   'config/invalid-field': e('see schema/coursesync.schema.json'),
+  // webhooks.yaml.
+  'webhooks/not-a-list': e('write one `- webhook_url: https://…` item per webhook, each with event_type (and optionally provider and extra_parameters)'),
+  'webhooks/unknown-key': e(WEBHOOKS_SCHEMA),
+  'webhooks/missing-field': e(WEBHOOKS_SCHEMA),
+  'webhooks/invalid-field': e(WEBHOOKS_SCHEMA),
+  'webhooks/duplicate': e('remove one of them: the school would deliver each event twice'),
   'lesson/no-front-matter': e('start the file with a front-matter block: a line ---, then `name: <lesson name>`, then a line ---'),
   'lesson/front-matter-unclosed': e('close the front-matter with a line holding only ---'),
-  'lesson/unknown-key': e('see the front-matter table in README or schema/lesson.schema.json'),
+  'lesson/unknown-key': e('see the front-matter table in docs/course-repo.md or schema/lesson.schema.json'),
   'lesson/missing-field': e('add the field to the front-matter'),
-  'lesson/invalid-field': e('see the front-matter table in README or schema/lesson.schema.json'),
+  'lesson/invalid-field': e('see the front-matter table in docs/course-repo.md or schema/lesson.schema.json'),
   'lesson/invalid-key': e('set `key:` in the front-matter, or rename the file to letters, digits, ".", "_" and "-"'),
   'lesson/video-not-allowed': e('remove `video:`, or set `lesson_type: video`'),
   'lesson/video-sources': e('give exactly one of host_a, host_b, host_c, host_d or embed_code under `video:`'),
-  'lesson/video-url': e('give the video id, or a watch/share/embed URL of that host (see README, "The course repo")'),
+  'lesson/video-url': e('give the video id, or a watch/share/embed URL of that host (see docs/school-api.md#lesson-input-fields)'),
   'lesson/embed-code-not-allowed': e('remove `embed_code:`, or set `lesson_type: embed`'),
   'lesson/forbidden-html': e('the school rejects script, iframe, object and embed tags and signed attachments: remove it, or use an embed lesson (embed_code) or video.embed_code'),
   'lesson/event-handler': w('remove the on* attribute: scripts in lesson HTML are not run by the school'),
   'lesson/javascript-url': w('use an http(s) link'),
-  'lesson/body-too-long': e('split the lesson: the school accepts at most 200000 characters of rendered HTML'),
-  'lesson/description-too-long': e('shorten the description: the school accepts at most 200000 characters of rendered HTML'),
+  'lesson/body-too-long': e(`split the lesson: the school accepts at most ${MAX_CONTENT_LENGTH} characters of rendered HTML`),
+  'lesson/description-too-long': e(`shorten the description: the school accepts at most ${MAX_CONTENT_LENGTH} characters of rendered HTML`),
 } as const satisfies Record<string, Entry>;
 
 export type Code = keyof typeof CODES;

@@ -4,8 +4,9 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LessonFields } from '../model/desired.js';
-import { countCodePoints, LESSON_KEY_PATTERN, LessonFrontMatterSchema, MAX_TEXT_LENGTH, VIDEO_KEYS, type LessonFrontMatter } from '../model/lesson.js';
+import { LESSON_KEY_PATTERN, LessonFrontMatterSchema, VIDEO_KEYS, type LessonFrontMatter } from '../model/lesson.js';
 import type { LessonSource } from '../model/source-tree.js';
+import { characterCount, DEFAULT_LESSON_FIELDS, MAX_CONTENT_LENGTH } from '../model/school-rules.js';
 import { videoIdFromUrl } from '../school/video-urls.js';
 import { checkHtml, type HtmlProblem } from './check-html.js';
 import { checkSchema } from './check-schema.js';
@@ -111,10 +112,10 @@ function identityOf(file: string, raw: Record<string, unknown> | undefined, yaml
  * megabytes takes remark tens of seconds (found by the hostile-input test). Rendering never
  * shrinks text much, so such a source is far over the school's limit anyway.
  */
-const MAX_SOURCE_LENGTH = 5 * MAX_TEXT_LENGTH;
+const MAX_SOURCE_LENGTH = 5 * MAX_CONTENT_LENGTH;
 
 function tooLongToRender(what: string, length: number): string {
-  return `the ${what} is ${length} characters of Markdown, over ${MAX_SOURCE_LENGTH} (the school accepts at most ${MAX_TEXT_LENGTH} characters rendered); it was not rendered`;
+  return `the ${what} is ${length} characters of Markdown, over ${MAX_SOURCE_LENGTH} (the school accepts at most ${MAX_CONTENT_LENGTH} characters rendered); it was not rendered`;
 }
 
 /** Render (or pass through) the body and report its problems at their places in the file. */
@@ -135,9 +136,9 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', render: 
     body = rendered.html;
     reportHtml(rendered.problems, file, inBody, out);
   }
-  const bodyLength = countCodePoints(body);
-  if (bodyLength > MAX_TEXT_LENGTH) {
-    out.push(diag('lesson/body-too-long', file, { line: bodyStart, column: 1 }, `rendered body is ${bodyLength} characters, over the limit of ${MAX_TEXT_LENGTH}`));
+  const bodyLength = characterCount(body);
+  if (bodyLength > MAX_CONTENT_LENGTH) {
+    out.push(diag('lesson/body-too-long', file, { line: bodyStart, column: 1 }, `rendered body is ${bodyLength} characters, over the limit of ${MAX_CONTENT_LENGTH}`));
   }
 
   return body;
@@ -145,7 +146,7 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', render: 
 
 function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, yaml: ParsedYaml, render: RenderFn, out: Diagnostic[]): LessonFields {
   const file = source.path;
-  const type = fm.lesson_type ?? 'video';
+  const type = fm.lesson_type ?? DEFAULT_LESSON_FIELDS.lesson_type;
   const video = fm.video;
   if (video && type !== 'video') {
     out.push(diag('lesson/video-not-allowed', file, yaml.placeOf(['video'], 'key'), `"video" is only for video lessons, and this is a ${type} lesson`));
@@ -175,9 +176,9 @@ function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, 
     const rendered = render(fm.description);
     description = rendered.html;
     reportHtml(rendered.problems, file, () => place, out);
-    const length = countCodePoints(description);
-    if (length > MAX_TEXT_LENGTH) {
-      out.push(diag('lesson/description-too-long', file, place, `rendered description is ${length} characters, over the limit of ${MAX_TEXT_LENGTH}`));
+    const length = characterCount(description);
+    if (length > MAX_CONTENT_LENGTH) {
+      out.push(diag('lesson/description-too-long', file, place, `rendered description is ${length} characters, over the limit of ${MAX_CONTENT_LENGTH}`));
     }
   }
 
@@ -185,9 +186,9 @@ function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, 
   return {
     name: fm.name,
     lesson_type: type,
-    drip_delay: fm.drip_delay ?? 0,
-    is_published: fm.is_published ?? true,
-    is_progression_locked: fm.is_progression_locked ?? false,
+    drip_delay: fm.drip_delay ?? DEFAULT_LESSON_FIELDS.drip_delay,
+    is_published: fm.is_published ?? DEFAULT_LESSON_FIELDS.is_published,
+    is_progression_locked: fm.is_progression_locked ?? DEFAULT_LESSON_FIELDS.is_progression_locked,
     description,
     body,
     settings_embed_host_a: (isVideo && video?.host_a) || null,

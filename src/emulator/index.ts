@@ -2,8 +2,8 @@
  * The emulator's public entry: `startEmulator` starts a faithful local school on a port (0 = a
  * free one) and answers its base URL. Every test suite that talks to the school uses this.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import type { AddressInfo } from 'node:net';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import { DEFAULT_SEED } from './default-seed.js';
 import type { EmulatorStats } from './inspect.js';
 import { parseSeed, readSeedFile, type Seed, type SeedInput } from './seed.js';
@@ -52,9 +52,9 @@ export interface RunningEmulator {
 /** A user-facing error for the usual reasons a port cannot be opened. */
 function listenError(e: NodeJS.ErrnoException, host: string, port: number): Error {
   const where = `${host}:${port}`;
-  if (e.code === 'EADDRINUSE') return new CoursesyncError(`cannot listen on ${where}: the port is already in use`, { code: 'emulator/port-in-use', hint: 'Stop the other process, or pass --port 0 to pick a free port.', cause: e });
-  if (e.code === 'EACCES') return new CoursesyncError(`cannot listen on ${where}: permission denied`, { code: 'emulator/port-denied', hint: 'Use a port above 1023, or --port 0.', cause: e });
-  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return new CoursesyncError(`cannot listen on ${where}: no such local address`, { code: 'emulator/bad-host', hint: 'Pass an address of this machine to --host, e.g. 127.0.0.1.', cause: e });
+  if (e.code === 'EADDRINUSE') return failure('emulator/port-in-use', { where }, { cause: e });
+  if (e.code === 'EACCES') return failure('emulator/port-denied', { where }, { cause: e });
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') return failure('emulator/bad-host', { where }, { cause: e });
   return e;
 }
 

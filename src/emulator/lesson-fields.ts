@@ -4,6 +4,7 @@
  * clearing; the Lesson response (docs/school-api.md#lesson).
  */
 import type { z } from 'zod';
+import { VIDEO_SOURCE_PRIORITY, type VideoSourceField } from '../model/school-rules.js';
 import { findForbiddenMarkup } from '../school/body-rules.js';
 import { videoIdFromUrl, type VideoHost } from '../school/video-urls.js';
 import { invalidArgumentsMessage } from '../school/wire/errors.js';
@@ -88,15 +89,7 @@ const HOSTS: ReadonlyArray<[VideoHost, VideoField]> = [
   ['c', 'settings_embed_host_c'],
   ['d', 'settings_embed_host_d'],
 ];
-type VideoField = 'settings_embed_host_a' | 'settings_embed_host_b' | 'settings_embed_host_c' | 'settings_embed_host_d' | 'settings_embed_code';
-/** docs/school-api.md#lesson-input-fields: when several video sources change in one request, this one wins. */
-export const VIDEO_PRIORITY: readonly VideoField[] = [
-  'settings_embed_host_a',
-  'settings_embed_host_c',
-  'settings_embed_host_b',
-  'settings_embed_host_d',
-  'settings_embed_code',
-];
+type VideoField = VideoSourceField;
 
 const isBlank = (v: string | null | undefined): boolean => v === null || v === undefined || v.trim() === '';
 
@@ -121,13 +114,13 @@ export function applyVideoFields(lesson: LessonRecord, input: LessonInput<Partia
     incoming.set(field, id);
   }
   if (f.settings_embed_code !== undefined) incoming.set('settings_embed_code', isBlank(f.settings_embed_code) ? null : f.settings_embed_code);
-  const winner = VIDEO_PRIORITY.find((field) => {
+  const winner = VIDEO_SOURCE_PRIORITY.find((field) => {
     const v = incoming.get(field);
     return v !== undefined && v !== null && v !== lesson[field];
   });
   for (const [field, v] of incoming) if (v === null) lesson[field] = null;
   if (winner === undefined) return;
-  for (const field of VIDEO_PRIORITY) lesson[field] = field === winner ? (incoming.get(field) ?? null) : null;
+  for (const field of VIDEO_SOURCE_PRIORITY) lesson[field] = field === winner ? (incoming.get(field) ?? null) : null;
 }
 
 /** The Lesson of docs/school-api.md#lesson (steps stay internal). */

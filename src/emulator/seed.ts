@@ -2,30 +2,31 @@
  * The seed: the school the emulator starts with (docs/school-api.md#choices-where-the-api-is-silent). YAML, validated with zod; a bad
  * seed file is a CoursesyncError naming the file and the field.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { readFile } from 'node:fs/promises';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { CoursesyncError } from '../diagnostics/errors.js';
-import { LESSON_TYPE_VALUES } from '../school/wire/lessons.js';
+import { contentText, DEFAULT_LESSON_FIELDS, dripDelay, lessonName, lessonType, schoolId } from '../model/school-rules.js';
 
-const id = () => z.string().min(1).max(255);
+const id = schoolId;
 
 const SeedLessonSchema = z.strictObject({
   id: id(),
-  name: z.string().min(1).max(255),
+  name: lessonName(),
   position: z.int().min(1),
-  lesson_type: z.enum(LESSON_TYPE_VALUES).default('video'),
-  drip_delay: z.int().min(0).max(32767).default(0),
-  is_published: z.boolean().default(true),
-  is_progression_locked: z.boolean().default(false),
-  description: z.string().default(''),
-  body: z.string().default(''),
-  settings_embed_host_a: z.string().nullable().default(null),
-  settings_embed_host_b: z.string().nullable().default(null),
-  settings_embed_host_c: z.string().nullable().default(null),
-  settings_embed_host_d: z.string().nullable().default(null),
-  settings_embed_code: z.string().nullable().default(null),
-  embed_code: z.string().nullable().default(null),
+  lesson_type: lessonType().default(DEFAULT_LESSON_FIELDS.lesson_type),
+  drip_delay: dripDelay().default(DEFAULT_LESSON_FIELDS.drip_delay),
+  is_published: z.boolean().default(DEFAULT_LESSON_FIELDS.is_published),
+  is_progression_locked: z.boolean().default(DEFAULT_LESSON_FIELDS.is_progression_locked),
+  description: contentText().default(DEFAULT_LESSON_FIELDS.description),
+  body: contentText().default(DEFAULT_LESSON_FIELDS.body),
+  settings_embed_host_a: contentText().nullable().default(null),
+  settings_embed_host_b: contentText().nullable().default(null),
+  settings_embed_host_c: contentText().nullable().default(null),
+  settings_embed_host_d: contentText().nullable().default(null),
+  settings_embed_code: contentText().nullable().default(null),
+  embed_code: contentText().nullable().default(null),
   media: z.record(z.string(), z.unknown()).default({}),
   /** Step types; a lesson without `steps` has one completion step, like a created one. */
   steps: z.array(z.string().min(1)).optional(),
@@ -33,7 +34,7 @@ const SeedLessonSchema = z.strictObject({
 
 const SeedSectionSchema = z.strictObject({
   id: id(),
-  name: z.string().min(1).max(255),
+  name: schoolId(),
   section_group_id: id().nullable().default(null),
   position: z.int().min(1),
   description: z.string().default(''),
@@ -44,7 +45,7 @@ const SeedSectionSchema = z.strictObject({
 
 const SeedProgramSchema = z.strictObject({
   id: id(),
-  name: z.string().min(1).max(255),
+  name: schoolId(),
   description: z.string().default(''),
   is_published: z.boolean().default(true),
   section_groups: z.array(z.strictObject({ id: id(), name: z.string(), position: z.int().min(1) })).default([]),
@@ -114,14 +115,11 @@ export function parseSeed(value: unknown, source: string, locate?: (path: readon
     const path = issue ? (issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path) : [];
     const where = path.join('.') || '(top level)';
     const place = locate?.(path) ?? source;
-    throw new CoursesyncError(`${place}: invalid seed at ${where}: ${issue?.message ?? 'invalid'}`, {
-      code: 'emulator/bad-seed',
-      hint: 'See the seed format in docs/school-api.md#choices-where-the-api-is-silent or the README section "The emulator".',
-    });
+    throw failure('emulator/bad-seed', { place, problem: `${where}: ${issue?.message ?? 'invalid'}`, kind: 'schema' });
   }
   const seed = result.data;
   const problem = findReferenceProblem(seed);
-  if (problem) throw new CoursesyncError(`${source}: invalid seed: ${problem}`, { code: 'emulator/bad-seed', hint: 'Every id a seed refers to must be defined once in the same seed.' });
+  if (problem) throw failure('emulator/bad-seed', { place: source, problem, kind: 'reference' });
   return seed;
 }
 
@@ -169,11 +167,7 @@ export async function readSeedFile(path: string): Promise<Seed> {
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new CoursesyncError(`cannot read seed file ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, {
-      code: 'emulator/seed-unreadable',
-      hint: 'Pass an existing YAML file to --seed, or leave --seed out to use the default school.',
-      cause: e,
-    });
+    throw failure('emulator/seed-unreadable', { path, reason: (e as NodeJS.ErrnoException).code ?? String(e) }, { cause: e });
   }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
@@ -181,7 +175,7 @@ export async function readSeedFile(path: string): Promise<Seed> {
   if (yamlError) {
     const pos = yamlError.linePos?.[0];
     const place = pos ? `${path}:${pos.line}:${pos.col}` : path;
-    throw new CoursesyncError(`${place}: the seed is not valid YAML: ${yamlError.code}`, { code: 'emulator/bad-seed', hint: 'Fix the YAML syntax at that place.', cause: yamlError });
+    throw failure('emulator/bad-seed', { place, problem: yamlError.code, kind: 'yaml' }, { cause: yamlError });
   }
   // path:line:col of the deepest node that exists along a zod issue path.
   const locate = (issuePath: readonly PropertyKey[]): string => {

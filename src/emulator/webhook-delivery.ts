@@ -3,7 +3,7 @@
  * webhook gets one JSON POST: `{id, event_type, created_at, data}` where `data` is the payload
  * the caller gave. The receiver's host is resolved and a private address refused unless
  * `allowInsecureWebhooks`; every attempt (sent, refused or failed) is recorded. No signing and
- * no retries (the document shows neither).
+ * no retries (the API shows neither).
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';

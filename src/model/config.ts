@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ConfigAcknowledgeSchema } from './acknowledge.js';
+import { MAX_NAME_LENGTH } from './school-rules.js';
 
 export const RemovedLessonsPolicy = z
   .enum(['keep', 'unpublish'])
@@ -30,7 +31,7 @@ export const CourseConfigSchema = z
     archive: z
       .string()
       .min(1)
-      .max(255)
+      .max(MAX_NAME_LENGTH)
       .describe('With removed_lessons: unpublish, also move removed lessons into this section id.')
       .optional(),
     acknowledge: ConfigAcknowledgeSchema.optional(),

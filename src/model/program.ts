@@ -1,9 +1,10 @@
 /** program.yaml: marks a folder as a program (docs/course-repo.md). Source of schema/program.schema.json. */
 import { z } from 'zod';
+import { schoolId } from './school-rules.js';
 
 export const ProgramFileSchema = z
   .strictObject({
-    id: z.string().min(1).max(255).describe('The program id in the school (required).'),
+    id: schoolId().describe('The program id in the school (required).'),
     name: z.string().describe('Informational: the program name, for people reading the repo.').optional(),
   })
   .describe('program.yaml: a coursesync program folder');

@@ -1,14 +1,15 @@
 /** section.yaml: marks a folder as a section of its program (docs/course-repo.md). Source of schema/section.schema.json. */
 import { z } from 'zod';
 import { LESSON_KEY_PATTERN } from './lesson.js';
+import { MAX_NAME_LENGTH, schoolId } from './school-rules.js';
 
 export const SectionFileSchema = z
   .strictObject({
-    id: z.string().min(1).max(255).describe('The section id in the school. Give id or name, not both.').optional(),
+    id: schoolId().describe('The section id in the school. Give id or name, not both.').optional(),
     name: z
       .string()
       .min(1)
-      .max(255)
+      .max(MAX_NAME_LENGTH)
       .describe('The exact section name, resolved through GET /sections of the program. Give id or name, not both.')
       .optional(),
     lessons: z

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { isPrivateLiteralHost } from '../school/addresses.js';
 import { EVENT_TYPE_VALUES, WebhookFilterSchemas, type EventType } from '../school/wire/webhooks.js';
+import { schoolId } from './school-rules.js';
 
 /** An https URL whose host is not a loopback or private address literal. */
 export const WebhookUrlSchema = z
@@ -22,7 +23,7 @@ function entry<E extends EventType>(event: E) {
   return z.strictObject({
     webhook_url: WebhookUrlSchema,
     event_type: z.literal(event),
-    provider: z.string().min(1).max(255).describe('Free text naming the receiver; the school uses "api" when omitted.').optional(),
+    provider: schoolId().describe('Free text naming the receiver; the school uses "api" when omitted.').optional(),
     extra_parameters: WebhookFilterSchemas[event].describe(`Filters of ${event} (docs/school-api.md#webhooks); empty lists mean all.`).optional(),
   });
 }

@@ -10,9 +10,9 @@
  * 3. Group sections into chains: a lesson leaving a section that has calls of its own ties the
  *    two sections into one sequence (otherwise predictions would depend on timing).
  */
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import type { CourseConfig } from '../model/config.js';
-import { DEFAULT_LESSON_FIELDS, type DesiredLesson, type DesiredState, type LessonFields } from '../model/desired.js';
+import { type DesiredLesson, type DesiredState, type LessonFields } from '../model/desired.js';
 import type { LessonState, StateData } from '../state/schema.js';
 import { diffFields, createRequest, updateRequest } from './diff-fields.js';
 import { keepInOrder } from './keep-in-order.js';
@@ -28,6 +28,7 @@ import {
   type UncertainStep,
 } from './plan-schema.js';
 import { SchoolSlots } from './section-slots.js';
+import { findRepoLesson, uncertainCreateEntry, uncertainHint } from './uncertain-create.js';
 import { diffLive, type LiveLesson } from './diff-live.js';
 import { assessImpact } from './impact.js';
 import type { SectionFacts } from '../learner/learner-model.js';
@@ -63,18 +64,6 @@ interface Removal {
   dest?: string;
 }
 
-function findDesired(desired: DesiredState, key: string): { programId: string; path: string; fields: LessonFields } | undefined {
-  for (const p of desired.programs)
-    for (const s of p.sections) for (const l of s.lessons) if (l.key === key) return { programId: p.id, path: l.path, fields: l.fields };
-  return undefined;
-}
-
-
-/** Hint for a state entry whose create outcome is unknown: the two ways to resolve it. */
-function uncertainHint(key: string): string {
-  return `look for it in the school; if it was created run \`coursesync import <lesson id> --key ${key}\`, otherwise \`coursesync apply --recreate ${key}\``;
-}
-
 /**
  * Compute the plan that takes the school from `state` to `desired`.
  * @param desired what the repo says (from loadCourse)
@@ -91,17 +80,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
   const lessonsInState: Record<string, LessonState> = { ...state.lessons };
   for (const call of Object.values(state.pending)) {
     if (call.action !== 'create' || lessonsInState[call.key]?.id) continue;
-    const target = findDesired(desired, call.key);
-    lessonsInState[call.key] = {
-      id: null,
-      program_id: target?.programId ?? '',
-      section_id: call.section_id ?? '',
-      position: null,
-      path: target?.path ?? '',
-      applied: target?.fields ?? { ...DEFAULT_LESSON_FIELDS, name: call.name ?? call.key },
-      response: {},
-      uncertain: { name: call.name ?? call.key, section_id: call.section_id ?? '', since: call.started_at },
-    };
+    lessonsInState[call.key] = uncertainCreateEntry({ ...call, since: call.started_at }, findRepoLesson(desired, call.key));
   }
   // With --refresh, plan positions from where lessons really are (a UI move would otherwise
   // make every prediction in that section wrong); drift is still judged against the state.
@@ -125,10 +104,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
     for (const section of program.sections) {
       const sectionId = options.sectionIds.get(section.path) ?? ('id' in section.ref ? section.ref.id : undefined);
       if (sectionId === undefined) {
-        throw new CoursesyncError(`the section ${section.path} is given by name and was not resolved to an id`, {
-          code: 'plan/unresolved-section',
-          hint: 'resolve sections given by `name:` before planning, or write `id:` in section.yaml',
-        });
+        throw failure('plan/unresolved-section', { path: section.path });
       }
       if (!desiredBySection.has(sectionId)) {
         desiredBySection.set(sectionId, []);

@@ -3,11 +3,11 @@
  * carry exactly the changes. Inputs are compared with inputs, never with server responses, so a
  * server that normalises a value (a video URL stored as an id) never causes a perpetual diff.
  */
-import { LESSON_FIELDS, VIDEO_HOST_FIELDS, type LessonField, type LessonFields } from '../model/desired.js';
+import { LESSON_FIELDS, VIDEO_SOURCE_PRIORITY, type LessonField, type LessonFields } from '../model/school-rules.js';
 import type { FieldChange, LessonRequest } from './plan-schema.js';
 
-/** The video source fields: the server keeps at most one of them (docs/school-api.md#lesson-input-fields). */
-const VIDEO_SOURCES: readonly LessonField[] = [...VIDEO_HOST_FIELDS, 'settings_embed_code'];
+/** The video source fields, in the school's priority order: it keeps at most one of them. */
+const VIDEO_SOURCES: readonly LessonField[] = VIDEO_SOURCE_PRIORITY;
 
 const isBlank = (v: unknown): boolean => v === null || v === undefined || v === '';
 

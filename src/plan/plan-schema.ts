@@ -5,32 +5,19 @@
  */
 import { z } from 'zod';
 import { IMPACT_LEVELS, IMPACT_RULE_NAMES, type ImpactRule } from '../model/acknowledge.js';
-import { LESSON_FIELDS } from '../model/desired.js';
+import { LESSON_FIELDS } from '../model/school-rules.js';
+import { LessonUpdateBodySchema } from '../school/wire/lessons.js';
 
 /** 2: plans carry `impact` (a version-1 plan is refused with a clear message, never misread). */
 export const PLAN_FORMAT_VERSION = 2;
 
 const FieldValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-/** The exact JSON body of a create or update request (API field names). */
-export const LessonRequestSchema = z.strictObject({
-  section_id: z.string().optional(),
-  position: z.int().min(0).optional(),
-  content_format: z.literal('html').optional(),
-  name: z.string().optional(),
-  lesson_type: z.string().optional(),
-  drip_delay: z.int().optional(),
-  is_published: z.boolean().optional(),
-  is_progression_locked: z.boolean().optional(),
-  description: z.string().nullable().optional(),
-  body: z.string().nullable().optional(),
-  settings_embed_host_a: z.string().nullable().optional(),
-  settings_embed_host_b: z.string().nullable().optional(),
-  settings_embed_host_c: z.string().nullable().optional(),
-  settings_embed_host_d: z.string().nullable().optional(),
-  settings_embed_code: z.string().nullable().optional(),
-  embed_code: z.string().nullable().optional(),
-});
+/**
+ * The exact JSON body of a create or update request (API field names): an update body as the
+ * school validates it, with `content_format` always `html` (bodies are rendered locally).
+ */
+export const LessonRequestSchema = LessonUpdateBodySchema.extend({ content_format: z.literal('html').optional() });
 export type LessonRequest = z.output<typeof LessonRequestSchema>;
 
 /** One field's change; `before` is the last-applied value (null on create). */

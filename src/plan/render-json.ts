@@ -1,5 +1,5 @@
 /** The plan as versioned JSON (PURE): `--json`, `--format json` and `--out plan.json`. */
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import { PLAN_FORMAT_VERSION, PlanSchema, type Plan } from './plan-schema.js';
 
 /** Plan JSON with 2-space indent and a trailing newline. */
@@ -13,25 +13,16 @@ export function parsePlanText(text: string, file: string): Plan {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new CoursesyncError(`the plan file ${file} is not valid JSON (${(e as Error).message})`, {
-      code: 'plan/corrupt',
-      hint: 'save a new plan with `coursesync plan --out plan.json`',
-    });
+    throw failure('plan/corrupt', { file, reason: (e as Error).message });
   }
   const version = (raw as { format_version?: unknown } | null)?.format_version;
   if (typeof version === 'number' && version !== PLAN_FORMAT_VERSION) {
-    throw new CoursesyncError(`the plan file ${file} has format_version ${version}; this coursesync reads ${PLAN_FORMAT_VERSION}`, {
-      code: 'plan/version',
-      hint: 'make the plan with the same coursesync version that applies it',
-    });
+    throw failure('plan/version', { file, version, supported: PLAN_FORMAT_VERSION });
   }
   const parsed = PlanSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new CoursesyncError(`the plan file ${file} is not a coursesync plan: at ${first?.path.join('.') || '(top level)'}: ${first?.message}`, {
-      code: 'plan/invalid',
-      hint: 'save a new plan with `coursesync plan --out plan.json`',
-    });
+    throw failure('plan/invalid', { file, problem: `at ${first?.path.join('.') || '(top level)'}: ${first?.message}` });
   }
   return parsed.data;
 }

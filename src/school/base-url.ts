@@ -3,8 +3,8 @@
  * fragment, and plain `http://` only for loopback hosts (docs/cli.md). Used by the client and by
  * the CLI's connection settings, so both refuse the same URLs with the same message.
  */
-import { CoursesyncError } from '../diagnostics/errors.js';
 import { isLoopbackHost } from './loopback.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 
 /**
  * Parse and check `value`. `source` says where it came from (`--base-url`,
@@ -17,34 +17,19 @@ export function checkBaseUrl(value: string, source = 'the base URL'): string {
   try {
     url = new URL(value.trim());
   } catch {
-    throw new CoursesyncError(`${source} is not a URL: "${value}".`, {
-      code: 'connection/invalid-url',
-      hint: 'Give the API base address including /api/v1, e.g. https://school.example.com/api/v1.',
-    });
+    throw failure('connection/invalid-url', { source, problem: 'not-a-url', value });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new CoursesyncError(`${source} must use https://, not ${url.protocol}//.`, {
-      code: 'connection/invalid-url',
-      hint: 'Give the API base address including /api/v1, e.g. https://school.example.com/api/v1.',
-    });
+    throw failure('connection/invalid-url', { source, problem: 'scheme', value: url.protocol });
   }
   if (url.username !== '' || url.password !== '') {
-    throw new CoursesyncError(`${source} must not contain a user name or password.`, {
-      code: 'connection/invalid-url',
-      hint: 'Remove the user:password@ part; the token comes from COURSESYNC_TOKEN or --token-file.',
-    });
+    throw failure('connection/invalid-url', { source, problem: 'credentials', value: '' });
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new CoursesyncError(`${source} must not contain a query or fragment: "${url.origin}${url.pathname}" was expected.`, {
-      code: 'connection/invalid-url',
-      hint: 'Give only the API base address including /api/v1.',
-    });
+    throw failure('connection/invalid-url', { source, problem: 'query', value: `${url.origin}${url.pathname}` });
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new CoursesyncError(`${source} uses plain http:// to ${url.hostname}, which would send the token unencrypted.`, {
-      code: 'connection/insecure-url',
-      hint: 'Use https://. Plain http:// is only allowed for loopback hosts (127.0.0.0/8, ::1, localhost), e.g. a local emulator.',
-    });
+    throw failure('connection/insecure-url', { source, host: url.hostname });
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }

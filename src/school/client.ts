@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { checkBaseUrl } from './base-url.js';
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import { SchoolRequestError } from './errors.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { createTransport, type ResponseEvent, type RetryEvent, type Transport } from './transport.js';
@@ -109,10 +109,7 @@ export function createSchoolClient(options: SchoolClientOptions) {
   // Visible ASCII only (RFC 6750 tokens are narrower still): anything else would make fetch
   // fail with an error that might quote the header, i.e. the token.
   if (!/^[\x21-\x7e]+$/.test(options.token)) {
-    throw new CoursesyncError('The API token is empty or holds spaces, line breaks or other characters an API key cannot have.', {
-      code: 'connection/no-token',
-      hint: 'Set COURSESYNC_TOKEN to the API key (or pass --token-file with a file holding only the key).',
-    });
+    throw failure('connection/no-token', { problem: 'malformed' });
   }
   const transport = createTransport({
     baseUrl,

@@ -5,10 +5,10 @@
  * holds it (it would end up in shell history and process lists).
  */
 import { readFileSync } from 'node:fs';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import type { CourseConfig } from '../model/config.js';
 import { checkBaseUrl } from './base-url.js';
 import { SchoolApiError } from './errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 
 export interface ConnectionFlags {
   baseUrl?: string | undefined;
@@ -37,10 +37,7 @@ export function resolveBaseUrl(args: { flags: ConnectionFlags; config?: CourseCo
   for (const [value, source] of candidates) {
     if (value !== undefined && value.trim() !== '') return checkBaseUrl(value, source);
   }
-  throw new CoursesyncError('No school address is configured.', {
-    code: 'connection/no-base-url',
-    hint: 'Pass --base-url, set COURSESYNC_BASE_URL, or set school.base_url in coursesync.yaml (e.g. https://school.example.com/api/v1).',
-  });
+  throw failure('connection/no-base-url', {});
 }
 
 /**
@@ -54,27 +51,17 @@ export function resolveToken(args: { flags: ConnectionFlags; env?: NodeJS.Proces
     try {
       text = readFileSync(args.flags.tokenFile, 'utf8');
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new CoursesyncError(`Cannot read the token file ${args.flags.tokenFile} (${code}).`, {
-        code: 'connection/token-file',
-        hint: 'Give --token-file a readable file that holds only the API key, or set COURSESYNC_TOKEN instead.',
-      });
+      throw failure('connection/token-file', { file: args.flags.tokenFile, reason: (e as NodeJS.ErrnoException).code ?? 'unreadable' });
     }
     const token = text.trim();
     if (token === '' || /[\r\n]/.test(token)) {
-      throw new CoursesyncError(`The token file ${args.flags.tokenFile} ${token === '' ? 'is empty' : 'holds more than one line'}.`, {
-        code: 'connection/no-token',
-        hint: 'Put only the API key in the file, on one line.',
-      });
+      throw failure('connection/no-token', { problem: token === '' ? 'empty-file' : 'multi-line-file', file: args.flags.tokenFile });
     }
     return token;
   }
   const token = env.COURSESYNC_TOKEN?.trim();
   if (!token) {
-    throw new CoursesyncError('No API token: COURSESYNC_TOKEN is not set.', {
-      code: 'connection/no-token',
-      hint: 'Set COURSESYNC_TOKEN to the school API key, or pass --token-file <file>. The token is never accepted as a flag value.',
-    });
+    throw failure('connection/no-token', { problem: 'unset' });
   }
   return token;
 }
@@ -98,25 +85,13 @@ export function explainSchoolError(e: unknown, subject?: string): unknown {
   if (!(e instanceof SchoolApiError)) return e;
   const answer = `${e.endpoint} answered ${e.status}${e.serverError ? `: ${e.serverError}` : ''}`;
   if (e.status === 401) {
-    return new CoursesyncError(`The school refused the API token (${answer}).`, {
-      code: 'connection/unauthorized',
-      hint: 'Check COURSESYNC_TOKEN (or the --token-file) holds a valid API key for this school, and that the base URL is the right school.',
-      cause: e,
-    });
+    return failure('connection/unauthorized', { answer }, { cause: e });
   }
   if (e.status === 403) {
-    return new CoursesyncError(`The API token may not do this (${answer}).`, {
-      code: 'connection/forbidden',
-      hint: 'The key needs edit access to every program involved; a move or duplication needs both the source and the destination program.',
-      cause: e,
-    });
+    return failure('connection/forbidden', { answer }, { cause: e });
   }
   if (e.status === 404) {
-    return new CoursesyncError(`${subject ? `The school has no ${subject}` : 'The school has no such record'} (${answer}).`, {
-      code: 'connection/not-found',
-      hint: 'Check the id, and that the base URL points to the school the id belongs to.',
-      cause: e,
-    });
+    return failure('connection/not-found', { answer, subject }, { cause: e });
   }
   return e;
 }

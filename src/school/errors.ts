@@ -5,6 +5,7 @@
  * it (see redactToken).
  */
 import { CoursesyncError } from '../diagnostics/errors.js';
+import { errorParts } from '../diagnostics/error-codes/index.js';
 
 /** Replace every occurrence of `token` in `text` with `***`. */
 export function redactToken(text: string, token: string | undefined): string {
@@ -22,11 +23,7 @@ export class SchoolApiError extends CoursesyncError {
   readonly endpoint: string;
 
   constructor(args: { status: number; serverError: string | null; endpoint: string; hint?: string }) {
-    const what = args.serverError ?? 'no error message';
-    super(`${args.endpoint} answered ${args.status}: ${what}`, {
-      code: 'school/api-error',
-      hint: args.hint ?? hintForStatus(args.status),
-    });
+    super(...errorParts('school/api-error', args));
     this.name = 'SchoolApiError';
     this.status = args.status;
     this.serverError = args.serverError;
@@ -34,25 +31,13 @@ export class SchoolApiError extends CoursesyncError {
   }
 }
 
-function hintForStatus(status: number): string | undefined {
-  if (status === 401) return 'Check that COURSESYNC_TOKEN (or --token-file) holds a valid API key for this school.';
-  if (status === 403) return 'The API key lacks edit access to a program involved (moves and duplications need both programs).';
-  if (status === 404) return 'Check the id: the school has no such record, or the base URL points to another school.';
-  if (status === 429) return 'The school is rate limiting; wait a moment and run the command again, or lower --concurrency.';
-  if (status >= 500) return 'The school failed; run the command again later. Calls that may have been saved are reported separately.';
-  return undefined;
-}
 
 /** The school could not be reached, or did not answer in time, after every allowed try. */
 export class SchoolConnectionError extends CoursesyncError {
   readonly endpoint: string;
 
   constructor(args: { endpoint: string; reason: string; cause?: unknown; hint?: string }) {
-    super(`${args.endpoint} failed: ${args.reason}`, {
-      code: 'school/unreachable',
-      hint: args.hint ?? 'Check the base URL and the network, then run the command again.',
-      cause: args.cause,
-    });
+    super(...errorParts('school/unreachable', args, { cause: args.cause }));
     this.name = 'SchoolConnectionError';
     this.endpoint = args.endpoint;
   }
@@ -65,10 +50,7 @@ export class SchoolResponseError extends CoursesyncError {
   readonly field: string;
 
   constructor(args: { endpoint: string; field: string; problem: string }) {
-    super(`${args.endpoint} answered with an unexpected body: ${args.field || '(body)'} ${args.problem}`, {
-      code: 'school/bad-response',
-      hint: 'The base URL may point to something that is not the school API v1 (it must end in /api/v1).',
-    });
+    super(...errorParts('school/bad-response', args));
     this.name = 'SchoolResponseError';
     this.endpoint = args.endpoint;
     this.field = args.field;
@@ -80,7 +62,7 @@ export class SchoolRequestError extends CoursesyncError {
   readonly endpoint: string;
 
   constructor(args: { endpoint: string; message: string }) {
-    super(`${args.endpoint} not sent: ${args.message}`, { code: 'school/invalid-request' });
+    super(...errorParts('school/invalid-request', { endpoint: args.endpoint, problem: args.message }));
     this.name = 'SchoolRequestError';
     this.endpoint = args.endpoint;
   }
@@ -105,16 +87,7 @@ export class OutcomeUnknownError extends CoursesyncError {
   readonly lesson: PendingLesson | undefined;
 
   constructor(args: { endpoint: string; reason: string; lesson?: PendingLesson; cause?: unknown }) {
-    const subject = args.lesson
-      ? `lesson "${args.lesson.name}" in section ${args.lesson.section_id} may or may not have been created`
-      : 'the change may or may not have been saved';
-    super(`${args.endpoint}: ${args.reason}; ${subject}. It was not re-sent, to avoid a duplicate.`, {
-      code: 'school/outcome-unknown',
-      hint: args.lesson
-        ? 'Check the section in the school. Then `coursesync import` the lesson by id, or re-run apply with --recreate.'
-        : 'Check the school before running the command again.',
-      cause: args.cause,
-    });
+    super(...errorParts('school/outcome-unknown', args, { cause: args.cause }));
     this.name = 'OutcomeUnknownError';
     this.endpoint = args.endpoint;
     this.reason = args.reason;
@@ -127,10 +100,7 @@ export class OperationFailedError extends CoursesyncError {
   readonly operationId: string;
 
   constructor(args: { operationId: string; operation: string; error: string | null }) {
-    super(`Operation ${args.operationId} (${args.operation}) failed: ${args.error ?? 'no reason given'}`, {
-      code: 'school/operation-failed',
-      hint: 'Fix the cause and start the duplication again with a new idempotency key.',
-    });
+    super(...errorParts('school/operation-failed', args));
     this.name = 'OperationFailedError';
     this.operationId = args.operationId;
   }
@@ -141,10 +111,7 @@ export class OperationTimeoutError extends CoursesyncError {
   readonly operationId: string;
 
   constructor(args: { operationId: string; operation: string; timeoutMs: number }) {
-    super(`Operation ${args.operationId} (${args.operation}) was still pending after ${args.timeoutMs} ms.`, {
-      code: 'school/operation-timeout',
-      hint: 'Run the same command again with the same idempotency key: it picks up the same operation instead of starting a new copy.',
-    });
+    super(...errorParts('school/operation-timeout', args));
     this.name = 'OperationTimeoutError';
     this.operationId = args.operationId;
   }

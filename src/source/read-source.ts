@@ -3,6 +3,7 @@
  * program.yaml, section.yaml and *.md. Hidden folders (.git, .coursesync), node_modules and
  * symlinks that leave the repo are never followed; a symlink loop is reported, not walked.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { createHash } from 'node:crypto';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -195,11 +196,11 @@ function positionOf(text: string, index: number): { line: number; column: number
 async function resolveRoot(dir: string): Promise<string> {
   try {
     const real = await realpath(dir);
-    if (!(await stat(real)).isDirectory()) throw new CoursesyncError(`${dir} is not a folder`, { code: 'source/not-a-folder', hint: 'give the folder of the course repo' });
+    if (!(await stat(real)).isDirectory()) throw failure('source/not-a-folder', { dir });
     return real;
   } catch (e) {
     if (e instanceof CoursesyncError) throw e;
-    throw new CoursesyncError(`cannot read the course repo ${dir}: ${reason(e)}`, { code: 'source/not-found', hint: 'give the folder of the course repo, e.g. `coursesync validate examples`' });
+    throw failure('source/not-found', { dir, reason: reason(e) });
   }
 }
 

@@ -6,14 +6,14 @@
  */
 import { renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
-import { MAX_TEXT_LENGTH } from '../model/lesson.js';
+import { MAX_CONTENT_LENGTH } from '../model/school-rules.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { renderAll } from './render-pool.js';
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
 /** compile-lesson.ts reports longer Markdown without rendering it (remark takes seconds per MB). */
-const MAX_SOURCE_LENGTH = 5 * MAX_TEXT_LENGTH;
+const MAX_SOURCE_LENGTH = 5 * MAX_CONTENT_LENGTH;
 
 /** A front-matter line saying the body is HTML already (compile checks it properly). */
 const HTML_BODY = /^content_format:[ \t]*["']?html\b/m;

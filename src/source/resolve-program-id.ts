@@ -2,11 +2,11 @@
  * A program named on the command line: a folder holding program.yaml gives its `id`; anything
  * that is not a folder is taken as a program id. (I/O: reads program.yaml.)
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compileYamlFile } from '../compile/compile-yaml-file.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import { ProgramFileSchema } from '../model/program.js';
 
 /**
@@ -17,17 +17,17 @@ export async function resolveProgramId(arg: string): Promise<string> {
   const isDir = await stat(arg).then((s) => s.isDirectory(), () => false);
   if (!isDir) {
     if (/[\\/]/.test(arg)) {
-      throw new CoursesyncError(`${arg} is not a folder (and a program id has no slash).`, { code: 'sections/not-a-program', hint: 'Give a program folder holding program.yaml, or a program id such as prog_intro.' });
+      throw failure('sections/not-a-program', { arg, problem: 'not-a-folder' });
     }
     return arg;
   }
   const file = join(arg, 'program.yaml');
   const text = await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) {
-    throw new CoursesyncError(`${arg} is a folder without program.yaml.`, { code: 'sections/not-a-program', hint: 'Give a program folder (one holding program.yaml with `id: <program id>`), or the program id itself.' });
+    throw failure('sections/not-a-program', { arg, problem: 'no-program-yaml' });
   }
   const out: Diagnostic[] = [];
   const { data } = compileYamlFile(ProgramFileSchema, { path: file, text: text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'), digest: '' }, 'program', out);
-  if (!data) throw new CoursesyncError(`${file} is invalid.`, { code: 'sections/not-a-program', hint: 'Fix program.yaml at the places named above.', diagnostics: out });
+  if (!data) throw failure('sections/not-a-program', { arg: file, problem: 'invalid' }, { diagnostics: out });
   return data.id;
 }

@@ -6,6 +6,7 @@
  * it takes a second lock (`state.lock.break`) and re-reads the lock first, so two processes
  * breaking the same stale lock cannot remove each other's fresh one.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
@@ -137,16 +138,7 @@ export async function acquireStateLock(dir: string, options: AcquireLockOptions 
       await breakLock(file, text, me);
       continue;
     }
-    throw new CoursesyncError(
-      `the state is locked by pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${file})`,
-      {
-        code: 'state/locked',
-        hint: 'wait for that apply to finish; if it is gone, run again with --force-unlock or delete the lock file',
-      },
-    );
+    throw failure('state/locked', { file, holder });
   }
-  throw new CoursesyncError(`cannot take the state lock ${file}: another process keeps taking it`, {
-    code: 'state/locked',
-    hint: 'make sure only one apply runs at a time',
-  });
+  throw failure('state/locked', { file });
 }

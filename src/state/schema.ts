@@ -4,7 +4,7 @@
  * right now (write-ahead `pending` records), so an interrupted apply loses nothing.
  */
 import { z } from 'zod';
-import { LESSON_TYPES } from '../model/desired.js';
+import { LessonFieldsSchema } from '../model/school-rules.js';
 
 /** Bump when the format changes incompatibly; a newer file is refused, never overwritten. */
 export const STATE_VERSION = 1;
@@ -14,21 +14,7 @@ export const STATE_DIR = '.coursesync';
 export const STATE_FILE = 'state.json';
 export const LOCK_FILE = 'state.lock';
 
-export const LessonFieldsSchema = z.strictObject({
-  name: z.string(),
-  lesson_type: z.enum(LESSON_TYPES),
-  drip_delay: z.int(),
-  is_published: z.boolean(),
-  is_progression_locked: z.boolean(),
-  description: z.string(),
-  body: z.string(),
-  settings_embed_host_a: z.string().nullable(),
-  settings_embed_host_b: z.string().nullable(),
-  settings_embed_host_c: z.string().nullable(),
-  settings_embed_host_d: z.string().nullable(),
-  settings_embed_code: z.string().nullable(),
-  embed_code: z.string().nullable(),
-});
+export { LessonFieldsSchema } from '../model/school-rules.js';
 
 /** A create whose outcome is unknown (the connection dropped after the request was sent). */
 export const UncertainCreateSchema = z.strictObject({
@@ -63,9 +49,12 @@ export const SectionStateSchema = z.strictObject({
   program_id: z.string(),
 });
 
-/** Write-ahead record of a call in flight: written before the request, removed after it. */
+/**
+ * Write-ahead record of a call in flight: written before the request, removed after it. A
+ * `read-back` record is not a call but a mark: read this lesson (and its section) back.
+ */
 export const PendingCallSchema = z.strictObject({
-  action: z.enum(['create', 'update', 'move', 'unpublish']),
+  action: z.enum(['create', 'update', 'move', 'unpublish', 'read-back']),
   key: z.string(),
   /** Lesson id, null for a create. */
   lesson_id: z.string().nullable(),

@@ -4,10 +4,10 @@
  * the same folder, fsync, rename, fsync the folder), so a kill at any instant leaves either the
  * old file or the new one, never half of one.
  */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CoursesyncError } from '../diagnostics/errors.js';
 import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, type StateData } from './schema.js';
 import { serializeStable } from './serialize-state.js';
 
@@ -27,11 +27,7 @@ export async function readStateFile(dir: string): Promise<{ state: StateData; ex
     text = await readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: emptyState(randomUUID()), exists: false };
-    throw new CoursesyncError(`cannot read the state file ${file}: ${(e as Error).message}`, {
-      code: 'state/unreadable',
-      hint: 'check the file permissions',
-      cause: e,
-    });
+    throw failure('state/unreadable', { file, reason: (e as Error).message }, { cause: e });
   }
   return { state: parseStateText(text, file), exists: true };
 }
@@ -42,27 +38,17 @@ export function parseStateText(text: string, file: string): StateData {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new CoursesyncError(`the state file ${file} is not valid JSON (${(e as Error).message}); it may be truncated or corrupted`, {
-      code: 'state/corrupt',
-      hint: 'restore it from git (`git checkout -- .coursesync/state.json`); coursesync has left it untouched',
-    });
+    throw failure('state/corrupt', { file, reason: (e as Error).message });
   }
   const version = (raw as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > STATE_VERSION) {
-    throw new CoursesyncError(
-      `the state file ${file} has format version ${version}, newer than this coursesync understands (${STATE_VERSION})`,
-      { code: 'state/newer-version', hint: 'upgrade coursesync (`npm install -g coursesync@latest`); the file was left untouched' },
-    );
+    throw failure('state/newer-version', { file, version, supported: STATE_VERSION });
   }
   const parsed = StateSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first && first.path.length > 0 ? first.path.join('.') : '(top level)';
-    throw new CoursesyncError(
-      `the state file ${file} is not a valid coursesync state: at ${where}: ${first?.message ?? 'invalid'}` +
-        (parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problems)` : ''),
-      { code: 'state/invalid', hint: 'restore it from git; coursesync has left it untouched' },
-    );
+    throw failure('state/invalid', { file, where, problem: first?.message ?? 'invalid', more: parsed.error.issues.length - 1 });
   }
   return parsed.data;
 }
@@ -101,11 +87,7 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     await rename(temp, file);
   } catch (e) {
     await rm(temp, { force: true });
-    throw new CoursesyncError(`cannot write ${file}: ${(e as Error).message}`, {
-      code: 'state/write-failed',
-      hint: 'check free disk space and permissions; the previous file is intact',
-      cause: e,
-    });
+    throw failure('state/write-failed', { file, reason: (e as Error).message }, { cause: e });
   }
   await syncFolder(folder);
 }

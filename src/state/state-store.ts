@@ -4,7 +4,7 @@
  * pending call before its request and the result after it (write-ahead) and a kill loses
  * nothing. Concurrent chains share one store; their writes are grouped, never interleaved.
  */
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import { acquireStateLock, type AcquireLockOptions, type StateLock } from './lock-state.js';
 import type { PendingCall, StateData } from './schema.js';
 import { readStateFile, removeStaleTempFiles, statePath, writeFileAtomic } from './state-file.js';
@@ -22,10 +22,7 @@ function normaliseBaseUrl(url: string): string {
 export function checkBaseUrl(state: StateData, baseUrl: string, file: string): void {
   if (state.base_url === null) return;
   if (normaliseBaseUrl(state.base_url) === normaliseBaseUrl(baseUrl)) return;
-  throw new CoursesyncError(`the state file ${file} belongs to ${state.base_url}, not to ${baseUrl}`, {
-    code: 'state/base-url-mismatch',
-    hint: 'a state belongs to one school: use --base-url / COURSESYNC_BASE_URL of that school, or keep a separate repo (or state) per school',
-  });
+  throw failure('state/base-url-mismatch', { file, stateUrl: state.base_url, baseUrl });
 }
 
 export class StateStore {

@@ -4,8 +4,8 @@
  * issue-to-diagnostic logic as coursesync.yaml, so messages and did-you-mean hints match.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { checkSchema } from '../compile/check-schema.js';
-import { CODES } from '../compile/codes.js';
+import { checkSchema, type SchemaWording } from '../compile/check-schema.js';
+import { diag } from '../compile/codes.js';
 import { parseYaml } from '../compile/parse-yaml.js';
 import { suggest } from '../compile/suggest.js';
 import { WebhooksFileSchema, type WebhookEntry } from '../model/webhooks.js';
@@ -13,7 +13,6 @@ import { EVENT_TYPE_VALUES, WebhookFilterSchemas, type EventType } from '../scho
 import { webhookIdentity } from './identity.js';
 
 export const WEBHOOKS_FILE = 'webhooks.yaml';
-const SCHEMA_HINT = 'see schema/webhooks.schema.json and docs/school-api.md#webhooks (README, "Webhooks as code")';
 
 /** A webhook the file asks for, with where it is written. */
 export interface DesiredWebhook {
@@ -38,17 +37,10 @@ export function checkWebhooksFile(text: string, file = WEBHOOKS_FILE): CheckedWe
   if (out.length > 0) return { diagnostics: out };
   const value = yaml.value ?? [];
   if (!Array.isArray(value)) {
-    out.push({
-      file, line: yaml.start.line, column: yaml.start.column, code: 'webhooks/not-a-list', severity: 'error',
-      message: 'webhooks.yaml must be a list of webhooks, not a mapping or a value',
-      hint: 'write one `- webhook_url: https://…` item per webhook, each with event_type (and optionally provider and extra_parameters)',
-    });
+    out.push(diag('webhooks/not-a-list', file, yaml.start, 'webhooks.yaml must be a list of webhooks, not a mapping or a value'));
     return { diagnostics: out };
   }
-  const schemaOut: Diagnostic[] = [];
-  // The catalogue is keyed by file kind; check as `config` and rename the codes to webhooks/.
-  const entries = checkSchema(WebhooksFileSchema, value, yaml, file, 'config', schemaOut);
-  out.push(...schemaOut.map((d) => asWebhooksDiagnostic(d, value)));
+  const entries = checkSchema(WebhooksFileSchema, value, yaml, file, 'webhooks', out, webhooksWording(value));
   if (!entries) return { diagnostics: out };
 
   const webhooks: DesiredWebhook[] = [];
@@ -59,11 +51,7 @@ export function checkWebhooksFile(text: string, file = WEBHOOKS_FILE): CheckedWe
     const desired: DesiredWebhook = { index, line, webhook, identity: webhookIdentity(webhook) };
     const first = seen.get(desired.identity);
     if (first) {
-      out.push({
-        file, line, column, code: 'webhooks/duplicate', severity: 'error',
-        message: `this webhook is the same as the one at line ${first.line} (same url, event_type and filters)`,
-        hint: 'remove one of them: the school would deliver each event twice',
-      });
+      out.push(diag('webhooks/duplicate', file, { line, column }, `this webhook is the same as the one at line ${first.line} (same url, event_type and filters)`));
       return;
     }
     seen.set(desired.identity, desired);
@@ -75,37 +63,40 @@ export function checkWebhooksFile(text: string, file = WEBHOOKS_FILE): CheckedWe
 const ENTRY_KEYS = ['webhook_url', 'event_type', 'provider', 'extra_parameters'];
 
 /**
- * Adapt a diagnostic of checkSchema to webhooks.yaml: `webhooks/` codes, the list index shown
- * as "webhook N" (1-based), and the hints the discriminated union hides from checkSchema
- * (allowed keys and did-you-mean for event types and filters).
+ * webhooks.yaml is a list: a path `[n, field…]` is named `"field…" of webhook n+1`. The hints
+ * the discriminated union hides from checkSchema (allowed keys and did-you-mean for event types
+ * and filters) are found from the entry's own event type.
  */
-function asWebhooksDiagnostic(d: Diagnostic, value: unknown[]): Diagnostic {
-  const code = d.code.replace(/^config\//, 'webhooks/');
-  const catalogueHint = (CODES as Record<string, { hint: string }>)[d.code]?.hint;
-  let hint = d.hint === undefined || d.hint === catalogueHint ? SCHEMA_HINT : d.hint;
-  let message = d.message.replace(/ is invalid: must /, ' must ');
-  const where = /"(\d+)(?:\.([^"]*))?"/.exec(message);
-  if (where) {
-    const n = Number(where[1]);
-    const field = where[2];
-    const entry = value[n] as Record<string, unknown> | undefined;
+function webhooksWording(value: unknown[]): SchemaWording {
+  const entryOf = (path: readonly PropertyKey[]) => {
+    const entry = value[Number(path[0])] as Record<string, unknown> | undefined;
     const event = typeof entry?.event_type === 'string' && (EVENT_TYPE_VALUES as readonly string[]).includes(entry.event_type) ? (entry.event_type as EventType) : undefined;
-    message = message.replace(where[0], field ? `"${field}" of webhook ${n + 1}` : `webhook ${n + 1}`).replace(/^(unknown key "[^"]*") in webhook (\d+)$/, '$1 in webhook $2');
-    const unknownKey = /^unknown key "([^"]*)"/.exec(message)?.[1];
-    if (unknownKey !== undefined) {
-      const known = field === 'extra_parameters' ? (event ? Object.keys(WebhookFilterSchemas[event].shape) : []) : ENTRY_KEYS;
-      const guess = suggest(unknownKey, known);
-      hint = guess
-        ? `did you mean "${guess}"?`
-        : known.length > 0
-          ? `allowed keys: ${known.join(', ')}`
-          : `${event ?? 'this event type'} has no filters (docs/school-api.md#webhooks): remove extra_parameters`;
-    } else if (field === 'event_type') {
-      const guess = typeof entry?.event_type === 'string' ? suggest(entry.event_type, [...EVENT_TYPE_VALUES]) : undefined;
-      message = entry?.event_type === undefined ? `missing required field "event_type" of webhook ${n + 1}` : `${message}, not ${JSON.stringify(entry.event_type)}`;
-      if (entry?.event_type === undefined) hint = `add \`event_type:\` with one of ${EVENT_TYPE_VALUES.join(", ")}`;
-      if (guess) hint = `did you mean "${guess}"?`;
-    }
-  }
-  return { ...d, code, hint, message };
+    return { n: Number(path[0]) + 1, entry, event, field: path.slice(1).map(String).join('.') };
+  };
+  return {
+    subject(path) {
+      const { n, field } = entryOf(path);
+      return field ? `"${field}" of webhook ${n}` : `webhook ${n}`;
+    },
+    refine(problem) {
+      const { n, entry, event, field } = entryOf(problem.path);
+      if (problem.kind === 'unknown-key') {
+        const known = field === 'extra_parameters' ? (event ? Object.keys(WebhookFilterSchemas[event].shape) : []) : ENTRY_KEYS;
+        const guess = suggest(problem.key!, known);
+        return {
+          hint: guess
+            ? `did you mean "${guess}"?`
+            : known.length > 0
+              ? `allowed keys: ${known.join(', ')}`
+              : `${event ?? 'this event type'} has no filters (docs/school-api.md#webhooks): remove extra_parameters`,
+        };
+      }
+      if (problem.kind === 'invalid-field' && field === 'event_type') {
+        if (entry?.event_type === undefined) return { message: `missing required field "event_type" of webhook ${n}`, hint: `add \`event_type:\` with one of ${EVENT_TYPE_VALUES.join(', ')}` };
+        const guess = typeof entry.event_type === 'string' ? suggest(entry.event_type, [...EVENT_TYPE_VALUES]) : undefined;
+        return { message: `${problem.message}, not ${JSON.stringify(entry.event_type)}`, ...(guess ? { hint: `did you mean "${guess}"?` } : {}) };
+      }
+      return undefined;
+    },
+  };
 }

@@ -1,4 +1,5 @@
 /** Read webhooks.yaml from a repo folder (I/O) and check it; problems become one CoursesyncError. */
+import { failure } from '../diagnostics/error-codes/index.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -16,22 +17,11 @@ export async function readWebhooksFile(dir: string): Promise<DesiredWebhook[]> {
     text = await readFile(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new CoursesyncError(code === 'ENOENT' ? `There is no ${WEBHOOKS_FILE} in ${dir}.` : `Cannot read ${path} (${code ?? 'unreadable'}).`, {
-      code: code === 'ENOENT' ? 'webhooks/no-file' : 'webhooks/unreadable',
-      hint:
-        code === 'ENOENT'
-          ? `Create ${WEBHOOKS_FILE} at the repo root with a list of webhooks (see README, "Webhooks as code"), or pass the repo folder: coursesync webhooks plan <dir>.`
-          : 'Check the permissions of the file.',
-    });
+    throw code === 'ENOENT' ? failure('webhooks/no-file', { file: WEBHOOKS_FILE, dir }) : failure('webhooks/unreadable', { path, reason: code ?? 'unreadable' });
   }
   const checked = checkWebhooksFile(text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'));
   if (!checked.webhooks) {
-    const n = checked.diagnostics.length;
-    throw new CoursesyncError(`${WEBHOOKS_FILE} has ${n} error${n === 1 ? '' : 's'}; nothing was planned.`, {
-      code: 'webhooks/invalid',
-      hint: `Fix ${WEBHOOKS_FILE} at the places named above, then run the command again.`,
-      diagnostics: checked.diagnostics,
-    });
+    throw failure('webhooks/invalid', { file: WEBHOOKS_FILE, errors: checked.diagnostics.length }, { diagnostics: checked.diagnostics });
   }
   return checked.webhooks;
 }

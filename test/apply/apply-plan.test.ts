@@ -151,7 +151,7 @@ describe('failures', () => {
     const result = await applyPlan(plan, { client: clientOf(emu), store, concurrency: 4 });
     expect(result.mismatches.map((m) => [m.step.key, m.expected.position, m.got.position])).toEqual([['s0', 1, 2]]);
     // Marked for a read-back: a pending `PATCH {}` record, which survives a kill.
-    expect(Object.values(store.data.pending)).toMatchObject([{ action: 'update', key: 's0', fields: [] }]);
+    expect(Object.values(store.data.pending)).toMatchObject([{ action: 'read-back', key: 's0', fields: [] }]);
     const readBack = await resolvePendingCalls(store, clientOf(emu), { concurrency: 4 });
     expect(readBack.refreshed).toEqual(['s0', 's1']);
     await store.close();

@@ -8,7 +8,10 @@
  * - the requests sent equal the plan's calls, and that equals an independently computed
  *   minimum: creates + cross-section moves + removals that need a call + per section, staying
  *   lessons minus the longest run of unchanged ones already in desired order;
- * - the state's positions equal the school's, and a second plan is empty.
+ * - the state's positions equal the school's, and a second plan is empty;
+ * - every answered position, and where every lesson of the school ends up, equal what an
+ *   independent oracle of the school's position rules (test/school/position-oracle.ts, no code
+ *   shared with src/school/positions.ts) says for the requests sent, in chain order.
  * In-process (the exported diffCourse and applyPlan, the code `coursesync apply` runs), states
  * on tmpfs: the whole run takes seconds.
  */
@@ -20,6 +23,7 @@ import { diffCourse } from '../../src/plan/diff-course.js';
 import { isCall, type Plan } from '../../src/plan/plan-schema.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { desiredOf, lisLength, sectionIdsOf, seededRandom, shuffle, type LessonSpec } from '../plan/build-course.js';
+import { PositionOracle } from '../school/position-oracle.js';
 import { clientOf, removeTempDirs, resetEmulator, schoolSections, startTestEmulator, tempDir } from './helpers.js';
 
 const SCENARIOS = 300;
@@ -109,7 +113,19 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-async function applyLayout(dir: string, desired: DesiredState): Promise<{ plan: Plan; requests: number }> {
+/** The oracle seeded with the school as it is now (the seed's lessons, right after a reset). */
+async function oracleOfSchool(): Promise<PositionOracle> {
+  const school = await schoolSections(emu);
+  return new PositionOracle([...school].flatMap(([section, lessons]) => lessons.map((l) => ({ lesson: l.id, section, position: l.position }))));
+}
+
+/** Every lesson's seat in the school (GET /__emulator/state). */
+async function seatsOfSchool(): Promise<Map<string, { section: string; position: number }>> {
+  const school = await schoolSections(emu);
+  return new Map([...school].flatMap(([section, lessons]) => lessons.map((l) => [l.id, { section, position: l.position }] as const)));
+}
+
+async function applyLayout(dir: string, desired: DesiredState, oracle: PositionOracle): Promise<{ plan: Plan; requests: number }> {
   const store = await StateStore.load(dir, { lock: true });
   try {
     const plan = diffCourse(desired, store.data, { sectionIds: sectionIdsOf(desired), baseUrl: emu.url });
@@ -122,6 +138,20 @@ async function applyLayout(dir: string, desired: DesiredState): Promise<{ plan: 
     expect(failures).toEqual([]);
     expect(result.mismatches.map((m) => m.step.call_id)).toEqual([]);
     expect(Object.keys(store.data.pending)).toEqual([]);
+    // Replay the requests through the oracle, chain by chain (every section's calls are in one
+    // chain, so this is the order the school saw them in for each section).
+    const outcomes = new Map(result.outcomes.map((o) => [o.step.call_id, o]));
+    for (const chain of plan.chains) {
+      for (const id of chain.steps) {
+        const o = outcomes.get(id)!;
+        if (o.status !== 'done') continue;
+        const want =
+          o.step.action === 'create'
+            ? oracle.create(o.lesson.id, o.step.request as { section_id: string; position?: number })
+            : oracle.update(o.step.lesson_id!, o.step.request);
+        expect(o.lesson.position, `${id}: the school's answer against the position oracle`).toBe(want);
+      }
+    }
     return { plan, requests: emu.stats().requests - before };
   } finally {
     await store.close();
@@ -135,11 +165,13 @@ describe(`plan + apply converge in one apply with the minimum number of calls ($
     for (let seed = 1; seed <= SCENARIOS; seed++) {
       const s = scenario(seed);
       await resetEmulator(emu);
+      const oracle = await oracleOfSchool();
       const dir = await tempDir(`prop-${seed}`);
-      await applyLayout(dir, toDesired(s.first, s.keep));
+      await applyLayout(dir, toDesired(s.first, s.keep), oracle);
       const desired = toDesired(s.second, s.keep);
-      const { plan, requests } = await applyLayout(dir, desired);
+      const { plan, requests } = await applyLayout(dir, desired, oracle);
       const context = `seed ${seed}`;
+      expect(await seatsOfSchool(), `${context}: every lesson where the position oracle puts it`).toEqual(oracle.where());
       expect(requests, context).toBe(callCount(plan));
       expect(callCount(plan), context).toBe(expectedCalls(s));
       totalCalls += requests;

@@ -185,7 +185,12 @@ describe('members suspend|unsuspend|ban|unban', () => {
     expect(memberLookupOf('mem_1')).toEqual({ id: 'mem_1' });
   });
 
-  it('no token ever appears in any output or error of these commands', () => {
+  it('no token ever appears in any output or error of these commands', async () => {
+    await runMembersList({ all: true, json: true }, school.io());
+    await runMembersGet({ email: 'ada@example.com' }, school.io({ tty: true }));
+    await runMembersAccesses({ member: 'ada@example.com' }, school.io({ token: PARTNER_SECRET }));
+    await school.fails(runMembersList({}, school.io({ token: 'wrong-token' })));
+    await school.fails(runMemberFlag('ban', 'ghost@example.com', { yes: true }, school.io({ tty: true })));
     school.assertNoTokenLeaked();
   });
 });

@@ -1,10 +1,11 @@
 /**
  * Helpers for the rest-of-school command tests: one real emulator per test file (reset before
  * each test) with distinctive API keys, an in-process output collector standing in for
- * stdout/stderr, and a check that no output or error ever holds a token.
+ * stdout/stderr, and a check that no output or error ever holds a token: after every test, on
+ * what that test collected (so each test stands alone, in any order).
  */
 import { inspect } from 'node:util';
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { DEFAULT_SEED, startEmulator, type EmulatorOptions, type RunningEmulator, type SeedInput } from '../../src/emulator/index.js';
 import { createSchoolClient } from '../../src/school/client.js';
 import type { CommandIo } from '../../src/cli/school-command.js';
@@ -49,7 +50,7 @@ export interface SchoolTest {
   state(): Promise<any>;
   /** Run a command that must fail; returns the error (kept for the leak check). */
   fails(p: Promise<unknown>): Promise<any>;
-  /** No output collected so far and no error caught holds a token. */
+  /** This test collected output or errors, and none of it holds a token. */
   assertNoTokenLeaked(): void;
 }
 
@@ -64,10 +65,20 @@ export function useSchool(options: EmulatorOptions = {}): SchoolTest {
   afterAll(async () => {
     await emu?.close();
   });
+  const ios: Array<{ stdout: Collected; stderr: Collected }> = [];
+  const collected = () => [...seen, ...ios.flatMap((io) => [io.stdout.text, io.stderr.text])];
+  const expectNoToken = (all: string[]) => {
+    for (const text of all) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(PARTNER_SECRET);
+    }
+  };
   beforeEach(async () => {
+    seen.length = 0;
+    ios.length = 0;
     await fetch(root() + '/__emulator/reset', { method: 'POST', headers: { authorization: `Bearer ${SECRET}` } });
   });
-  const ios: Array<{ stdout: Collected; stderr: Collected }> = [];
+  afterEach(() => expectNoToken(collected()));
   return {
     get emu() {
       return emu!;
@@ -91,12 +102,9 @@ export function useSchool(options: EmulatorOptions = {}): SchoolTest {
       throw new Error('expected the command to fail');
     },
     assertNoTokenLeaked() {
-      const all = [...seen, ...ios.flatMap((io) => [io.stdout.text, io.stderr.text])];
-      expect(all.length).toBeGreaterThan(0);
-      for (const text of all) {
-        expect(text).not.toContain(SECRET);
-        expect(text).not.toContain(PARTNER_SECRET);
-      }
+      const all = collected();
+      expect(all.filter((t) => t !== '').length).toBeGreaterThan(0);
+      expectNoToken(all);
     },
   };
 }

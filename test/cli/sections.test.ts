@@ -123,7 +123,11 @@ describe('sections list --scaffold', () => {
     expect(sectionFolderName(i, name)).toBe(folder);
   });
 
-  it('no token in any output', () => {
+  it('no token in any output', async () => {
+    await runSectionsList('prog_intro', { json: true }, school.io());
+    await runSectionsList('prog_intro', {}, school.io({ tty: true }));
+    await school.fails(runSectionsList('prog_intro', {}, school.io({ token: PARTNER_SECRET })));
+    await school.fails(runSectionsList('prog_intro', {}, school.io({ token: 'wrong-token' })));
     school.assertNoTokenLeaked();
   });
 });

@@ -140,7 +140,7 @@ describe('messages and hints', () => {
     { repo: 'fields', place: 'p/s/04-bad-values.md:5:14', message: '"lesson_type" must be one of "video", "text", "pdf", "embed", "audio", not "vidoe"', hint: 'did you mean "video"?' },
     { repo: 'fields', place: 'p/s/04-bad-values.md:3:13', message: '"drip_delay" must be at most 32767' },
     { repo: 'fields', place: 'p/s/05-float.md:3:13', message: '"drip_delay" must be an integer, not the number 1.5' },
-    { repo: 'fields', place: 'p/s/06-long-name.md:2:7', message: '"name" is invalid: name is longer than 255 characters' },
+    { repo: 'fields', place: 'p/s/06-long-name.md:2:7', message: '"name" is longer than 255 characters' },
     { repo: 'keys', place: 'p/b/01-intro.md', message: 'key "intro" is also used by p/a/01-intro.md' },
     { repo: 'keys', place: 'p/b/02-other.md:5:5', message: 'alias "intro" is also used by p/a/01-intro.md' },
     { repo: 'lessons-list', place: 'p/s/section.yaml:5:5', message: '"thre" in lessons is not a lesson of this folder', hint: 'did you mean "three"?' },

@@ -4,7 +4,7 @@
  * (`--fail-rate 0.1`, seeded) and rate limiting at 20 requests a second (`--rate-limit 20`).
  * Apply converges, re-run only for creates left uncertain (settled as an author would: import
  * --key when the lesson exists, --recreate when not); the school ends equal to the repo; no
- * lesson exists that was not reported uncertain. The issue asks for at most one re-run; that
+ * lesson exists that was not reported uncertain. The target is at most one re-run; that
  * does not hold (see the comment at the assertion), so the re-runs are bounded and reported. Retries (counted by a proxy) and
  * wall time are printed. Count: FAULT_CHANGES (CI 100, full 500; half creates, half changes).
  */

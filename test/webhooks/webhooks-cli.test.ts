@@ -155,7 +155,12 @@ describe('webhooks list', () => {
     expect(tty.stdout.text).toMatch(/ID\s+EVENT\s+URL\s+PROVIDER\s+FILTERS/);
   });
 
-  it('no token in any output of the webhooks commands', () => {
+  it('no token in any output of the webhooks commands', async () => {
+    const dir = await repo(YAML);
+    await runWebhooksPlan(dir, { json: true }, school.io());
+    await runWebhooksApply(dir, { yes: true }, school.io({ tty: true }));
+    await runWebhooksList({}, school.io({ tty: true }));
+    await school.fails(runWebhooksPlan(dir, {}, school.io({ token: 'wrong-token' })));
     school.assertNoTokenLeaked();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * POST /lessons/{id}/duplicate and POST /products/{id}/duplicate (docs/school-api.md (#duplicate-a-lesson, #duplicate-a-program, #operations)).
  *
- * Choices where the document is silent (docs/school-api.md#choices-where-the-api-is-silent): a new operation answers 202, a repeat of
+ * Choices where the API is silent (docs/school-api.md#choices-where-the-api-is-silent): a new operation answers 202, a repeat of
  * the same idempotency key with identical details 200 with the same operation (that is how
  * callers poll); keys are scoped per API key; "identical details" compares the request as sent
  * (source id, destination_section_id, name — an empty name equals an omitted one).

@@ -1,5 +1,5 @@
 /**
- * Members (docs/school-api.md#members). Choices where the document is silent (docs/school-api.md#choices-where-the-api-is-silent, shared wire
+ * Members (docs/school-api.md#members). Choices where the API is silent (docs/school-api.md#choices-where-the-api-is-silent, shared wire
  * schemas): the list takes `page` (1–10000, default 1) and `per_page` (1–100, default 20);
  * `email` lookup ignores case and surrounding spaces (as docs/school-api.md#badges says for badges); accesses may
  * be narrowed with `member_id` or `email` and carry an extra `member_id` field; suspend/ban take

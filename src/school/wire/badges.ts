@@ -3,6 +3,7 @@
  * by `badge_id` or `badge_name` and the member by `member_id` or `email`; ids take precedence.
  */
 import { z } from 'zod';
+import { schoolId } from '../../model/school-rules.js';
 
 /** Badge award (docs/school-api.md#badges). */
 export const BadgeAwardSchema = z.object({
@@ -19,10 +20,10 @@ export type BadgeAward = z.output<typeof BadgeAwardSchema>;
  */
 export const BadgeAwardBodySchema = z
   .strictObject({
-    badge_id: z.string().min(1).max(255).optional(),
-    badge_name: z.string().min(1).max(255).optional(),
-    member_id: z.string().min(1).max(255).optional(),
-    email: z.string().min(1).max(255).optional(),
+    badge_id: schoolId().optional(),
+    badge_name: schoolId().optional(),
+    member_id: schoolId().optional(),
+    email: schoolId().optional(),
   })
   .superRefine((v, ctx) => {
     if (v.badge_id === undefined && v.badge_name === undefined) {

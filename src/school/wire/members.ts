@@ -2,12 +2,13 @@
  * Wire schemas of members (docs/school-api.md#members Member, docs/school-api.md#members Member access, docs/school-api.md#members GET /members, docs/school-api.md#members
  * GET /members/accesses, docs/school-api.md#members POST /members/set_suspend and /members/set_ban).
  *
- * Choices where the document is silent (docs/school-api.md#choices-where-the-api-is-silent): the list takes `page` (1–10000) and
+ * Choices where the API is silent (docs/school-api.md#choices-where-the-api-is-silent): the list takes `page` (1–10000) and
  * `per_page` (1–100, default 20); suspend/ban take `member_id` or `email` and `value` (boolean);
  * accesses may be narrowed with `member_id` or `email` (without them: all accesses, as docs/school-api.md#members says).
  */
 import { z } from 'zod';
 import { queryInt } from './query.js';
+import { schoolId } from '../../model/school-rules.js';
 
 export const MEMBERS_MAX_PER_PAGE = 100;
 export const MEMBERS_DEFAULT_PER_PAGE = 20;
@@ -40,8 +41,8 @@ export type MemberList = z.output<typeof MemberListSchema>;
 
 /** GET /members query (docs/school-api.md#members and the docs/school-api.md#choices-where-the-api-is-silent pagination choice). */
 export const MemberListQuerySchema = z.object({
-  id: z.string().min(1).max(255).optional(),
-  email: z.string().min(1).max(255).optional(),
+  id: schoolId().optional(),
+  email: schoolId().optional(),
   page: queryInt(1, 10_000).optional(),
   per_page: queryInt(1, MEMBERS_MAX_PER_PAGE).optional(),
 });
@@ -75,14 +76,14 @@ export const MemberAccessListSchema = z.object({ accesses: z.array(MemberAccessS
 
 /** GET /members/accesses query (choice, see header). */
 export const MemberAccessQuerySchema = z.object({
-  member_id: z.string().min(1).max(255).optional(),
-  email: z.string().min(1).max(255).optional(),
+  member_id: schoolId().optional(),
+  email: schoolId().optional(),
 });
 
 /** Exactly how a member is picked: by id (takes precedence) or by email. */
 const memberSelector = {
-  member_id: z.string().min(1).max(255).optional(),
-  email: z.string().min(1).max(255).optional(),
+  member_id: schoolId().optional(),
+  email: schoolId().optional(),
 };
 
 /**

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { queryInt } from './query.js';
+import { schoolId } from '../../model/school-rules.js';
 
 export const SECTIONS_MAX_PER_PAGE = 30;
 
@@ -32,8 +33,8 @@ export type SectionPage = z.output<typeof SectionPageSchema>;
 
 /** GET /sections query (docs/school-api.md#sections constraints with the docs/school-api.md#choices-where-the-api-is-silent names). */
 export const SectionListQuerySchema = z.object({
-  product_id: z.string().min(1).max(255),
-  section_group_id: z.string().min(1).max(255).optional(),
+  product_id: schoolId(),
+  section_group_id: schoolId().optional(),
   page: queryInt(1, 10_000).optional(),
   per_page: queryInt(1, SECTIONS_MAX_PER_PAGE).optional(),
   search: z.string().max(10_000).optional(),

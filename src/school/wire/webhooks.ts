@@ -3,13 +3,14 @@
  * docs/school-api.md#webhooks events and their filters). The per-event filter schemas are exported so `webhooks.yaml`
  * reuses exactly the rules the server applies.
  *
- * Choices where the document is silent: `event_type` and `webhook_url` are required;
+ * Choices where the API is silent: `event_type` and `webhook_url` are required;
  * `provider` and `extra_parameters` are optional; every filter is optional and an unknown
  * filter for an event is rejected (keyword additionalProperties). `author_types` accepts one
  * value or a list. The https / public-address rule on `webhook_url` is not a schema check: it
  * depends on the emulator's `--allow-insecure-webhooks`.
  */
 import { z } from 'zod';
+import { schoolId } from '../../model/school-rules.js';
 
 export const EVENT_TYPE_VALUES = [
   'element_completed',
@@ -58,7 +59,7 @@ export const WebhookCreateBodySchema = z
   .strictObject({
     webhook_url: z.url(),
     event_type: EventTypeSchema,
-    provider: z.string().min(1).max(255).optional(),
+    provider: schoolId().optional(),
     extra_parameters: z.record(z.string(), z.unknown()).optional(),
   })
   .superRefine((v, ctx) => {

@@ -1,0 +1,15 @@
+/** One runtime error of the catalogue: what it means, and its message and hint from the facts of the case. */
+export interface ErrorEntry<A> {
+  /** One line for the list of codes (docs/cli.md#errors). */
+  summary: string;
+  message: (args: A) => string;
+  hint: (args: A) => string | undefined;
+}
+
+/** Declare an entry; `A` is the facts its message and hint need. */
+export function entry<A = Record<string, never>>(summary: string, message: (args: A) => string, hint: (args: A) => string | undefined): ErrorEntry<A> {
+  return { summary, message, hint };
+}
+
+/** `n thing` / `n things`. */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -1,0 +1,93 @@
+/** Runtime errors of the state file, plans and apply. */
+import { entry } from './entry.js';
+
+const REPLAN = 'make a new plan with `coursesync plan --out plan.json`';
+
+export const STATE_ERRORS = {
+  'state/unreadable': entry<{ file: string; reason: string }>(
+    'the state file cannot be read',
+    ({ file, reason }) => `cannot read the state file ${file}: ${reason}`,
+    () => 'check the file permissions',
+  ),
+  'state/corrupt': entry<{ file: string; reason: string }>(
+    'the state file is not JSON (truncated or corrupted); left untouched',
+    ({ file, reason }) => `the state file ${file} is not valid JSON (${reason}); it may be truncated or corrupted`,
+    () => 'restore it from git (`git checkout -- .coursesync/state.json`); coursesync has left it untouched',
+  ),
+  'state/newer-version': entry<{ file: string; version: number; supported: number }>(
+    'the state file was written by a newer coursesync',
+    ({ file, version, supported }) => `the state file ${file} has format version ${version}, newer than this coursesync understands (${supported})`,
+    () => 'upgrade coursesync (`npm install -g coursesync@latest`); the file was left untouched',
+  ),
+  'state/invalid': entry<{ file: string; where: string; problem: string; more: number }>(
+    'the state file does not have the shape of a coursesync state',
+    ({ file, where, problem, more }) => `the state file ${file} is not a valid coursesync state: at ${where}: ${problem}${more > 0 ? ` (and ${more} more problems)` : ''}`,
+    () => 'restore it from git; coursesync has left it untouched',
+  ),
+  'state/write-failed': entry<{ file: string; reason: string }>(
+    'the state file cannot be written',
+    ({ file, reason }) => `cannot write ${file}: ${reason}`,
+    () => 'check free disk space and permissions; the previous file is intact',
+  ),
+  'state/base-url-mismatch': entry<{ file: string; stateUrl: string | null; baseUrl: string }>(
+    'the state belongs to another school',
+    ({ file, stateUrl, baseUrl }) => `the state file ${file} belongs to ${stateUrl}, not to ${baseUrl}`,
+    () => 'a state belongs to one school: use --base-url / COURSESYNC_BASE_URL of that school, or keep a separate repo (or state) per school',
+  ),
+  'state/locked': entry<{ file: string; holder?: { pid: number; host: string; started_at: string } | undefined }>(
+    'another apply holds the state lock',
+    ({ file, holder }) =>
+      holder ? `the state is locked by pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${file})` : `cannot take the state lock ${file}: another process keeps taking it`,
+    ({ holder }) => (holder ? 'wait for that apply to finish; if it is gone, run again with --force-unlock or delete the lock file' : 'make sure only one apply runs at a time'),
+  ),
+  'plan/corrupt': entry<{ file: string; reason: string }>(
+    'a saved plan is not JSON',
+    ({ file, reason }) => `the plan file ${file} is not valid JSON (${reason})`,
+    () => 'save a new plan with `coursesync plan --out plan.json`',
+  ),
+  'plan/version': entry<{ file: string; version: number; supported: number }>(
+    'a saved plan has another format version',
+    ({ file, version, supported }) => `the plan file ${file} has format_version ${version}; this coursesync reads ${supported}`,
+    () => 'make the plan with the same coursesync version that applies it',
+  ),
+  'plan/invalid': entry<{ file?: string | undefined; problem: string }>(
+    'a saved plan does not have the shape of a coursesync plan',
+    ({ file, problem }) => `the plan${file === undefined ? '' : ` file ${file}`} is not a coursesync plan: ${problem}`,
+    () => 'save a new plan with `coursesync plan --out plan.json`',
+  ),
+  'plan/unresolved-section': entry<{ path: string }>(
+    'a section given by name was planned before it was resolved',
+    ({ path }) => `the section ${path} is given by name and was not resolved to an id`,
+    () => 'resolve sections given by `name:` before planning, or write `id:` in section.yaml',
+  ),
+  'plan/section-not-found': entry<{ path: string; programId: string; name: string }>(
+    'no section of the program has the name section.yaml gives',
+    ({ path, programId, name }) => `${path}/section.yaml: program ${programId} has no section named "${name}"`,
+    () => 'names must match exactly once; write `id:` in section.yaml instead',
+  ),
+  'plan/section-ambiguous': entry<{ path: string; programId: string; name: string; count: number }>(
+    'several sections of the program have the name section.yaml gives',
+    ({ path, programId, name, count }) => `${path}/section.yaml: program ${programId} has ${count} sections named "${name}"`,
+    () => 'names must match exactly once; write `id:` in section.yaml instead',
+  ),
+  'apply/stale-plan': entry<{ file: string; why: string }>(
+    'a saved plan no longer matches the state, the repo or the school',
+    ({ file, why }) => `the saved plan ${file} is stale: ${why}; nothing was applied`,
+    () => `${REPLAN}, review it, then run \`coursesync apply plan.json\``,
+  ),
+  'apply/recreate-with-plan': entry<{ key: string }>(
+    '--recreate was given with a saved plan',
+    () => '--recreate cannot be used with a saved plan: it changes what the plan must do',
+    ({ key }) => `run \`coursesync apply --recreate ${key}\` without a plan file, or \`coursesync plan --out plan.json\` after resolving the uncertain create`,
+  ),
+  'apply/recreate-unknown': entry<{ key: string }>(
+    '--recreate names a key with no uncertain create',
+    ({ key }) => `--recreate ${key}: the state has no uncertain create with that key`,
+    () => 'run `coursesync plan` to see the uncertain creates (marked `?`) and their keys',
+  ),
+  'apply/pending-unresolved': entry<{ id: string; key: string; reason: string }>(
+    'a lesson left pending by an interrupted apply cannot be read back',
+    ({ id, key, reason }) => `cannot read back lesson ${id} (key ${key}) after an interrupted call: ${reason}`,
+    () => 'the state still records the interrupted calls and nothing else was changed; run `coursesync apply` again once the school answers',
+  ),
+};

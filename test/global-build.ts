@@ -1,0 +1,39 @@
+/**
+ * Vitest global setup: tests of the CLI run the built `dist/`, so a test run never uses a build
+ * older than `src/`. When any source file (or the build configuration) is newer than the oldest
+ * file of the last build, or a source file has no output, `tsc` runs once before any test file.
+ * A fresh build (as `npm test` makes it) costs one walk of the trees.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+
+function files(dir: string, suffix: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith(suffix) && !f.endsWith('.d.ts'))
+    .map((f) => join(dir, f));
+}
+
+/** Why the build is stale, or null when it is fresh. */
+export function staleBecause(root = ROOT): string | null {
+  const sources = files(join(root, 'src'), '.ts');
+  const outputs = files(join(root, 'dist'), '.js');
+  if (outputs.length === 0) return 'there is no build';
+  const built = new Set(outputs.map((f) => relative(join(root, 'dist'), f).replace(/\.js$/, '')));
+  const missing = sources.find((f) => !built.has(relative(join(root, 'src'), f).replace(/\.ts$/, '')));
+  if (missing) return `${relative(root, missing)} was never built`;
+  const oldestOutput = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
+  const newer = [...sources, join(root, 'tsconfig.json'), join(root, 'package.json')].find((f) => statSync(f).mtimeMs > oldestOutput);
+  return newer ? `${relative(root, newer)} changed after the last build` : null;
+}
+
+export default function setup(): void {
+  const why = staleBecause();
+  if (why === null) return;
+  process.stderr.write(`global setup: building dist/ (${why})\n`);
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
+}
