@@ -9,6 +9,14 @@
  * - A lesson leaving a section leaves a gap; nothing is renumbered.
  */
 
+/**
+ * The highest position a request may ask for (docs/school-api.md#limits): a 32-bit signed
+ * integer, what a school's database column plausibly holds. Positions grow past it only by one
+ * per lesson (shifts, "last"), so they stay far below 2^53, where numbers stop being exact and
+ * "highest + 1" could equal the highest.
+ */
+export const MAX_POSITION = 2_147_483_647;
+
 /** Lesson id → position, for one section. Mutated in place: sections can be large. */
 export type SectionSlots = Map<string, number>;
 

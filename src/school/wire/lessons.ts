@@ -10,6 +10,7 @@
  * They validate the *flat* body; the emulator lifts `attributes` fields before validating.
  */
 import { z } from 'zod';
+import { MAX_POSITION } from '../positions.js';
 
 export const LESSON_TYPE_VALUES = ['video', 'text', 'pdf', 'embed', 'audio'] as const;
 export const CONTENT_FORMAT_VALUES = ['html', 'markdown'] as const;
@@ -30,7 +31,7 @@ const content = () => z.string().max(MAX_CONTENT_LENGTH);
 const lessonType = () => z.enum(LESSON_TYPE_VALUES);
 const contentFormat = () => z.enum(CONTENT_FORMAT_VALUES);
 const dripDelay = () => z.int().min(0).max(MAX_DRIP_DELAY);
-const position = () => z.int().min(0);
+const position = () => z.int().min(0).max(MAX_POSITION);
 
 // ---- requests ------------------------------------------------------------------------------
 
