@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoursesyncError } from '../diagnostics/errors.js';
-import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, type StateData } from './schema.js';
+import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, protoKeyIn, type StateData } from './schema.js';
 import { serializeStable } from './serialize-state.js';
 
 /** Absolute path of the state file of a course repo. */
@@ -53,6 +53,13 @@ export function parseStateText(text: string, file: string): StateData {
       `the state file ${file} has format version ${version}, newer than this coursesync understands (${STATE_VERSION})`,
       { code: 'state/newer-version', hint: 'upgrade coursesync (`npm install -g coursesync@latest`); the file was left untouched' },
     );
+  }
+  const proto = protoKeyIn(raw);
+  if (proto !== undefined) {
+    throw new CoursesyncError(`the state file ${file} is not a valid coursesync state: at ${proto}: "__proto__" is not a lesson key, section folder or call id (coursesync never writes it; the entry was edited by hand)`, {
+      code: 'state/invalid',
+      hint: 'remove that entry or restore the file from git; coursesync has left it untouched',
+    });
   }
   const parsed = StateSchema.safeParse(raw);
   if (!parsed.success) {
