@@ -66,6 +66,8 @@ export const CODES = {
   'lesson/event-handler': w('remove the on* attribute: scripts in lesson HTML are not run by the school'),
   'lesson/javascript-url': w('use an http(s) link'),
   'lesson/body-too-long': e('split the lesson: the school accepts at most 200000 characters of rendered HTML'),
+  'lesson/nested-too-deep': e('flatten the nesting: no lesson needs dozens of block quotes, list items or HTML elements inside one another'),
+  'lesson/render-budget': e('simplify the Markdown at fault (or split the lesson); it must render within the budget of one lesson'),
   'lesson/description-too-long': e('shorten the description: the school accepts at most 200000 characters of rendered HTML'),
 } as const satisfies Record<string, Entry>;
 

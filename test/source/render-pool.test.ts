@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { renderTimeLimitMs } from '../../src/compile/render-budget.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { renderAll } from '../../src/source/render-pool.js';
 
@@ -9,17 +10,36 @@ import { renderAll } from '../../src/source/render-pool.js';
 const POOL = join(import.meta.dirname, '../../dist/source/render-pool.js');
 const texts = Array.from({ length: 100 }, (_, i) => `# Lesson ${i}\n\n| a | b |\n|---|---|\n| ${i} | x |\n\n> q ${i}\n\n<script>${i}</script>\n`);
 
+async function renderInWorkers(input: string[], threads: number): Promise<any> {
+  const script = `const { renderAll } = await import(${JSON.stringify(POOL)}); process.stdout.write(JSON.stringify(await renderAll(JSON.parse(process.argv[1]), ${threads})));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(input)], { maxBuffer: 1 << 26 });
+  return JSON.parse(stdout);
+}
+
 describe('rendering on worker threads', () => {
   it('gives, in order, exactly what rendering in this thread gives, problems included', async () => {
-    const script = `const { renderAll } = await import(${JSON.stringify(POOL)}); process.stdout.write(JSON.stringify(await renderAll(JSON.parse(process.argv[1]), 2, { mainThread: false })));`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(texts)], { maxBuffer: 1 << 26 });
     const expected = texts.map((t) => renderMarkdown(t));
     expect(expected[0]!.problems.length).toBeGreaterThan(0);
-    expect(JSON.parse(stdout)).toEqual({ results: expected, inWorkers: texts.length });
+    expect(await renderInWorkers(texts, 2)).toEqual({ results: expected, inWorkers: texts.length });
   });
 
-  it('renders in this thread when given one thread, or when running from TypeScript', async () => {
-    expect(await renderAll(texts, 2, { mainThread: false })).toEqual({ results: texts.map((t) => renderMarkdown(t)), inWorkers: 0 });
-    expect(await renderAll(texts.slice(0, 3), 1)).toEqual({ results: texts.slice(0, 3).map((t) => renderMarkdown(t)), inWorkers: 0 });
+  it('one thread still renders in a worker (so a text can be stopped), even for one text', async () => {
+    expect(await renderInWorkers(texts.slice(0, 1), 1)).toEqual({ results: [renderMarkdown(texts[0]!)], inWorkers: 1 });
+  });
+
+  it.each([1, 2])('with %i thread(s), a text past its time budget is stopped; the others, before and after it, render', async (threads) => {
+    // Unclosed links: remark takes far longer than the budget on these (quadratic).
+    const slow = '[a]('.repeat(20_000);
+    const input = [texts[0]!, slow, texts[1]!, texts[2]!];
+    const t0 = Date.now();
+    const out = await renderInWorkers(input, threads);
+    expect(out.results[1]).toEqual({ html: '', problems: [], stopped: { reason: 'time', limit: `${(renderTimeLimitMs(slow.length) / 1000).toFixed(1)} s` } });
+    expect([out.results[0], out.results[2], out.results[3]]).toEqual([texts[0], texts[1], texts[2]].map((t) => renderMarkdown(t!)));
+    // Stopped at its limit, not rendered to the end (tens of seconds); generous for a loaded machine.
+    expect(Date.now() - t0).toBeLessThan(renderTimeLimitMs(slow.length) + 8_000);
+  }, 60_000);
+
+  it('renders in this thread when running from TypeScript', async () => {
+    expect(await renderAll(texts.slice(0, 3), 2)).toEqual({ results: texts.slice(0, 3).map((t) => renderMarkdown(t)), inWorkers: 0 });
   });
 });
