@@ -57,7 +57,7 @@ describe('nesting-depth pre-check', () => {
     const text = `---\nname: Deep\nlesson_type: text\ndescription: "${'> '.repeat(40)}x"\n---\nIntro\n\n${'<div>'.repeat(150)}\n`;
     const out: Diagnostic[] = [];
     let rendered = 0;
-    const result = compileLesson({ path: 'p/s/01-deep.md', text, ...splitFrontMatter(text) }, out, () => {
+    const result = compileLesson({ path: 'p/s/01-deep.md', text, digest: '', ...splitFrontMatter(text) }, out, () => {
       rendered++;
       return { html: '', problems: [] };
     });
