@@ -2,13 +2,15 @@
  * The budget of one rendering (PURE: numbers and messages; source/render-pool.ts enforces it).
  * Whatever a lesson holds, rendering its body (or description) may take at most
  * RENDER_BASE_MS + RENDER_MS_PER_CHAR × its length of wall-clock time and RENDER_HEAP_MB of
- * heap, in a worker thread that is stopped past either. A realistic lesson renders at about
- * 10 µs per character, so the limit leaves room for a loaded machine, while a text that makes
- * the parser slow down (quadratic runs of brackets, say) is stopped in seconds.
+ * heap, in a worker thread that is stopped past either: 11 s for the longest lesson the school
+ * accepts. A realistic lesson renders at about 10 µs per character on a quiet machine and 30 on
+ * a loaded one, so the limit leaves room for a busy CI runner, while text that makes the
+ * parser slow down quadratically (runs of `a](`, say: a minute for 150,000 characters) is
+ * stopped at about the time the longest realistic lesson takes.
  */
 
 export const RENDER_BASE_MS = 1_000;
-export const RENDER_MS_PER_CHAR = 0.025;
+export const RENDER_MS_PER_CHAR = 0.05;
 /** Old-generation heap of a rendering worker: a 200,000-character lesson needs under 100 MB. */
 export const RENDER_HEAP_MB = 128;
 
