@@ -10,6 +10,7 @@ const steps = [
   ['apply.mjs', '1000', '20', '50', '8', '2'],
   ['calls.mjs'],
   ['emulator.mjs', '100000', '3000', '16', '2'],
+  ['hostile.mjs', '1', '1'],
 ];
 const t0 = performance.now();
 console.log(`# coursesync benchmarks, ${new Date().toISOString()}`);
