@@ -9,11 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { link, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { LOCK_FILE, STATE_DIR } from './schema.js';
+import { ensureWritableStateFolder } from './state-folder.js';
 
 const LockSchema = z.object({ pid: z.int(), host: z.string(), started_at: z.string() });
 export type LockInfo = z.output<typeof LockSchema>;
@@ -148,8 +149,8 @@ async function breakLock(file: string, seen: string, me: LockInfo): Promise<void
  */
 export async function acquireStateLock(dir: string, options: AcquireLockOptions = {}): Promise<StateLock> {
   const file = lockPath(dir);
-  await mkdir(join(dir, STATE_DIR), { recursive: true });
-  await removeDeadTempFiles(join(dir, STATE_DIR));
+  const folder = await ensureWritableStateFolder(dir);
+  await removeDeadTempFiles(folder);
   const me: LockInfo = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
   for (let attempt = 0; attempt < 20; attempt++) {
     if (await createExclusive(file, JSON.stringify(me) + '\n')) {

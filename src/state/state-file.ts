@@ -27,6 +27,13 @@ export async function readStateFile(dir: string): Promise<{ state: StateData; ex
     text = await readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: emptyState(randomUUID()), exists: false };
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      throw new CoursesyncError(`cannot read the state file ${file}: ${join(dir, STATE_DIR)} is a file, not a folder`, {
+        code: 'state/unreadable',
+        hint: 'move that file away: coursesync keeps its state in this folder',
+        cause: e,
+      });
+    }
     throw new CoursesyncError(`cannot read the state file ${file}: ${(e as Error).message}`, {
       code: 'state/unreadable',
       hint: 'check the file permissions',
