@@ -18,6 +18,7 @@ export const CODES = {
   'file/too-large': e('split the lesson, or keep large media out of the repo'),
   'file/not-utf8': e('save the file as UTF-8'),
   'file/binary': e('lesson and YAML files must be plain text'),
+  'file/name-not-utf8': e('rename it with a UTF-8 name: git, CI logs and the school all expect one'),
   'file/control-char-name': e('rename it: a name with a newline or another control character would break logs, CI annotations and terminals'),
   'file/empty': e('write the YAML (or the lesson front-matter and body) into the file, or delete it'),
   'repo/symlink-outside': e('copy the file into the repo: coursesync reads only what the repo holds'),

@@ -9,11 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
-import { link, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { link, open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { LOCK_FILE, STATE_DIR } from './schema.js';
+import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 import { ensureWritableStateFolder } from './state-folder.js';
 
 const LockSchema = z.object({ pid: z.int(), host: z.string(), started_at: z.string() });
@@ -84,9 +85,10 @@ async function removeDeadTempFiles(folder: string): Promise<void> {
 /** The lock file's text, or null when there is none. */
 async function readLockText(file: string): Promise<string | null> {
   try {
-    return await readFile(file, 'utf8');
+    return await readRegularFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (e instanceof NotRegularFileError) return ''; // not a lock coursesync wrote: unreadable, so stale
     throw e;
   }
 }

@@ -5,10 +5,11 @@
  * old file or the new one, never half of one.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, protoKeyIn, type StateData } from './schema.js';
+import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 import { serializeStable } from './serialize-state.js';
 
 /** Absolute path of the state file of a course repo. */
@@ -24,8 +25,14 @@ export async function readStateFile(dir: string): Promise<{ state: StateData; ex
   const file = statePath(dir);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (e) {
+    if (e instanceof NotRegularFileError) {
+      throw new CoursesyncError(`cannot read the state file ${file}: it is ${e.kind}, not a regular file`, {
+        code: 'state/unreadable',
+        hint: 'remove it (or restore the state file from git); coursesync has left it untouched',
+      });
+    }
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: emptyState(randomUUID()), exists: false };
     if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') {
       throw new CoursesyncError(`cannot read the state file ${file}: ${join(dir, STATE_DIR)} is a file, not a folder`, {
