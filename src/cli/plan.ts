@@ -13,6 +13,7 @@ interface PlanCommandOptions extends ConnectionFlags {
   format: string;
   detailedExitcode?: boolean;
   refresh?: boolean;
+  concurrency?: string;
 }
 
 /** Add the plan command. */
@@ -26,6 +27,7 @@ export function register(program: Command): void {
     .option('--format <format>', 'output format: text, markdown or json', 'text')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 1 on error, 2 when there are changes')
     .option('--refresh', 'read every tracked lesson from the school and report drift (needs a token)')
+    .option('--concurrency <n>', 'at most this many requests in flight with --refresh (default: coursesync.yaml apply.concurrency, else 4)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
     .action(async (dir: string, options: PlanCommandOptions) => {
@@ -40,7 +42,8 @@ async function runPlan(dir: string, options: PlanCommandOptions): Promise<number
     throw new CoursesyncError(`unknown format "${format}"`, { code: 'cli/bad-format', hint: 'use --format text, markdown or json' });
   }
   const { buildPlan } = await import('../sync/build-plan.js');
-  const { plan } = await buildPlan(dir, options);
+  const { positiveInt } = await import('./school-command.js');
+  const { plan } = await buildPlan(dir, { ...options, concurrency: positiveInt('--concurrency', options.concurrency, 64) });
   const { renderText, renderMarkdown, renderJson, hasChanges } = await import('../plan/index.js');
   const color = format === 'text' && process.stdout.isTTY === true && !process.env.NO_COLOR;
   const output = format === 'json' ? renderJson(plan) : format === 'markdown' ? renderMarkdown(plan) : renderText(plan, { color });
