@@ -15,7 +15,7 @@ import { CLI, lesson, removeRepos, writeRepo } from '../e2e/helpers.js';
 
 /** Ceilings of one CLI run: far above a healthy run, far below what these inputs took before. */
 const WALL_MS = 45_000;
-const RSS_MB = 600;
+const RSS_MB = 400;
 
 interface Run {
   code: number | null;
