@@ -41,11 +41,11 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
   if (texts.length === 0) return { results, inWorkers: 0 };
   if (import.meta.url.endsWith('.ts')) return { results: texts.map((t) => renderMarkdown(t)), inWorkers: 0 };
 
-  /** Ranges [start, end) not yet given to a worker. */
   // Few texts: smaller batches, so every thread gets some (and one slow text holds up few).
-  const batch = Math.max(1, Math.min(BATCH, Math.ceil(texts.length / (4 * Math.max(1, threads)))));
+  const size = Math.max(1, Math.min(BATCH, Math.ceil(texts.length / (4 * Math.max(1, threads)))));
+  /** Ranges [start, end) not yet given to a worker. */
   const queue: Array<[number, number]> = [];
-  for (let i = 0; i < texts.length; i += batch) queue.push([i, Math.min(texts.length, i + batch)]);
+  for (let i = 0; i < texts.length; i += size) queue.push([i, Math.min(texts.length, i + size)]);
   const wanted = Math.max(1, Math.min(Math.floor(threads) || 1, queue.length));
   let done = 0;
   let inWorkers = 0;
