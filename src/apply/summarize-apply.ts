@@ -49,7 +49,9 @@ export function summarizeApply(r: ApplyCourseResult, options: { seconds: number 
     .map((a) => [a, done.filter((o) => o.step.action === a).length] as const)
     .filter(([, n]) => n > 0)
     .map(([a, n]) => `${n} ${PAST[a]}`);
-  const made = counts.length > 0 ? counts.join(', ') : 'nothing changed';
+  // An uncertain create may have reached the school: never say "nothing changed" then.
+  const maybe = uncertain.length > 0 ? `${uncertain.length} create${uncertain.length === 1 ? '' : 's'} may have been made` : '';
+  const made = counts.length > 0 ? [...counts, ...(maybe ? [maybe] : [])].join(', ') : maybe ? `none confirmed; ${maybe}` : 'nothing changed';
   const ok = failed.length === 0 && uncertain.length === 0 && skipped.length === 0;
   if (ok) {
     out.push(`Apply complete: ${made} (${done.length} call${done.length === 1 ? '' : 's'} in ${options.seconds.toFixed(1)} s, concurrency ${r.concurrency}).`);
@@ -72,7 +74,9 @@ export function summarizeApply(r: ApplyCourseResult, options: { seconds: number 
     out.push(
       `State: ${r.stateFile} (serial ${r.serial}) records every call made` +
         (r.pendingLeft > 0 ? `, and ${r.pendingLeft} call(s) whose outcome is unknown, which the next apply reads back first` : '') +
-        '. The school has the changes listed as made and none of the others.',
+        (uncertain.length > 0
+          ? '. The school has the changes listed as made, may have the uncertain creates, and none of the others.'
+          : '. The school has the changes listed as made and none of the others.'),
     );
   }
   return out;

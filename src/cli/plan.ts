@@ -14,6 +14,7 @@ interface PlanCommandOptions extends ConnectionFlags {
   detailedExitcode?: boolean;
   refresh?: boolean;
   failOn?: string;
+  concurrency?: string;
 }
 
 /** Add the plan command. */
@@ -28,6 +29,7 @@ export function register(program: Command): void {
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 1 on error, 2 when there are changes')
     .option('--refresh', 'read every tracked lesson from the school and report drift (needs a token)')
     .option('--fail-on <level>', 'exit 1 when the plan has learner impact of this level or worse not acknowledged in the repo: error, warning or info')
+    .option('--concurrency <n>', 'at most this many requests in flight with --refresh (default: coursesync.yaml apply.concurrency, else 4)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
     .action(async (dir: string, options: PlanCommandOptions) => {
@@ -44,7 +46,8 @@ async function runPlan(dir: string, options: PlanCommandOptions): Promise<number
   const { parseImpactLevel, impactsAtLeast } = await import('../plan/impact-gate.js');
   const failOn = options.failOn === undefined ? undefined : parseImpactLevel(options.failOn, '--fail-on');
   const { buildPlan } = await import('../sync/build-plan.js');
-  const { plan } = await buildPlan(dir, options);
+  const { positiveInt } = await import('./school-command.js');
+  const { plan } = await buildPlan(dir, { ...options, concurrency: positiveInt('--concurrency', options.concurrency, 64) });
   const { renderText, renderMarkdown, renderJson, hasChanges } = await import('../plan/index.js');
   const color = format === 'text' && process.stdout.isTTY === true && !process.env.NO_COLOR;
   const output = format === 'json' ? renderJson(plan) : format === 'markdown' ? renderMarkdown(plan) : renderText(plan, { color });

@@ -28,10 +28,10 @@ export function register(program: Command): void {
 }
 
 async function runPreview(dir: string, options: PreviewCommandOptions): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CoursesyncError(`--port ${options.port} is not a port number from 0 to 65535`, { code: 'cli/bad-port', hint: 'e.g. --port 4300, or --port 0 for a free one' });
+    throw failure('cli/bad-port', { port: String(options.port) });
   }
   const { resolve } = await import('node:path');
   const { startPreview } = await import('../preview/preview-server.js');
@@ -57,7 +57,7 @@ async function runPreview(dir: string, options: PreviewCommandOptions): Promise<
     });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new CoursesyncError(`port ${port} on 127.0.0.1 is already in use`, { code: 'cli/port-in-use', hint: 'pick another with --port, or --port 0 for a free one' });
+      throw failure('cli/port-in-use', { port });
     }
     throw e;
   }

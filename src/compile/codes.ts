@@ -21,6 +21,7 @@ export const CODES = {
   'file/too-large': e('split the lesson, or keep large media out of the repo'),
   'file/not-utf8': e('save the file as UTF-8'),
   'file/binary': e('lesson and YAML files must be plain text'),
+  'file/name-not-utf8': e('rename it with a UTF-8 name: git, CI logs and the school all expect one'),
   'file/control-char-name': e('rename it: a name with a newline or another control character would break logs, CI annotations and terminals'),
   'file/empty': e('write the YAML (or the lesson front-matter and body) into the file, or delete it'),
   'repo/symlink-outside': e('copy the file into the repo: coursesync reads only what the repo holds'),
@@ -77,6 +78,8 @@ export const CODES = {
   'lesson/javascript-url': w('use an http(s) link'),
   'lesson/body-too-long': e(`split the lesson: the school accepts at most ${MAX_CONTENT_LENGTH} characters of rendered HTML`),
   'lesson/description-too-long': e(`shorten the description: the school accepts at most ${MAX_CONTENT_LENGTH} characters of rendered HTML`),
+  'lesson/nested-too-deep': e('flatten the nesting: no lesson needs dozens of block quotes, list items or HTML elements inside one another'),
+  'lesson/render-budget': e('simplify the Markdown at fault (or split the lesson); it must render within the budget of one lesson'),
 } as const satisfies Record<string, Entry>;
 
 export type Code = keyof typeof CODES;

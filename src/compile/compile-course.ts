@@ -160,7 +160,9 @@ function compileLessons(
   out: Diagnostic[],
 ): Map<string, LessonEntry[]> {
   const bySection = new Map<string, LessonEntry[]>();
-  const missingSectionYaml = new Set<string>();
+  // A section.yaml that exists but could not be read is reported already (by source/): its
+  // folder is not also said to lack one.
+  const missingSectionYaml = new Set(source.diagnostics.filter((d) => d.file.endsWith('/section.yaml')).map((d) => dirOf(d.file)));
   for (const lesson of source.lessons) {
     const dir = dirOf(lesson.path);
     if (sections.has(dir)) {

@@ -11,7 +11,9 @@ import { videoIdFromUrl } from '../school/video-urls.js';
 import { checkHtml, type HtmlProblem } from './check-html.js';
 import { checkSchema } from './check-schema.js';
 import { diag, type Code, type Place } from './codes.js';
+import { findTooDeep, tooDeepMessage } from './nesting-depth.js';
 import { parseYaml, type ParsedYaml } from './parse-yaml.js';
+import { renderStoppedMessage } from './render-budget.js';
 import { renderMarkdown, type RenderResult } from './render.js';
 
 /** Markdown → HTML; swappable so a caller can serve results from a cache or a worker pool. */
@@ -132,7 +134,9 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', render: 
     out.push(diag('lesson/body-too-long', file, { line: bodyStart, column: 1 }, tooLongToRender('body', source.body.text.length)));
     return '';
   } else {
-    const rendered = render(source.body.text);
+    const bodyPlace = { line: bodyStart, column: 1 };
+    const rendered = renderChecked(source.body.text, 'body', render, file, (p) => (p === undefined ? bodyPlace : { line: bodyStart + p.line - 1, column: p.column }), out);
+    if (!rendered) return '';
     body = rendered.html;
     reportHtml(rendered.problems, file, inBody, out);
   }
@@ -173,7 +177,7 @@ function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, 
     out.push(diag('lesson/description-too-long', file, yaml.placeOf(['description']) ?? yaml.start, tooLongToRender('description', fm.description.length)));
   } else if (fm.description !== undefined && fm.description !== '') {
     const place = yaml.placeOf(['description']) ?? yaml.start;
-    const rendered = render(fm.description);
+    const rendered = renderChecked(fm.description, 'description', render, file, () => place, out) ?? { html: '', problems: [] };
     description = rendered.html;
     reportHtml(rendered.problems, file, () => place, out);
     const length = characterCount(description);
@@ -205,6 +209,24 @@ const HTML_CODES: Record<HtmlProblem['kind'], Code> = {
   'event-handler': 'lesson/event-handler',
   'javascript-url': 'lesson/javascript-url',
 };
+
+/**
+ * Render `text` within the budget of one lesson: nesting too deep is refused before parsing,
+ * a rendering stopped over its time or memory limit is reported; both at `place`.
+ */
+function renderChecked(text: string, what: string, render: RenderFn, file: string, place: (p?: { line: number; column: number }) => Place, out: Diagnostic[]): RenderResult | undefined {
+  const deep = findTooDeep(text);
+  if (deep) {
+    out.push(diag('lesson/nested-too-deep', file, place(deep), tooDeepMessage(deep, what)));
+    return undefined;
+  }
+  const rendered = render(text);
+  if (rendered.stopped) {
+    out.push(diag('lesson/render-budget', file, place(), renderStoppedMessage(rendered.stopped, what)));
+    return undefined;
+  }
+  return rendered;
+}
 
 function reportHtml(problems: HtmlProblem[], file: string, place: (p: HtmlProblem) => Place, out: Diagnostic[]): void {
   for (const p of problems) out.push(diag(HTML_CODES[p.kind], file, place(p), p.message));

@@ -51,7 +51,8 @@ export function createCachedRender(entries: ReadonlyMap<string, RenderResult>, r
       counts.misses++;
       result = render(markdown);
     }
-    used.set(digest, result);
+    // A stopped rendering may finish next time (on a less loaded machine): never kept.
+    if (!result.stopped) used.set(digest, result);
     return result;
   };
   return {

@@ -14,11 +14,14 @@ import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
+import type { RenderStop } from './render-budget.js';
 
 export interface RenderResult {
   html: string;
   /** Forbidden HTML and warnings, placed (1-based) in the Markdown text. */
   problems: HtmlProblem[];
+  /** Set when rendering was stopped over its budget (source/render-pool.ts); html is then empty. */
+  stopped?: RenderStop;
 }
 
 const toHtml = unified().use(remarkParse).use(remarkGfm).use(remarkHtml, { sanitize: false }).freeze();

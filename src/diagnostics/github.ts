@@ -2,11 +2,15 @@
  * GitHub Actions workflow commands. Everything user-controlled (file names, lesson names,
  * messages) is escaped, so a lesson called `::error::x` cannot inject a command of its own.
  */
-import type { Diagnostic } from './diagnostic.js';
+import { escapeControl, type Diagnostic } from './diagnostic.js';
 
-/** Escape the message part of a workflow command. */
+/**
+ * Escape the message part of a workflow command. Line breaks are GitHub's `%0D`/`%0A`; other
+ * control characters (ESC, BEL…, e.g. from a file name) are written out as `\u001b`, so the
+ * log viewer never receives terminal sequences.
+ */
 export function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return escapeControl(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 /** Escape a property value (file, title) of a workflow command. */

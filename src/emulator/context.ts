@@ -35,15 +35,20 @@ export interface Route {
   name: string;
   pattern: RegExp;
   handler: Handler;
+  /**
+   * The error answered for a body that cannot be read (malformed JSON, an unsupported content
+   * type) when the endpoint's documented errors do not include 400/415; else those are answered.
+   */
+  unreadableBody?: () => Error;
 }
 
 /** Build a route from a `/lessons/:id` template. */
-export function route(method: string, template: string, handler: Handler): Route {
+export function route(method: string, template: string, handler: Handler, unreadableBody?: () => Error): Route {
   const source = template
     .split('/')
     .map((part) => (part.startsWith(':') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
-  return { method, name: `${method} ${template}`, pattern: new RegExp(`^${source}$`), handler };
+  return { method, name: `${method} ${template}`, pattern: new RegExp(`^${source}$`), handler, ...(unreadableBody ? { unreadableBody } : {}) };
 }
 
 export const ok = (body: unknown, status = 200): RouteResult => ({ status, body });

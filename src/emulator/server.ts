@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ErrorMessages } from '../school/wire/errors.js';
-import { parseBody, readBody } from './body.js';
+import { parseBody, readBody, type ParsedBody } from './body.js';
 import type { Route, RouteResult, RouteSettings } from './context.js';
 import { HttpError } from './errors.js';
 import { drawFaults, RateLimiter, type FaultSettings } from './faults.js';
@@ -113,7 +113,12 @@ export function createEmulatorServer(seed: Seed, settings: ServerSettings): Emul
       if (matches.length > 0) throw new HttpError(405, 'Method not allowed', { allow: matches.map((r) => r.method).join(', ') });
       throw new HttpError(404, ErrorMessages.notFound);
     }
-    const body = parseBody(req.headers['content-type'], raw);
+    let body: ParsedBody;
+    try {
+      body = parseBody(req.headers['content-type'], raw);
+    } catch (e) {
+      throw e instanceof HttpError && route.unreadableBody ? route.unreadableBody() : e;
+    }
     const now = Date.now();
     settleOperations(store, now, settings.failOperations);
     const params = (route.pattern.exec(path) ?? []).slice(1).map(decodePathSegment);

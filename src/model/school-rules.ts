@@ -61,8 +61,15 @@ export const contentText = () => z.string().max(MAX_CONTENT_LENGTH);
 export const lessonType = () => z.enum(LESSON_TYPES);
 export const contentFormat = () => z.enum(CONTENT_FORMATS);
 export const dripDelay = () => z.int().min(0).max(MAX_DRIP_DELAY);
-/** A requested position: 0 or more (0 and anything past the end mean "last"). */
-export const requestPosition = () => z.int().min(0);
+/**
+ * The highest position a request may ask for (docs/school-api.md#limits): a 32-bit signed
+ * integer, what a school's database column plausibly holds. Positions grow past it only by one
+ * per lesson (shifts, "last"), so they stay far below 2^53, where numbers stop being exact and
+ * "highest + 1" could equal the highest.
+ */
+export const MAX_POSITION = 2_147_483_647;
+/** A requested position: 0 to MAX_POSITION (0 and anything past the end mean "last"). */
+export const requestPosition = () => z.int().min(0).max(MAX_POSITION);
 
 // ---- the managed lesson fields ----------------------------------------------------------------
 

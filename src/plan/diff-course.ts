@@ -13,7 +13,7 @@
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { CourseConfig } from '../model/config.js';
 import { type DesiredLesson, type DesiredState, type LessonFields } from '../model/desired.js';
-import type { LessonState, StateData } from '../state/schema.js';
+import { nullRecord, type LessonState, type StateData } from '../state/schema.js';
 import { diffFields, createRequest, updateRequest } from './diff-fields.js';
 import { keepInOrder } from './keep-in-order.js';
 import {
@@ -77,7 +77,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
 
   // A create left pending by a killed apply may or may not exist: uncertain, like a create
   // that apply itself recorded as uncertain. Treat it as a state entry with no id.
-  const lessonsInState: Record<string, LessonState> = { ...state.lessons };
+  const lessonsInState: Record<string, LessonState> = nullRecord(state.lessons);
   for (const call of Object.values(state.pending)) {
     if (call.action !== 'create' || lessonsInState[call.key]?.id) continue;
     lessonsInState[call.key] = uncertainCreateEntry({ ...call, since: call.started_at }, findRepoLesson(desired, call.key));

@@ -3,7 +3,7 @@
  * acknowledged in the repo, and `plan --fail-on <level>` fails CI on impacts of that level or
  * worse. An acknowledged impact was reviewed in the pull request: it stops neither.
  */
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import { IMPACT_LEVELS, type ImpactLevel } from '../model/acknowledge.js';
 import type { Impact, Plan } from './plan-schema.js';
 
@@ -16,7 +16,7 @@ export function impactsAtLeast(plan: Pick<Plan, 'impact'>, level: ImpactLevel): 
 /** Parse `--fail-on`; a wrong value is a clear error. */
 export function parseImpactLevel(value: string, option: string): ImpactLevel {
   if ((IMPACT_LEVELS as readonly string[]).includes(value)) return value as ImpactLevel;
-  throw new CoursesyncError(`${option} ${value} is not a learner-impact level`, { code: 'cli/bad-impact-level', hint: `use ${option} error, warning or info` });
+  throw failure('cli/bad-impact-level', { option, value });
 }
 
 /**
@@ -32,11 +32,5 @@ export function refuseUnacknowledgedImpact(plan: Pick<Plan, 'impact'>, accept: b
     .map((i) => `${i.path} (${i.rule}): ${i.message}`)
     .join('; ');
   const first = open[0]!;
-  throw new CoursesyncError(
-    `the plan has ${open.length} error-level learner impact${open.length === 1 ? '' : 's'} not acknowledged in the repo; nothing was applied: ${list}${open.length > 5 ? `; and ${open.length - 5} more` : ''}`,
-    {
-      code: 'apply/learner-impact',
-      hint: `review them with \`coursesync plan\`, then acknowledge each in the repo (front-matter of ${first.path}: \`acknowledge: [${first.rule}]\`, or in coursesync.yaml: \`acknowledge: [{rule: ${first.rule}, lesson: ${first.key}}]\`) or run apply with --accept-impact`,
-    },
-  );
+  throw failure('apply/learner-impact', { count: open.length, list: `${list}${open.length > 5 ? `; and ${open.length - 5} more` : ''}`, path: first.path, rule: first.rule, key: first.key });
 }

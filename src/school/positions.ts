@@ -9,6 +9,8 @@
  * - A lesson leaving a section leaves a gap; nothing is renumbered.
  */
 
+export { MAX_POSITION } from '../model/school-rules.js';
+
 /** Lesson id → position, for one section. Mutated in place: sections can be large. */
 export type SectionSlots = Map<string, number>;
 

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import { readRegularFile } from '../state/read-regular-file.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -63,7 +64,7 @@ export async function readLessonCache(dir: string, compiler: string): Promise<Ma
   const entries = new Map<string, CachedLesson>();
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(lessonCachePath(dir), 'utf8'));
+    raw = JSON.parse(await readRegularFile(lessonCachePath(dir)));
   } catch {
     return entries;
   }

@@ -45,13 +45,24 @@ export async function readSource(dir: string): Promise<SourceTree> {
     visited.add(absDir);
     let entries;
     try {
-      entries = await readdir(absDir, { withFileTypes: true });
+      // As bytes: a name that is not UTF-8 would otherwise be decoded with U+FFFD and then not
+      // be found under that name (ENOENT).
+      entries = await readdir(absDir, { withFileTypes: true, encoding: 'buffer' });
     } catch (e) {
       diagnostics.push(diag('file/unreadable', relDir || '.', undefined, `cannot read the folder: ${reason(e)}`));
       return;
     }
     for (const entry of entries) {
-      const name = entry.name;
+      const name = utf8Name(entry.name);
+      if (name === undefined) {
+        const shown = new TextDecoder('utf-8').decode(entry.name);
+        const rel = relDir ? `${relDir}/${shown}` : shown;
+        // Reported only where coursesync would look: a folder, or a file it would read.
+        if (!shown.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink() || kindOf(rel, shown) !== undefined)) {
+          diagnostics.push(diag('file/name-not-utf8', rel, undefined, `the name is not valid UTF-8 (bytes ${entry.name.toString('hex').replace(/(..)/g, '$1 ').trim()})`));
+        }
+        continue;
+      }
       const rel = relDir ? `${relDir}/${name}` : name;
       const abs = path.join(absDir, name);
       let real = abs;
@@ -71,7 +82,7 @@ export async function readSource(dir: string): Promise<SourceTree> {
           continue;
         }
         isDir = target.isDir;
-        isFile = !target.isDir;
+        isFile = target.isFile;
         real = target.real;
         // A link to a folder that holds it is a loop: reported (found by the hostile-input test).
         if (isDir && isInside(real, absDir) && !name.startsWith('.')) {
@@ -119,6 +130,15 @@ function toLesson(file: SourceFile): LessonSource {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** A file name's text, or undefined when its bytes are not UTF-8. */
+function utf8Name(bytes: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
 async function readOne(abs: string, rel: string, diagnostics: Diagnostic[]): Promise<SourceFile | undefined> {
   try {
@@ -204,12 +224,14 @@ async function resolveRoot(dir: string): Promise<string> {
   }
 }
 
-type LinkTarget = { ok: true; real: string; isDir: boolean } | { ok: false; loop: boolean; reason: string };
+type LinkTarget = { ok: true; real: string; isDir: boolean; isFile: boolean } | { ok: false; loop: boolean; reason: string };
 
 async function resolveLink(abs: string): Promise<LinkTarget> {
   try {
     const real = await realpath(abs);
-    return { ok: true, real, isDir: (await stat(real)).isDirectory() };
+    const info = await stat(real);
+    // A link to a FIFO or a device is neither: reading it could block for ever.
+    return { ok: true, real, isDir: info.isDirectory(), isFile: info.isFile() };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return { ok: false, loop: true, reason: 'it is a symlink loop' };

@@ -1,9 +1,12 @@
 /**
- * Render every lesson body a compile will ask for and the cache does not hold, before the
- * compile, on every core (I/O edge: worker threads). compile/ stays synchronous and PURE: it
- * then finds each body already rendered (compile/render-cache.ts). Descriptions are short and
- * rendered during the compile, in this thread, and cached the same way.
+ * Render every lesson body and description a compile will ask for and the cache does not
+ * hold, before the compile, on every core and each within the budget of one lesson (I/O edge:
+ * worker threads, source/render-pool.ts). compile/ stays synchronous and PURE: it then finds
+ * each text already rendered (compile/render-cache.ts). Texts nested too deep are left out:
+ * compile refuses them before rendering (compile/nesting-depth.ts).
  */
+import { findTooDeep } from '../compile/nesting-depth.js';
+import { parseYaml } from '../compile/parse-yaml.js';
 import { renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
 import { MAX_CONTENT_LENGTH } from '../model/school-rules.js';
@@ -17,6 +20,16 @@ const MAX_SOURCE_LENGTH = 5 * MAX_CONTENT_LENGTH;
 
 /** A front-matter line saying the body is HTML already (compile checks it properly). */
 const HTML_BODY = /^content_format:[ \t]*["']?html\b/m;
+/** A front-matter line that may start a description (then the YAML is parsed to find it). */
+const DESCRIPTION = /^description:/m;
+
+/** The description compile will render from `frontMatter`, if any. */
+function descriptionOf(frontMatter: string): string | undefined {
+  if (!DESCRIPTION.test(frontMatter)) return undefined;
+  const value = parseYaml(frontMatter, '', []).value;
+  const description = typeof value === 'object' && value !== null ? (value as { description?: unknown }).description : undefined;
+  return typeof description === 'string' && description !== '' ? description : undefined;
+}
 
 /**
  * `known` plus the renderings of the lesson bodies of `source` it lacks (by digest), rendered
@@ -30,14 +43,19 @@ export async function renderMissingBodies(
   const sectionDirs = new Set(source.sections.map((f) => dirOf(f.path)));
   const missing = new Map<string, string>();
   const digests = new Map<string, string>();
+  const want = (text: string) => {
+    if (text.length > MAX_SOURCE_LENGTH || digests.has(text) || findTooDeep(text)) return;
+    const digest = renderDigest(text);
+    digests.set(text, digest);
+    if (!known.has(digest)) missing.set(digest, text);
+  };
   for (const lesson of source.lessons) {
     // Only lessons compile renders: in a section folder, front-matter closed, body in Markdown.
     if (!sectionDirs.has(dirOf(lesson.path)) || lesson.frontMatterUnclosed) continue;
-    if (lesson.body.text.length > MAX_SOURCE_LENGTH) continue;
+    const description = lesson.frontMatter ? descriptionOf(lesson.frontMatter.text) : undefined;
+    if (description !== undefined) want(description);
     if (lesson.frontMatter && HTML_BODY.test(lesson.frontMatter.text)) continue;
-    const digest = renderDigest(lesson.body.text);
-    digests.set(lesson.body.text, digest);
-    if (!known.has(digest)) missing.set(digest, lesson.body.text);
+    want(lesson.body.text);
   }
   const all = new Map(known);
   if (missing.size === 0) return { entries: all, digests };

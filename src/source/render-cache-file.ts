@@ -5,7 +5,7 @@
  * damaged file or entry is ignored (and rewritten), and a failed write is not an error.
  * Each write keeps only the entries the run used, so the file never outgrows the repo.
  */
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../state/read-regular-file.js';
 import { join } from 'node:path';
 import { isRenderResult, RENDERER_ID } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
@@ -32,7 +32,7 @@ export async function readRenderCache(dir: string): Promise<Map<string, RenderRe
   const entries = new Map<string, RenderResult>();
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(renderCachePath(dir), 'utf8'));
+    raw = JSON.parse(await readRegularFile(renderCachePath(dir)));
   } catch {
     return entries;
   }

@@ -1,111 +1,148 @@
 /**
- * Render many Markdown texts on every core (I/O edge). This thread and `threads − 1` worker
- * threads (render-worker.ts) take small batches from one queue until it is empty: this thread
- * starts at once while the workers load the renderer, a slow batch never leaves a core idle,
- * and a worker that fails gives its batch back (the work is done anyway, in this thread).
+ * Render many Markdown texts in worker threads, each within the budget of one lesson
+ * (compile/render-budget.ts), on up to `threads` threads (I/O edge). Every text renders in a
+ * worker, even with one thread, so it can be stopped: a worker whose current text passes its
+ * time limit is terminated, one that runs out of its heap dies; that text is reported as
+ * stopped, the rest of its batch goes back to the queue and a fresh worker takes over. Workers
+ * take small batches from one queue, so a slow batch never leaves a core idle.
  * node:worker_threads directly, not a pool library: the work is one known list, started and
- * finished inside one call, so a queue index and a message loop are the whole pool.
+ * finished inside one call, so a queue and a message loop are the whole pool.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { memoryStop, RENDER_HEAP_MB, renderTimeLimitMs, timeStop, type RenderStop } from '../compile/render-budget.js';
 import { renderMarkdown, type RenderResult } from '../compile/render.js';
+import type { WorkerAnswer } from './render-worker.js';
 
-/** Texts per message: large enough to amortise messaging, small enough to balance the load. */
+/** Texts per message at most: large enough to amortise messaging, small enough to balance the load. */
 const BATCH = 16;
-
-/** Below this many texts, starting a worker (it loads the renderer) costs more than it saves. */
-export const MIN_TEXTS_FOR_WORKERS = 64;
 
 /** Threads to render with by default: every core. */
 export function defaultRenderThreads(): number {
   return availableParallelism();
 }
 
-export interface RenderAllOptions {
-  /** Whether this thread renders too (default true); false leaves the work to the workers (tests). */
-  mainThread?: boolean;
-}
-
 export interface RenderAllResult {
   /** In the order of the texts. */
   results: RenderResult[];
-  /** How many texts worker threads rendered. */
+  /** How many texts worker threads rendered (or stopped). */
   inWorkers: number;
 }
 
-/**
- * Render `texts` on up to `threads` threads (this one included); results in the order of
- * `texts`. Workers are started only for enough texts, and only from built JavaScript (under a
- * test runner running TypeScript sources, everything renders in this thread).
- */
-export async function renderAll(texts: readonly string[], threads: number, options: RenderAllOptions = {}): Promise<RenderAllResult> {
-  const results = new Array<RenderResult>(texts.length);
-  let mainThread = options.mainThread ?? true;
-  const batches = Math.ceil(texts.length / BATCH);
-  const canStart = texts.length >= MIN_TEXTS_FOR_WORKERS && !import.meta.url.endsWith('.ts');
-  const workerCount = canStart ? Math.max(0, Math.min(Math.floor(threads) - (mainThread ? 1 : 0), batches - (mainThread ? 1 : 0))) : 0;
-  if (workerCount === 0) mainThread = true;
+const stopped = (stop: RenderStop): RenderResult => ({ html: '', problems: [], stopped: stop });
 
-  let next = 0;
+/**
+ * Render `texts` on up to `threads` worker threads; results in the order of `texts`. Workers
+ * run built JavaScript only: under a test runner running TypeScript sources, or when no worker
+ * can start at all, the texts render in this thread (without a budget).
+ */
+export async function renderAll(texts: readonly string[], threads: number): Promise<RenderAllResult> {
+  const results = new Array<RenderResult>(texts.length);
+  if (texts.length === 0) return { results, inWorkers: 0 };
+  if (import.meta.url.endsWith('.ts')) return { results: texts.map((t) => renderMarkdown(t)), inWorkers: 0 };
+
+  // Few texts: smaller batches, so every thread gets some (and one slow text holds up few).
+  const size = Math.max(1, Math.min(BATCH, Math.ceil(texts.length / (4 * Math.max(1, threads)))));
+  /** Ranges [start, end) not yet given to a worker. */
+  const queue: Array<[number, number]> = [];
+  for (let i = 0; i < texts.length; i += size) queue.push([i, Math.min(texts.length, i + size)]);
+  const wanted = Math.max(1, Math.min(Math.floor(threads) || 1, queue.length));
   let done = 0;
   let inWorkers = 0;
-  const givenBack: number[] = [];
-  /** The next batch [start, end), or undefined when every batch is taken. */
-  const take = (): [number, number] | undefined => {
-    const start = givenBack.pop() ?? (next < texts.length ? next : undefined);
-    if (start === undefined) return undefined;
-    if (start === next) next = Math.min(texts.length, next + BATCH);
-    return [start, Math.min(texts.length, start + BATCH)];
-  };
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    wake?.();
-    wake = undefined;
-  };
+  let running = 0;
+  let everReady = false;
+  let failure: Error | undefined;
 
-  const workers = new Set<Worker>();
-  const startWorker = () => {
-    // The worker runs a file: a parent's --input-type (for `node -e`) would make it fail to start.
-    const worker = new Worker(new URL('./render-worker.js', import.meta.url), { execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
-    workers.add(worker);
-    let batch: [number, number] | undefined;
-    const feed = () => {
-      batch = take();
-      if (batch) worker.postMessage(texts.slice(batch[0], batch[1]));
-      else void worker.terminate();
+  return new Promise<RenderAllResult>((resolve, reject) => {
+    const finish = () => {
+      if (failure) return reject(failure);
+      if (done < texts.length) {
+        // No worker could start (a platform without them, say): render here rather than fail.
+        if (running > 0 || everReady) return;
+        for (const [start, end] of queue.splice(0)) for (let i = start; i < end; i++) results[i] = renderMarkdown(texts[i]!);
+        done = texts.length;
+      }
+      resolve({ results, inWorkers });
     };
-    worker.on('message', (rendered: RenderResult[]) => {
-      if (!batch) return;
-      rendered.forEach((r, i) => (results[batch![0] + i] = r));
-      done += rendered.length;
-      inWorkers += rendered.length;
-      feed();
-      notify();
-    });
-    const fail = () => {
-      if (!workers.delete(worker)) return;
-      if (batch) givenBack.push(batch[0]);
-      batch = undefined;
-      if (workers.size === 0) mainThread = true; // nobody else is left to do the work
-      notify();
+    const settle = (index: number, result: RenderResult) => {
+      results[index] = result;
+      done++;
+      inWorkers++;
     };
-    worker.on('error', fail);
-    worker.on('exit', fail);
-    feed();
-  };
-  for (let i = 0; i < workerCount; i++) startWorker();
 
-  while (done < texts.length) {
-    const batch = mainThread ? take() : undefined;
-    if (batch) {
-      for (let i = batch[0]; i < batch[1]; i++) results[i] = renderMarkdown(texts[i]!);
-      done += batch[1] - batch[0];
-      // Let the workers' answers in between batches.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    } else if (done < texts.length) {
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
-  }
-  await Promise.all([...workers].map((w) => w.terminate()));
-  return { results, inWorkers };
+    let starts = 0;
+    const startWorker = () => {
+      running++;
+      starts++;
+      const worker = new Worker(new URL('./render-worker.js', import.meta.url), {
+        // The worker runs a file: a parent's --input-type (for `node -e`) would make it fail to start.
+        execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')),
+        resourceLimits: { maxOldGenerationSizeMb: RENDER_HEAP_MB },
+      });
+      let batch: [number, number] | undefined;
+      let next = 0; // index of the text the worker renders now
+      let timer: NodeJS.Timeout | undefined;
+      let ended = false;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => stop(timeStop(texts[next]!.length)), renderTimeLimitMs(texts[next]!.length));
+      };
+      const feed = () => {
+        batch = queue.shift();
+        if (!batch) return end(true);
+        next = batch[0];
+        worker.postMessage(texts.slice(batch[0], batch[1]));
+        arm();
+      };
+      /** The current text was stopped: report it, give the rest of the batch back, replace the worker. */
+      const stop = (why: RenderStop) => {
+        if (ended || !batch) return;
+        settle(next, stopped(why));
+        if (next + 1 < batch[1]) queue.unshift([next + 1, batch[1]]);
+        batch = undefined;
+        end(true);
+      };
+      const end = (terminate: boolean) => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        running--;
+        if (terminate) void worker.terminate();
+        // Replace a worker that was stopped or died while work remains (a bounded number of times).
+        if (!failure && queue.length > 0 && everReady && running < wanted && starts < wanted + texts.length) return startWorker();
+        if (running === 0) finish();
+      };
+      worker.on('message', (answer: WorkerAnswer) => {
+        if (ended) return;
+        if (answer.kind === 'ready') {
+          everReady = true;
+          return feed();
+        }
+        if (!batch) return;
+        if (answer.kind === 'failed') {
+          if (answer.stack) return stop({ reason: 'stack', limit: '' });
+          failure = new Error(`rendering failed: ${answer.message}`);
+          queue.length = 0;
+          return end(true);
+        }
+        settle(next++, answer.result);
+        if (next < batch[1]) arm();
+        else feed();
+      });
+      const died = (error?: Error) => {
+        if (ended) return;
+        if (batch && (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return stop(memoryStop());
+        if (batch) {
+          // Died in the middle of a text for another reason: a bug, reported as one.
+          failure = error ?? new Error('a rendering worker exited unexpectedly');
+          queue.length = 0;
+        }
+        // Died before taking work (could not start, say): the others, or this thread, do it.
+        end(false);
+      };
+      worker.on('error', died);
+      worker.on('exit', () => died());
+    };
+    for (let i = 0; i < wanted; i++) startWorker();
+  });
 }

@@ -9,11 +9,14 @@
 import { failure } from '../diagnostics/error-codes/index.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { link, open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { LOCK_FILE, STATE_DIR } from './schema.js';
+import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
+import { ensureWritableStateFolder } from './state-folder.js';
 
 const LockSchema = z.object({ pid: z.int(), host: z.string(), started_at: z.string() });
 export type LockInfo = z.output<typeof LockSchema>;
@@ -35,22 +38,58 @@ export function lockPath(dir: string): string {
   return join(dir, STATE_DIR, LOCK_FILE);
 }
 
-/** Whether a process with this pid runs on this host (EPERM: it runs, as another user). */
-function isAlive(pid: number): boolean {
+/**
+ * Whether a process with this pid runs on this host (EPERM: it runs, as another user). A
+ * zombie (exited, not yet reaped by its parent) still answers signal 0 but will never release
+ * its lock: on Linux its /proc state says so (`Z`, or `X` while being reaped).
+ */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false; // no /proc (not Linux), or it just went: signal 0 decided
+  }
+  // `pid (comm) S …`: comm may hold spaces and parentheses, the state follows the last `)`.
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
+}
+
+/** The temp file name a process uses while creating `file` (see createExclusive). */
+const tempName = (file: string, pid: number): string => `${file}.${pid}.${randomUUID().slice(0, 8)}.tmp`;
+
+/**
+ * Remove the temp files of lock and break-lock creations whose process is gone: a process
+ * killed between writing its temp file and removing it leaves one, which nothing else would
+ * ever remove. Temp files of live processes are theirs to remove. Best effort.
+ */
+async function removeDeadTempFiles(folder: string): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const pattern = new RegExp(`^${LOCK_FILE.replace(/\./g, '\\.')}(?:\\.break)?\\.(\\d+)\\.[0-9a-f]{8}\\.tmp$`);
+  await Promise.all(
+    names.map(async (name) => {
+      const pid = pattern.exec(name)?.[1];
+      if (pid !== undefined && !isAlive(Number(pid))) await rm(join(folder, name), { force: true }).catch(() => undefined);
+    }),
+  );
 }
 
 /** The lock file's text, or null when there is none. */
 async function readLockText(file: string): Promise<string | null> {
   try {
-    return await readFile(file, 'utf8');
+    return await readRegularFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (e instanceof NotRegularFileError) return ''; // not a lock coursesync wrote: unreadable, so stale
     throw e;
   }
 }
@@ -66,7 +105,7 @@ function parseLock(text: string): LockInfo | undefined {
 
 /** Create `file` holding `text`, atomically and only if it does not exist. */
 async function createExclusive(file: string, text: string): Promise<boolean> {
-  const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  const temp = tempName(file, process.pid);
   const handle = await open(temp, 'wx', 0o644);
   try {
     await handle.writeFile(text, 'utf8');
@@ -113,7 +152,8 @@ async function breakLock(file: string, seen: string, me: LockInfo): Promise<void
  */
 export async function acquireStateLock(dir: string, options: AcquireLockOptions = {}): Promise<StateLock> {
   const file = lockPath(dir);
-  await mkdir(join(dir, STATE_DIR), { recursive: true });
+  const folder = await ensureWritableStateFolder(dir);
+  await removeDeadTempFiles(folder);
   const me: LockInfo = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
   for (let attempt = 0; attempt < 20; attempt++) {
     if (await createExclusive(file, JSON.stringify(me) + '\n')) {

@@ -5,6 +5,36 @@
  */
 import { z } from 'zod';
 import { LessonFieldsSchema } from '../model/school-rules.js';
+import { LESSON_KEY_PATTERN } from '../model/lesson.js';
+
+/**
+ * A record keyed by names from the repo or the state file (lesson keys, section folders, call
+ * ids), without a prototype: a key such as `constructor` or `toString` then finds nothing
+ * instead of an inherited member. Spreading it (`{ ...r }`) gives a plain object again: copy
+ * with this function instead.
+ */
+export function nullRecord<T>(entries?: Readonly<Record<string, T>>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, entries);
+}
+
+/**
+ * Where a parsed state file holds a `__proto__` key in one of its keyed records, e.g.
+ * `lessons.__proto__`. No lesson key, section folder or call id is `__proto__`, so such an
+ * entry was edited by hand; zod would silently drop it (and the next write lose it), so it is
+ * looked for before the schema and refused.
+ */
+export function protoKeyIn(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  for (const field of ['lessons', 'sections', 'pending'] as const) {
+    const record = (raw as Record<string, unknown>)[field];
+    if (typeof record === 'object' && record !== null && Object.hasOwn(record, '__proto__')) return `${field}.__proto__`;
+  }
+  return undefined;
+}
+
+const lessonKey = () =>
+  z.string().regex(LESSON_KEY_PATTERN, 'not a lesson key (a letter or digit, then letters, digits, ".", "_" or "-"); the entry was not written by coursesync');
+
 
 /** Bump when the format changes incompatibly; a newer file is refused, never overwritten. */
 export const STATE_VERSION = 1;
@@ -74,9 +104,9 @@ export const StateSchema = z.strictObject({
   serial: z.int().min(0),
   /** The school this state belongs to; null until the first apply. */
   base_url: z.string().nullable(),
-  lessons: z.record(z.string(), LessonStateSchema),
-  sections: z.record(z.string(), SectionStateSchema),
-  pending: z.record(z.string(), PendingCallSchema),
+  lessons: z.record(lessonKey(), LessonStateSchema).transform((r) => nullRecord(r)),
+  sections: z.record(z.string(), SectionStateSchema).transform((r) => nullRecord(r)),
+  pending: z.record(z.string(), PendingCallSchema).transform((r) => nullRecord(r)),
 });
 
 export type StateData = z.output<typeof StateSchema>;
@@ -87,5 +117,5 @@ export type UncertainCreate = z.output<typeof UncertainCreateSchema>;
 
 /** A fresh state: what a repo that was never applied has. */
 export function emptyState(lineage: string, base_url: string | null = null): StateData {
-  return { version: STATE_VERSION, lineage, serial: 0, base_url, lessons: {}, sections: {}, pending: {} };
+  return { version: STATE_VERSION, lineage, serial: 0, base_url, lessons: nullRecord(), sections: nullRecord(), pending: nullRecord() };
 }

@@ -6,9 +6,10 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, type StateData } from './schema.js';
+import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, protoKeyIn, type StateData } from './schema.js';
+import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 import { serializeStable } from './serialize-state.js';
 
 /** Absolute path of the state file of a course repo. */
@@ -24,10 +25,15 @@ export async function readStateFile(dir: string): Promise<{ state: StateData; ex
   const file = statePath(dir);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (e) {
+    if (e instanceof NotRegularFileError) {
+      throw failure('state/not-a-file', { file, kind: e.kind });
+    }
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: emptyState(randomUUID()), exists: false };
-    throw failure('state/unreadable', { file, reason: (e as Error).message }, { cause: e });
+    const blocked = (e as NodeJS.ErrnoException).code === 'ENOTDIR';
+    const reason = blocked ? `${join(dir, STATE_DIR)} is a file, not a folder` : (e as Error).message;
+    throw failure('state/unreadable', { file, reason, blocked }, { cause: e });
   }
   return { state: parseStateText(text, file), exists: true };
 }
@@ -43,6 +49,11 @@ export function parseStateText(text: string, file: string): StateData {
   const version = (raw as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > STATE_VERSION) {
     throw failure('state/newer-version', { file, version, supported: STATE_VERSION });
+  }
+  const proto = protoKeyIn(raw);
+  if (proto !== undefined) {
+    const problem = '"__proto__" is not a lesson key, section folder or call id (coursesync never writes it; the entry was edited by hand)';
+    throw failure('state/invalid', { file, where: proto, problem, more: 0 });
   }
   const parsed = StateSchema.safeParse(raw);
   if (!parsed.success) {

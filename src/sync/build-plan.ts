@@ -8,7 +8,7 @@ import type { DesiredState } from '../model/desired.js';
 import type { SectionFacts } from '../learner/learner-model.js';
 import type { LiveLesson } from '../plan/diff-course.js';
 import type { Plan } from '../plan/plan-schema.js';
-import type { SectionState, StateData } from '../state/schema.js';
+import { nullRecord, type SectionState, type StateData } from '../state/schema.js';
 import type { ConnectionFlags } from '../school/connection.js';
 import pLimit from 'p-limit';
 import { CoursesyncError } from '../diagnostics/errors.js';
@@ -108,7 +108,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     return client;
   };
 
-  const resolvedSections: Record<string, SectionState> = {};
+  const resolvedSections: Record<string, SectionState> = nullRecord();
   if (unresolved.length > 0) {
     const first = unresolved[0]!;
     const api = await connect(

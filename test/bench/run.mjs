@@ -11,6 +11,7 @@ const steps = [
   ['calls.mjs'],
   ['emulator.mjs', '100000', '3000', '16', '2'],
   ['preview.mjs', '500', '30'],
+  ['hostile.mjs', '1', '1'],
 ];
 const t0 = performance.now();
 console.log(`# coursesync benchmarks, ${new Date().toISOString()}`);

@@ -164,13 +164,13 @@ describe('malformed requests keep the server serving', () => {
     const base = ctx.emu.url;
     const headers = { authorization: 'Bearer demo-token', 'content-type': 'application/json' };
     const bad = await fetch(`${base}/lessons`, { method: 'POST', headers, body: '{"name":' });
-    expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error: 'Malformed JSON body' });
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toEqual({ error: 'Invalid arguments' });
     const big = await fetch(`${base}/lessons`, { method: 'POST', headers, body: 'x'.repeat(6 * 1024 * 1024) });
     expect(big.status).toBe(413);
     expect(await big.json()).toEqual({ error: 'Request body too large (limit 5242880 bytes)' });
     const text = await fetch(`${base}/lessons`, { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: 'hi' });
-    expect(text.status).toBe(415);
+    expect(text.status).toBe(422);
     expect(await call(ctx.emu, 'POST', '/lessons', { section_id: 'sec_start', name: 'Still here' })).toMatchObject({ status: 200 });
     expect(await call(ctx.emu, 'GET', '/nowhere')).toMatchObject({ status: 404, body: { error: 'Record not found' } });
   });

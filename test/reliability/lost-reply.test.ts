@@ -89,6 +89,10 @@ describe('one call, through apply (the built CLI)', () => {
     expect(first.code).toBe(1);
     expect(first.stdout).toMatch(/\? p\/s\/01-alpha\.md: create alpha in sec_start may or may not exist/);
     expect(await names(afterCommit)).toEqual(['1:Alpha']);
+    // The summary must not claim nothing changed: the lesson exists.
+    expect(first.stdout).not.toMatch(/nothing changed/);
+    expect(first.stdout).toMatch(/^Apply failed: 0 of 1 calls made \(none confirmed; 1 create may have been made\); 0 failed, 1 uncertain, 0 not started\.$/m);
+    expect(first.stdout).toMatch(/The school has the changes listed as made, may have the uncertain creates, and none of the others\.$/m);
     const state = JSON.parse(await readFile(join(dir, '.coursesync/state.json'), 'utf8'));
     expect(state.lessons.alpha).toMatchObject({ id: null, uncertain: { name: 'Alpha', section_id: 'sec_start' } });
     expect(state.pending).toEqual({});

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { RENDER_HEAP_MB, renderTimeLimitMs } from '../../src/compile/render-budget.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { renderAll } from '../../src/source/render-pool.js';
 
@@ -9,17 +12,52 @@ import { renderAll } from '../../src/source/render-pool.js';
 const POOL = join(import.meta.dirname, '../../dist/source/render-pool.js');
 const texts = Array.from({ length: 100 }, (_, i) => `# Lesson ${i}\n\n| a | b |\n|---|---|\n| ${i} | x |\n\n> q ${i}\n\n<script>${i}</script>\n`);
 
+/** renderAll of the built pool in a child process (the texts go through a temp file: they can be large). */
+async function renderInWorkers(input: string[], threads: number): Promise<any> {
+  const dir = await mkdtemp(join(tmpdir(), 'coursesync-pool-'));
+  try {
+    const file = join(dir, 'texts.json');
+    await writeFile(file, JSON.stringify(input));
+    const script = `const { renderAll } = await import(${JSON.stringify(POOL)}); const { readFileSync } = await import('node:fs'); process.stdout.write(JSON.stringify(await renderAll(JSON.parse(readFileSync(process.argv[1], 'utf8')), ${threads})));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, file], { maxBuffer: 1 << 26 });
+    return JSON.parse(stdout);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('rendering on worker threads', () => {
   it('gives, in order, exactly what rendering in this thread gives, problems included', async () => {
-    const script = `const { renderAll } = await import(${JSON.stringify(POOL)}); process.stdout.write(JSON.stringify(await renderAll(JSON.parse(process.argv[1]), 2, { mainThread: false })));`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(texts)], { maxBuffer: 1 << 26 });
     const expected = texts.map((t) => renderMarkdown(t));
     expect(expected[0]!.problems.length).toBeGreaterThan(0);
-    expect(JSON.parse(stdout)).toEqual({ results: expected, inWorkers: texts.length });
+    expect(await renderInWorkers(texts, 2)).toEqual({ results: expected, inWorkers: texts.length });
   });
 
-  it('renders in this thread when given one thread, or when running from TypeScript', async () => {
-    expect(await renderAll(texts, 2, { mainThread: false })).toEqual({ results: texts.map((t) => renderMarkdown(t)), inWorkers: 0 });
-    expect(await renderAll(texts.slice(0, 3), 1)).toEqual({ results: texts.slice(0, 3).map((t) => renderMarkdown(t)), inWorkers: 0 });
+  it('one thread still renders in a worker (so a text can be stopped), even for one text', async () => {
+    expect(await renderInWorkers(texts.slice(0, 1), 1)).toEqual({ results: [renderMarkdown(texts[0]!)], inWorkers: 1 });
+  });
+
+  it.each([1, 2])('with %i thread(s), a text past its time budget is stopped; the others, before and after it, render', async (threads) => {
+    // Quadratic in remark: tens of seconds, several times the budget of these 75,000 characters.
+    const slow = 'a]('.repeat(25_000);
+    const input = [texts[0]!, slow, texts[1]!, texts[2]!];
+    const t0 = Date.now();
+    const out = await renderInWorkers(input, threads);
+    expect(out.results[1]).toEqual({ html: '', problems: [], stopped: { reason: 'time', limit: `${(renderTimeLimitMs(slow.length) / 1000).toFixed(1)} s` } });
+    expect([out.results[0], out.results[2], out.results[3]]).toEqual([texts[0], texts[1], texts[2]].map((t) => renderMarkdown(t!)));
+    // Stopped at its limit, not rendered to the end (tens of seconds); generous for a loaded machine.
+    expect(Date.now() - t0).toBeLessThan(renderTimeLimitMs(slow.length) + 8_000);
+  }, 60_000);
+
+  it('a text that needs more than the heap of a worker is stopped as such; the next one renders', async () => {
+    // A million characters of emphasis: far more syntax-tree nodes than 128 MB holds.
+    const huge = '*a* '.repeat(249_000);
+    const out = await renderInWorkers([huge, texts[0]!], 1);
+    expect(out.results[0]).toEqual({ html: '', problems: [], stopped: { reason: 'memory', limit: `${RENDER_HEAP_MB} MB` } });
+    expect(out.results[1]).toEqual(renderMarkdown(texts[0]!));
+  }, 60_000);
+
+  it('renders in this thread when running from TypeScript', async () => {
+    expect(await renderAll(texts.slice(0, 3), 2)).toEqual({ results: texts.slice(0, 3).map((t) => renderMarkdown(t)), inWorkers: 0 });
   });
 });

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireStateLock, lockPath } from '../../src/state/lock-state.js';
+import { acquireStateLock, isAlive, lockPath } from '../../src/state/lock-state.js';
 import { StateStore } from '../../src/state/state-store.js';
 
 let dir: string;
@@ -84,6 +84,43 @@ describe('state lock', () => {
     const outcomes = await Promise.all(runs);
     expect(outcomes.filter((o) => o === 'held')).toHaveLength(1);
     expect(outcomes.filter((o) => o !== 'held')).toEqual(Array(7).fill('state/locked'));
+  });
+
+  it('a lock held by a zombie (exited, not reaped) is stale and taken over', async () => {
+    // `sleep 0.2` exits while its parent (the shell, replaced by `sleep 30`) never waits: a zombie.
+    const parent = spawn('sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number(await new Promise<string>((done) => parent.stdout.once('data', (b: Buffer) => done(b.toString().trim()))));
+      const state = async () => (await readFile(`/proc/${zombie}/stat`, 'utf8')).replace(/^.*\) /s, '')[0];
+      for (let i = 0; i < 100 && (await state()) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await state()).toBe('Z');
+      expect(() => process.kill(zombie, 0)).not.toThrow(); // signal 0 alone would call it alive
+      expect(isAlive(zombie)).toBe(false);
+      await writeLock({ pid: zombie, host: hostname(), started_at: '2026-01-01T00:00:00Z' });
+      const warnings: string[] = [];
+      const lock = await acquireStateLock(dir, { warn: (m) => warnings.push(m) });
+      expect(warnings).toEqual([expect.stringContaining(`pid ${zombie}`)]);
+      await lock.release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
+  it('temp files of a process SIGKILLed while taking the lock are removed on the next run; a live one\'s are kept', async () => {
+    await mkdir(join(dir, '.coursesync'), { recursive: true });
+    const base = lockPath(dir);
+    // A real process that created its temp file (as createExclusive does) and was killed before removing it.
+    const script = `const fs = require('node:fs'); for (const f of [process.argv[1] + '.' + process.pid + '.0a1b2c3d.tmp', process.argv[1] + '.break.' + process.pid + '.0a1b2c3d.tmp']) fs.writeFileSync(f, '{}'); process.stdout.write('ready'); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['-e', script, base], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise<void>((done) => child.stdout.once('data', () => done()));
+    const killed = new Promise<void>((done) => child.once('exit', () => done()));
+    child.kill('SIGKILL');
+    await killed;
+    const live = `${base}.${process.pid}.deadbeef.tmp`;
+    await writeFile(live, '{}');
+    const lock = await acquireStateLock(dir);
+    await lock.release();
+    expect((await readdir(join(dir, '.coursesync'))).sort()).toEqual([live.slice(live.lastIndexOf('/') + 1)]);
   });
 
   it('--force-unlock takes a held lock', async () => {

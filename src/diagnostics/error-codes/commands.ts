@@ -2,6 +2,13 @@
 import { entry, plural } from './entry.js';
 
 export const COMMAND_ERRORS = {
+  'cli/bad-port': entry<{ port: string }>('--port is not a port number', ({ port }) => `--port ${port} is not a port number from 0 to 65535`, () => 'e.g. --port 4300, or --port 0 for a free one'),
+  'cli/port-in-use': entry<{ port: number }>('the port to listen on is taken', ({ port }) => `port ${port} on 127.0.0.1 is already in use`, () => 'pick another with --port, or --port 0 for a free one'),
+  'cli/bad-impact-level': entry<{ option: string; value: string }>(
+    'an unknown learner-impact level',
+    ({ option, value }) => `${option} ${value} is not a learner-impact level`,
+    ({ option }) => `use ${option} error, warning or info`,
+  ),
   'cli/bad-number': entry<{ flag: string; max: number; value: string }>(
     'a numeric option is not a whole number in range',
     ({ flag, max, value }) => `${flag} must be a whole number from 1 to ${max}, not "${value}".`,

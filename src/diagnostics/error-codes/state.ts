@@ -1,13 +1,32 @@
 /** Runtime errors of the state file, plans and apply. */
-import { entry } from './entry.js';
+import { entry, plural } from './entry.js';
 
 const REPLAN = 'make a new plan with `coursesync plan --out plan.json`';
 
 export const STATE_ERRORS = {
-  'state/unreadable': entry<{ file: string; reason: string }>(
+  'state/unreadable': entry<{ file: string; reason: string; blocked?: boolean }>(
     'the state file cannot be read',
     ({ file, reason }) => `cannot read the state file ${file}: ${reason}`,
-    () => 'check the file permissions',
+    ({ blocked }) => (blocked ? 'move that file away: coursesync keeps its state in this folder' : 'check the file permissions'),
+  ),
+  'state/not-a-file': entry<{ file: string; kind: string }>(
+    'the state file is a FIFO, device or folder, not a regular file',
+    ({ file, kind }) => `cannot read the state file ${file}: it is ${kind}, not a regular file`,
+    () => 'remove it (or restore the state file from git); coursesync has left it untouched',
+  ),
+  'state/folder-unwritable': entry<{ folder: string; cause: 'not-a-folder' | 'read-only' | 'permission' | 'other'; detail: string }>(
+    'the .coursesync folder cannot be written, so apply sends nothing',
+    ({ folder, cause, detail }) =>
+      `cannot write the state folder ${folder}: ${
+        { 'not-a-folder': 'it is a file, not a folder', 'read-only': 'the file system is read-only', permission: 'this user may not write there (permission denied)', other: detail }[cause]
+      }; nothing was sent`,
+    ({ cause }) =>
+      ({
+        'not-a-folder': 'move that file away: coursesync keeps its state in this folder',
+        'read-only': 'run apply in a writable checkout (the state is written around every call)',
+        permission: 'give this user write permission on the folder (chmod u+w, or chown it), or run apply as its owner',
+        other: 'check the folder and its permissions',
+      })[cause],
   ),
   'state/corrupt': entry<{ file: string; reason: string }>(
     'the state file is not JSON (truncated or corrupted); left untouched',
@@ -69,6 +88,12 @@ export const STATE_ERRORS = {
     'several sections of the program have the name section.yaml gives',
     ({ path, programId, name, count }) => `${path}/section.yaml: program ${programId} has ${count} sections named "${name}"`,
     () => 'names must match exactly once; write `id:` in section.yaml instead',
+  ),
+  'apply/learner-impact': entry<{ count: number; list: string; path: string; rule: string; key: string }>(
+    'the plan has error-level learner impact not acknowledged in the repo',
+    ({ count, list }) => `the plan has ${plural(count, 'error-level learner impact')} not acknowledged in the repo; nothing was applied: ${list}`,
+    ({ path, rule, key }) =>
+      `review them with \`coursesync plan\`, then acknowledge each in the repo (front-matter of ${path}: \`acknowledge: [${rule}]\`, or in coursesync.yaml: \`acknowledge: [{rule: ${rule}, lesson: ${key}}]\`) or run apply with --accept-impact`,
   ),
   'apply/stale-plan': entry<{ file: string; why: string }>(
     'a saved plan no longer matches the state, the repo or the school',

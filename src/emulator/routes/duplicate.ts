@@ -9,6 +9,7 @@
  * `Invalid arguments…`, program duplication 403 `Forbidden` and 422 `Validation failed` for
  * its non-schema checks (key reuse, a copy name over 255 characters).
  */
+import { characterCount } from '../../model/school-rules.js';
 import { ErrorMessages } from '../../school/wire/errors.js';
 import { LessonDuplicateBodySchema, MAX_NAME_LENGTH } from '../../school/wire/lessons.js';
 import { ProgramDuplicateBodySchema } from '../../school/wire/programs.js';
@@ -50,7 +51,8 @@ function duplicateLesson(ctx: RouteContext): RouteResult {
   editableSection(ctx, source.section_id);
   const destination = body.destination_section_id === undefined ? undefined : editableSection(ctx, body.destination_section_id);
   const name = body.name ? body.name : COPY_PREFIX + source.name;
-  if (name.length > MAX_NAME_LENGTH) throw invalidArgument('/name', 'maxLength');
+  // Characters are code points, as everywhere in the API (docs/school-api.md#limits).
+  if (characterCount(name) > MAX_NAME_LENGTH) throw invalidArgument('/name', 'maxLength');
   return accept(ctx, { operation: 'duplicate_lesson', source_id: sourceId, destination_section_id: destination?.id ?? null, name, fingerprint }, body.idempotency_key);
 }
 
@@ -64,7 +66,7 @@ function duplicateProgram(ctx: RouteContext): RouteResult {
   if (!program) throw notFound();
   if (!canEdit(ctx.key, program.id)) throw new HttpError(403, ErrorMessages.forbidden);
   const name = body.name ? body.name : COPY_PREFIX + program.name;
-  if (name.length > MAX_NAME_LENGTH) throw new HttpError(422, ErrorMessages.validationFailed);
+  if (characterCount(name) > MAX_NAME_LENGTH) throw new HttpError(422, ErrorMessages.validationFailed);
   return accept(ctx, { operation: 'duplicate_program', source_id: sourceId, destination_section_id: null, name, fingerprint }, body.idempotency_key);
 }
 

@@ -1,8 +1,9 @@
 /** POST /lessons and PATCH /lessons/{id} (docs/school-api.md (#create-a-lesson, #update-a-lesson); positions per docs/architecture.md#plan). */
 import { place, placementOf, removeFromSection } from '../../school/positions.js';
+import { ErrorMessages } from '../../school/wire/errors.js';
 import { LessonCreateBodySchema, LessonUpdateBodySchema } from '../../school/wire/lessons.js';
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
-import { denied, notFound } from '../errors.js';
+import { denied, HttpError, notFound } from '../errors.js';
 import { applyContent, applyVideoFields, lessonResponse, readLessonBody } from '../lesson-fields.js';
 import { canEdit, completionStep, emptyMedia, newId, type LessonRecord, type SectionRecord } from '../store.js';
 import { DEFAULT_LESSON_FIELDS } from '../../model/desired.js';
@@ -73,4 +74,7 @@ async function updateLesson(ctx: RouteContext): Promise<RouteResult> {
   return ok(lessonResponse(next, position));
 }
 
-export const lessonRoutes: Route[] = [route('POST', '/lessons', createLesson), route('PATCH', '/lessons/:id', updateLesson)];
+/** Lesson create and update document 401, 403, 404 and 422 only: an unreadable body is 422 too (docs/school-api.md#errors). */
+const unreadable = (): HttpError => new HttpError(422, ErrorMessages.invalidArguments);
+
+export const lessonRoutes: Route[] = [route('POST', '/lessons', createLesson, unreadable), route('PATCH', '/lessons/:id', updateLesson, unreadable)];

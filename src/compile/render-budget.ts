@@ -1,0 +1,42 @@
+/**
+ * The budget of one rendering (PURE: numbers and messages; source/render-pool.ts enforces it).
+ * Whatever a lesson holds, rendering its body (or description) may take at most
+ * RENDER_BASE_MS + RENDER_MS_PER_CHAR × its length of wall-clock time and RENDER_HEAP_MB of
+ * heap, in a worker thread that is stopped past either: 11 s for the longest lesson the school
+ * accepts. A realistic lesson renders at about 10 µs per character on a quiet machine and 30 on
+ * a loaded one, so the limit leaves room for a busy CI runner, while text that makes the
+ * parser slow down quadratically (runs of `a](`, say: a minute for 150,000 characters) is
+ * stopped at about the time the longest realistic lesson takes.
+ */
+
+export const RENDER_BASE_MS = 1_000;
+export const RENDER_MS_PER_CHAR = 0.05;
+/** Old-generation heap of a rendering worker: a 200,000-character lesson needs under 100 MB. */
+export const RENDER_HEAP_MB = 128;
+
+/** Why a rendering was stopped. */
+export interface RenderStop {
+  reason: 'time' | 'memory' | 'stack';
+  /** The limit it hit, for the message: "6.0 s", "160 MB" ('' for the stack). */
+  limit: string;
+}
+
+/** Wall-clock limit for rendering a text of `length` characters. */
+export function renderTimeLimitMs(length: number): number {
+  return RENDER_BASE_MS + RENDER_MS_PER_CHAR * length;
+}
+
+export function timeStop(length: number): RenderStop {
+  return { reason: 'time', limit: `${(renderTimeLimitMs(length) / 1000).toFixed(1)} s` };
+}
+
+export function memoryStop(): RenderStop {
+  return { reason: 'memory', limit: `${RENDER_HEAP_MB} MB` };
+}
+
+/** The message of a diagnostic for a stopped rendering of the `what` ("body", "description"). */
+export function renderStoppedMessage(stop: RenderStop, what: string): string {
+  const did =
+    stop.reason === 'time' ? `did not finish within ${stop.limit}` : stop.reason === 'memory' ? `needed more than ${stop.limit} of memory` : `overflowed the parser's stack`;
+  return `rendering the ${what} ${did} (the budget of one lesson); it was stopped. Some construct makes the Markdown parser slow: look for long runs of unclosed brackets, links or tags`;
+}
