@@ -67,6 +67,12 @@ export const CODES = {
   'lesson/javascript-url': w('use an http(s) link'),
   'lesson/body-too-long': e('split the lesson: the school accepts at most 200000 characters of rendered HTML'),
   'lesson/description-too-long': e('shorten the description: the school accepts at most 200000 characters of rendered HTML'),
+  // References to repo files, other lessons and headings (resolve-refs.ts).
+  'lesson/missing-file': e('fix the path (relative to the lesson file, or /… from the repo root), or add the file'),
+  'lesson/missing-anchor': e('link to the heading\'s GitHub slug (lower case, spaces as -), or add an anchor with that id'),
+  'lesson/ref-outside-repo': e('copy the file into the repo: lessons can reference only what the repo holds'),
+  'lesson/needs-assets-url': e('set assets.base_url in coursesync.yaml to where `coursesync assets --out <folder>` is served (docs/course-repo.md#images-files-and-links)'),
+  'lesson/needs-lesson-url': e('set school.lesson_url in coursesync.yaml, e.g. https://academy.example.com/products/{program_id}/lessons/{lesson_id} (docs/course-repo.md#images-files-and-links)'),
 } as const satisfies Record<string, Entry>;
 
 export type Code = keyof typeof CODES;
