@@ -5,7 +5,9 @@
  * answers surprised us. The CLI (src/cli/apply.ts) and the demo call this; it prints nothing.
  */
 import { CoursesyncError } from '../diagnostics/errors.js';
-import type { DesiredState } from '../model/desired.js';
+import type { DesiredState, LessonAsset } from '../model/desired.js';
+import { findUnpublished } from '../assets/check-published.js';
+import { assetsByLesson } from '../assets/lesson-assets.js';
 import { buildPlan, type BuiltPlan } from '../sync/build-plan.js';
 import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import { isCall, type Plan } from '../plan/plan-schema.js';
@@ -45,6 +47,8 @@ export interface ApplyCourseResult {
   resolvedAtStart: ResolvePendingResult;
   /** null when nothing was run: no calls, or the confirmation was declined. */
   result: ApplyResult | null;
+  /** The second plan that filled in links to lessons created by the first (its outcomes follow the first's in `result`). */
+  linkPlan?: Plan | null;
   cancelled: boolean;
   /** Lessons read back after the run (position mismatches, updates with an unknown outcome). */
   readBack: ResolvePendingResult | null;
@@ -55,6 +59,34 @@ export interface ApplyCourseResult {
   serial: number;
   /** Pending records left in state (the next apply resolves them). */
   pendingLeft: number;
+}
+
+/**
+ * Every asset of a lesson whose body or description this plan sends must answer 200 at its URL
+ * first: a lesson is never sent pointing at an image nobody serves. One missing asset stops the
+ * apply before any call, naming each asset and how to publish it.
+ */
+async function checkAssetsPublished(plan: Plan, desired: DesiredState): Promise<void> {
+  const base = desired.config.assets?.base_url;
+  if (base === undefined) return;
+  const byLesson = assetsByLesson(desired);
+  const needed = new Map<string, { asset: LessonAsset; lessons: string[] }>();
+  for (const step of plan.changes) {
+    if (!isCall(step) || (step.request.body === undefined && step.request.description === undefined)) continue;
+    for (const asset of byLesson.get(step.key) ?? []) {
+      const entry = needed.get(asset.name) ?? { asset, lessons: [] };
+      if (!entry.lessons.includes(step.path)) entry.lessons.push(step.path);
+      needed.set(asset.name, entry);
+    }
+  }
+  if (needed.size === 0) return;
+  const missing = await findUnpublished(base, [...needed.values()].map((n) => n.asset));
+  if (missing.length === 0) return;
+  const lines = missing.map((m) => `${m.asset.path} (${needed.get(m.asset.name)!.lessons.join(', ')}) at ${m.url}: ${m.reason}`);
+  throw new CoursesyncError(`${missing.length} asset${missing.length === 1 ? '' : 's'} the lessons reference ${missing.length === 1 ? 'is' : 'are'} not published; nothing was sent: ${lines.join('; ')}`, {
+    code: 'apply/assets-unpublished',
+    hint: `run \`coursesync assets --out <folder>\` and upload the folder to ${base} (e.g. \`aws s3 sync <folder> s3://…\`, or a GitHub Pages deploy), then apply again`,
+  });
 }
 
 /** Find a repo lesson by key, for filling in the entry of an interrupted create. */
@@ -134,6 +166,8 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file };
     const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0;
 
+    if (calls > 0) await checkAssetsPublished(plan, built.desired);
+
     if (calls > 0 && options.confirm && !(await options.confirm(plan, { concurrency, baseUrl }))) {
       return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };
     }
@@ -154,7 +188,20 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     }
     if (calls === 0) return { ...base, result: null, cancelled: false, serial: store.data.serial, pendingLeft: 0 };
 
-    const result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal });
+    let result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal });
+
+    // Links to lessons this run created were sent pending: now that their ids are in state,
+    // a second plan holds exactly the updates that fill them in (one apply is enough).
+    let linkPlan: Plan | null = null;
+    const allDone = result.outcomes.every((o) => o.status === 'done') && !result.interrupted;
+    if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
+      const again = await buildPlan(dir, planOptions);
+      if (again.plan.changes.some(isCall)) {
+        linkPlan = again.plan;
+        const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal });
+        result = { outcomes: [...result.outcomes, ...second.outcomes], mismatches: [...result.mismatches, ...second.mismatches], interrupted: second.interrupted };
+      }
+    }
 
     // Marks left by the run (position mismatches, updates whose outcome is unknown): read back now.
     let readBack: ResolvePendingResult | null = null;
@@ -166,7 +213,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         readBackError = e instanceof Error ? e : new Error(String(e));
       }
     }
-    return { ...base, result, cancelled: false, readBack, readBackError, serial: store.data.serial, pendingLeft: Object.keys(store.data.pending).length };
+    return { ...base, result, linkPlan, cancelled: false, readBack, readBackError, serial: store.data.serial, pendingLeft: Object.keys(store.data.pending).length };
   } finally {
     await store.close();
   }

@@ -12,6 +12,7 @@ import type { ConnectionFlags } from '../school/connection.js';
 import pLimit from 'p-limit';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { diffCourse } from '../plan/diff-course.js';
+import { linkLessons } from '../plan/lesson-links.js';
 import { type SchoolClient, createSchoolClient } from '../school/client.js';
 import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
 import { loadCourse } from '../source/load-course.js';
@@ -37,6 +38,8 @@ export interface BuiltPlan {
   resolvedSections: Record<string, SectionState>;
   /** The school base URL when one is configured. */
   baseUrl: string | undefined;
+  /** Lessons sent with links to lessons this plan creates: key → target keys (apply patches them after). */
+  pendingLinks: Map<string, string[]>;
 }
 
 /**
@@ -147,8 +150,10 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     live = await readLiveLessons(api, state, options.concurrency ?? desired.config.apply?.concurrency ?? 4);
   }
 
-  const plan = diffCourse(desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url });
-  return { plan, desired, state, stateExists: exists, resolvedSections, baseUrl };
+  // Links between lessons take their targets' ids from state; the digest stays the repo's.
+  const linked = linkLessons(desired, state);
+  const plan = diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url });
+  return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, pendingLinks: linked.pending };
 }
 
 /** PATCH /lessons/{id} with `{}` (changes nothing, returns the lesson) for every tracked lesson. */
