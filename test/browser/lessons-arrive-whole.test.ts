@@ -119,7 +119,7 @@ describe('the Odin-like course after one apply, in Chromium', () => {
       const images = await page.$$eval('img', (els) => els.map((i) => ({ src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0 })));
       expect(images.length).toBe({ welcome: 2, setup: 0, recipes: 2 }[key]);
       for (const img of images) expect(img, `${key}: ${img.src}`).toMatchObject({ ok: true });
-      const links = await page.$$eval('a[href]', (els) => els.map((a) => ({ href: (a as HTMLAnchorElement).href, raw: a.getAttribute('href') ?? '', text: a.textContent ?? '' })));
+      const links = await page.$$eval('a[href]', (els) => els.map((a) => ({ href: (a as unknown as { href: string }).href, raw: a.getAttribute('href') ?? '', text: a.textContent ?? '' })));
       for (const link of links) {
         const url = new URL(link.href);
         if (link.raw.startsWith('#')) {
