@@ -93,7 +93,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     }
     const digest = index.files.get(target);
     if (digest === undefined) {
-      const near = suggest(target, [...index.files.keys(), ...index.lessons.keys()]);
+      const near = nearestFile(target, [...index.files.keys(), ...index.lessons.keys()]);
       out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: no file ${target} in the repo`, near ? `did you mean ${relative(path, near)}?` : undefined));
       continue;
     }
@@ -127,6 +127,15 @@ function missingAnchor(path: string, place: { line: number; column: number }, fr
   const near = suggest(fragment, [...anchors]);
   const hint = near ? `did you mean #${near}?` : anchors.size > 0 ? `headings and anchors there: ${[...anchors].slice(0, 8).map((a) => `#${a}`).join(', ')}` : 'that lesson has no headings or anchors';
   out.push(diag('lesson/missing-anchor', path, place, `#${fragment}: no heading or anchor with this id in ${where}`, hint));
+}
+
+/** A file of the same name elsewhere (a moved image), else a close path with the same extension (a typo). */
+function nearestFile(target: string, paths: readonly string[]): string | undefined {
+  const name = target.slice(target.lastIndexOf('/') + 1);
+  const sameName = paths.filter((p) => p.slice(p.lastIndexOf('/') + 1) === name);
+  if (sameName.length > 0) return sameName.sort((a, b) => a.length - b.length)[0];
+  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.')).toLowerCase() : '';
+  return suggest(target, paths.filter((p) => p.toLowerCase().endsWith(ext)));
 }
 
 /** `to` as a path relative to the folder of `from` (for hints authors can paste). */

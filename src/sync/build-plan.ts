@@ -13,6 +13,7 @@ import pLimit from 'p-limit';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { diffCourse } from '../plan/diff-course.js';
 import { linkLessons } from '../plan/lesson-links.js';
+import { explainReferences } from '../plan/explain-references.js';
 import { type SchoolClient, createSchoolClient } from '../school/client.js';
 import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
 import { loadCourse } from '../source/load-course.js';
@@ -152,7 +153,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
 
   // Links between lessons take their targets' ids from state; the digest stays the repo's.
   const linked = linkLessons(desired, state);
-  const plan = diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url });
+  const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url }), linked.desired);
   return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, pendingLinks: linked.pending };
 }
 

@@ -8,8 +8,6 @@
  * A second apply sends no request and publishes no new file.
  */
 import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -17,38 +15,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, startTestEmulator } from '../apply/helpers.js';
 import { runCli } from '../e2e/helpers.js';
+import { serveAssets, type StaticHost } from '../e2e/static-server.js';
 import { launchChromium } from './chromium.js';
 
 const ODIN = path.resolve(import.meta.dirname, '../fixtures/repos/odin');
 
 let emu: RunningEmulator;
 let browser: Browser;
-let assetServer: Server;
-let assetRequests: string[] = [];
+let host: StaticHost;
 let work: string;
 let repo: string;
 let assetsDir: string;
 let origin: string;
 let assetsUrl: string;
-
-/** A static host for the assets folder: what GitHub Pages or a bucket would be. */
-function serveFolder(dir: string): Promise<Server> {
-  const server = createServer((req, res) => {
-    const name = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/assets\//, ''));
-    assetRequests.push(`${req.method} ${name}`);
-    readFile(path.join(dir, path.basename(name))).then(
-      (bytes) => {
-        const type = name.endsWith('.png') ? 'image/png' : name.endsWith('.pdf') ? 'application/pdf' : 'application/octet-stream';
-        res.writeHead(200, { 'content-type': type, 'content-length': bytes.length, 'access-control-allow-origin': '*' });
-        res.end(req.method === 'HEAD' ? undefined : bytes);
-      },
-      () => {
-        res.writeHead(404).end();
-      },
-    );
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'coursesync-browser-'));
@@ -57,8 +36,8 @@ beforeAll(async () => {
   await cp(ODIN, repo, { recursive: true, filter: (src) => path.basename(src) !== '.coursesync' });
   emu = await startTestEmulator();
   origin = emu.url.replace(/\/api\/v1$/, '');
-  assetServer = await serveFolder(assetsDir);
-  assetsUrl = `http://127.0.0.1:${(assetServer.address() as AddressInfo).port}/assets/`;
+  host = await serveAssets(assetsDir);
+  assetsUrl = host.baseUrl;
   const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8'))
     .replace('http://academy.test', origin)
     .replace('http://assets.test/course/', assetsUrl);
@@ -69,7 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await emu?.close();
-  await new Promise((r) => assetServer?.close(r));
+  await host?.close();
   await rm(work, { recursive: true, force: true });
 });
 
@@ -103,7 +82,7 @@ describe('the Odin-like course after one apply, in Chromium', () => {
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
     // Apply asked the static host for every asset before sending a lesson that shows it.
-    expect(assetRequests.filter((r) => r.startsWith('HEAD')).length).toBe(5);
+    expect(host.requests.filter((r) => r.startsWith('HEAD')).length).toBe(5);
 
     const lessons = await stateLessons();
     expect(Object.keys(lessons).sort()).toEqual(['recipes', 'setup', 'welcome']);
@@ -162,12 +141,12 @@ describe('the Odin-like course after one apply, in Chromium', () => {
 
     // Once more: nothing to publish, nothing to send.
     const before = emu.stats().requests;
-    const requestsBefore = assetRequests.length;
+    const requestsBefore = host.requests.length;
     const again = await runCli(['assets', repo, '--out', assetsDir]);
     expect(again.stdout).toContain('0 new asset files, 5 already in');
     const second = await runCli(['apply', repo, '--yes'], env());
     expect(second.code).toBe(0);
     expect(emu.stats().requests).toBe(before);
-    expect(assetRequests.length).toBe(requestsBefore);
+    expect(host.requests.length).toBe(requestsBefore);
   }, 120_000);
 });
