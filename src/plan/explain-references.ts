@@ -24,20 +24,23 @@ export function assetReasons(before: string, after: string, assets: readonly Les
   return reasons;
 }
 
-/** The plan with `why` on every call step whose body or description changed because of what it references. */
-export function explainReferences(plan: Plan, desired: DesiredState): Plan {
-  const base = desired.config.assets?.base_url;
-  if (base === undefined) return plan;
+/**
+ * The plan with `why` on every call step whose body or description changed because of what it
+ * references, and on those sent with links pending (`pending`: key → targets without an id yet).
+ */
+export function explainReferences(plan: Plan, desired: DesiredState, pending: ReadonlyMap<string, readonly string[]> = new Map()): Plan {
+  const base = desired.config.assets?.base_url ?? '';
   const assets = new Map<string, readonly LessonAsset[]>();
   for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) if (l.assets?.length) assets.set(l.key, l.assets);
   const changes = plan.changes.map((step) => {
-    if (!isCall(step) || step.action === 'create') return step;
-    const list = assets.get(step.key);
-    if (!list) return step;
+    if (!isCall(step)) return step;
     const why: string[] = [];
-    for (const f of step.fields) {
+    const waiting = pending.get(step.key);
+    if (waiting) why.push(`its links to ${waiting.join(', ')} (created by this apply) are sent pending and filled in right after`);
+    const list = step.action === 'create' || base === '' ? undefined : assets.get(step.key);
+    for (const f of list ? step.fields : []) {
       if ((f.field === 'body' || f.field === 'description') && typeof f.before === 'string' && typeof f.after === 'string') {
-        for (const r of assetReasons(f.before, f.after, list, base)) if (!why.includes(r)) why.push(r);
+        for (const r of assetReasons(f.before, f.after, list!, base)) if (!why.includes(r)) why.push(r);
       }
     }
     return why.length > 0 ? { ...step, why } : step;

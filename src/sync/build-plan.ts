@@ -153,7 +153,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
 
   // Links between lessons take their targets' ids from state; the digest stays the repo's.
   const linked = linkLessons(desired, state);
-  const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url }), linked.desired);
+  const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url }), linked.desired, linked.pending);
   return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, pendingLinks: linked.pending };
 }
 
