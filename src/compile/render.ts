@@ -63,8 +63,14 @@ export function renderMarkdown(markdown: string): RenderResult {
   // Only raw HTML can hold elements the school rejects; Markdown syntax cannot produce them.
   const hast = (hasHtml ? toRawHast : toHast).runSync(mdast) as HastRoot;
   if (hasHtml) problems.push(...findHtmlProblems(hast));
-  const anchors = addHeadingIds(hast);
-  const refs = markLocalRefs(hast);
+  // One walk over the tree for both: heading ids first, so anchors are in document order.
+  const slugger = new GithubSlugger();
+  const anchors: string[] = [];
+  const refs: LocalRef[] = [];
+  visit(hast, 'element', (node: Element) => {
+    addHeadingId(node, slugger, anchors);
+    markLocalRefs(node, refs);
+  });
   let html = toHtml(hast, { allowDangerousHtml: true });
   // As remark-html did: a document ends with a newline.
   if (html !== '' && !/[\r\n]$/.test(html)) html += '\n';
@@ -84,22 +90,17 @@ function unique(problems: HtmlProblem[]): HtmlProblem[] {
 
 const HEADING = /^h[1-6]$/;
 
-/** GitHub's heading ids (github-slugger: duplicates get -1, -2), plus every id and name already there. */
-function addHeadingIds(tree: HastRoot): string[] {
-  const slugger = new GithubSlugger();
-  const anchors: string[] = [];
-  visit(tree, 'element', (node: Element) => {
-    const { id, name } = node.properties;
-    if (HEADING.test(node.tagName) && (id === undefined || id === null || id === '')) {
-      const slug = slugger.slug(textOf(node));
-      if (slug !== '') {
-        node.properties.id = slug;
-        anchors.push(slug);
-      }
-    } else if (typeof id === 'string' && id !== '') anchors.push(id);
-    if (node.tagName === 'a' && typeof name === 'string' && name !== '') anchors.push(name);
-  });
-  return anchors;
+/** GitHub's heading ids (github-slugger: duplicates get -1, -2); every id and <a name> is an anchor. */
+function addHeadingId(node: Element, slugger: GithubSlugger, anchors: string[]): void {
+  const { id, name } = node.properties;
+  if (HEADING.test(node.tagName) && (id === undefined || id === null || id === '')) {
+    const slug = slugger.slug(textOf(node));
+    if (slug !== '') {
+      node.properties.id = slug;
+      anchors.push(slug);
+    }
+  } else if (typeof id === 'string' && id !== '') anchors.push(id);
+  if (node.tagName === 'a' && typeof name === 'string' && name !== '') anchors.push(name);
 }
 
 function textOf(node: Element | RootContent): string {
@@ -125,37 +126,33 @@ export function isLocalUrl(url: string): boolean {
   return u !== '' && !u.startsWith('//') && !/^[a-z][a-z0-9+.-]*:/i.test(u) && !u.startsWith('?');
 }
 
-/** Replace each local URL by a marker and list it. */
-function markLocalRefs(tree: HastRoot): LocalRef[] {
-  const refs: LocalRef[] = [];
-  visit(tree, 'element', (node: Element) => {
-    const spec = URL_ATTRIBUTES[node.tagName];
-    if (!spec) return;
-    const start = node.position?.start ?? { line: 1, column: 1 };
-    const mark = (url: string, image: boolean): string => {
-      if (!isLocalUrl(url)) return url;
-      refs.push({ url: url.trim(), image, line: start.line, column: start.column });
-      return refMarker(refs.length - 1);
-    };
-    for (const [names, image] of [[spec.links ?? [], false], [spec.images ?? [], true]] as const) {
-      for (const name of names) {
-        const value = node.properties[name];
-        if (typeof value === 'string') node.properties[name] = mark(value, image);
-      }
+/** Replace each local URL of `node` by a marker and list it. */
+function markLocalRefs(node: Element, refs: LocalRef[]): void {
+  const spec = URL_ATTRIBUTES[node.tagName];
+  if (!spec) return;
+  const start = node.position?.start ?? { line: 1, column: 1 };
+  const mark = (url: string, image: boolean): string => {
+    if (!isLocalUrl(url)) return url;
+    refs.push({ url: url.trim(), image, line: start.line, column: start.column });
+    return refMarker(refs.length - 1);
+  };
+  for (const [names, image] of [[spec.links ?? [], false], [spec.images ?? [], true]] as const) {
+    for (const name of names) {
+      const value = node.properties[name];
+      if (typeof value === 'string') node.properties[name] = mark(value, image);
     }
-    const srcset = node.properties.srcSet;
-    if (spec.srcset && srcset !== undefined && srcset !== null) {
-      // Candidates "URL [descriptor]", separated by commas (hast may hold them split already).
-      const candidates = Array.isArray(srcset) ? srcset.map(String) : String(srcset).split(',');
-      node.properties.srcSet = candidates
-        .map((candidate) => {
-          const m = /^(\s*)(\S+)(.*)$/s.exec(candidate);
-          return m ? `${m[1]}${mark(m[2]!, true)}${m[3]}` : candidate;
-        })
-        .join(',');
-    }
-  });
-  return refs;
+  }
+  const srcset = node.properties.srcSet;
+  if (spec.srcset && srcset !== undefined && srcset !== null) {
+    // Candidates "URL [descriptor]", separated by commas (hast may hold them split already).
+    const candidates = Array.isArray(srcset) ? srcset.map(String) : String(srcset).split(',');
+    node.properties.srcSet = candidates
+      .map((candidate) => {
+        const m = /^(\s*)(\S+)(.*)$/s.exec(candidate);
+        return m ? `${m[1]}${mark(m[2]!, true)}${m[3]}` : candidate;
+      })
+      .join(',');
+  }
 }
 
 /** The HTML with every marker put back to the URL as written (for callers outside a repo). */
