@@ -39,12 +39,13 @@ export function linkLessons(desired: DesiredState, state: StateData): LinkedStat
         if (!l.links || l.links.length === 0) return l;
         const waiting = new Set<string>();
         const fill = (html: string) =>
-          html.replace(LESSON_LINK_MARKER, (_m, key: string) => {
+          html.replace(LESSON_LINK_MARKER, (m, key: string, offset: number) => {
             const id = idOf(key);
             const target = targets.get(key);
             if (id === null || !target) {
               waiting.add(key);
-              return '#';
+              // Pending: the page itself (`#`, or the `#fragment` that follows the marker).
+              return html[offset + m.length] === '#' ? '' : '#';
             }
             return lessonUrl(template, target.programId, id);
           });

@@ -12,7 +12,7 @@ function course() {
     {
       prog_a: {
         sec_1: [
-          { key: 'a', fields: { body: `<p><a href="${lessonLinkMarker('b')}#setup">b</a> <a href="${lessonLinkMarker('c')}">c</a></p>`, description: `<p><a href="${lessonLinkMarker('b')}">b</a></p>` } },
+          { key: 'a', fields: { body: `<p><a href="${lessonLinkMarker('b')}#setup">b</a> <a href="${lessonLinkMarker('c')}">c</a> <a href="${lessonLinkMarker('c')}#part">c</a></p>`, description: `<p><a href="${lessonLinkMarker('b')}">b</a></p>` } },
           { key: 'b', aliases: ['old-b'] },
         ],
       },
@@ -29,7 +29,7 @@ describe('linkLessons: links between lessons get the school lesson URL', () => {
     const state = stateOf({ prog_a: { sec_1: ['a', 'old-b'] } });
     const linked = linkLessons(course(), state);
     const a = linked.desired.programs[0]!.sections[0]!.lessons[0]!;
-    expect(a.fields.body).toBe('<p><a href="https://academy.example.com/products/prog_a/lessons/id_old-b#setup">b</a> <a href="#">c</a></p>');
+    expect(a.fields.body).toBe('<p><a href="https://academy.example.com/products/prog_a/lessons/id_old-b#setup">b</a> <a href="#">c</a> <a href="#part">c</a></p>');
     expect(a.fields.description).toBe('<p><a href="https://academy.example.com/products/prog_a/lessons/id_old-b">b</a></p>');
     expect(linked.pending).toEqual(new Map([['a', ['c']]]));
     const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds: sectionIdsOf(linked.desired) }), linked.desired, linked.pending);
