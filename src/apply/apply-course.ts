@@ -63,31 +63,37 @@ export interface ApplyCourseResult {
 
 /**
  * Every asset of a lesson whose body or description this plan sends must answer 200 at its URL
- * first: a lesson is never sent pointing at an image nobody serves. One missing asset stops the
- * apply before any call, naming each asset and how to publish it.
+ * first: a lesson is never sent pointing at a file nobody serves. Returns, per call of such a
+ * lesson, the error that stops it (which assets, how to publish them); empty when all answer.
  */
-async function checkAssetsPublished(plan: Plan, desired: DesiredState): Promise<void> {
+async function findUnpublishedAssets(plan: Plan, desired: DesiredState): Promise<Map<string, CoursesyncError>> {
+  const blocked = new Map<string, CoursesyncError>();
   const base = desired.config.assets?.base_url;
-  if (base === undefined) return;
+  if (base === undefined) return blocked;
   const byLesson = assetsByLesson(desired);
-  const needed = new Map<string, { asset: LessonAsset; lessons: string[] }>();
-  for (const step of plan.changes) {
-    if (!isCall(step) || (step.request.body === undefined && step.request.description === undefined)) continue;
-    for (const asset of byLesson.get(step.key) ?? []) {
-      const entry = needed.get(asset.name) ?? { asset, lessons: [] };
-      if (!entry.lessons.includes(step.path)) entry.lessons.push(step.path);
-      needed.set(asset.name, entry);
-    }
+  const sending = plan.changes.filter(isCall).filter((step) => step.request.body !== undefined || step.request.description !== undefined);
+  const needed = new Map<string, LessonAsset>();
+  for (const step of sending) for (const asset of byLesson.get(step.key) ?? []) needed.set(asset.name, asset);
+  if (needed.size === 0) return blocked;
+  const missing = new Map((await findUnpublished(base, [...needed.values()])).map((m) => [m.asset.name, m]));
+  if (missing.size === 0) return blocked;
+  for (const step of sending) {
+    const own = (byLesson.get(step.key) ?? []).flatMap((a) => missing.get(a.name) ?? []);
+    if (own.length === 0) continue;
+    const list = own.map((m) => `${m.asset.path} at ${m.url}: ${m.reason}`).join('; ');
+    blocked.set(
+      step.call_id,
+      new CoursesyncError(`not sent: ${own.length === 1 ? 'a file it references is' : `${own.length} files it references are`} not published (${list}); publish with \`coursesync assets --out <folder>\` served at ${base}`, {
+        code: 'apply/assets-unpublished',
+        hint: publishHint(base),
+      }),
+    );
   }
-  if (needed.size === 0) return;
-  const missing = await findUnpublished(base, [...needed.values()].map((n) => n.asset));
-  if (missing.length === 0) return;
-  const lines = missing.map((m) => `${m.asset.path} (${needed.get(m.asset.name)!.lessons.join(', ')}) at ${m.url}: ${m.reason}`);
-  throw new CoursesyncError(`${missing.length} asset${missing.length === 1 ? '' : 's'} the lessons reference ${missing.length === 1 ? 'is' : 'are'} not published; nothing was sent: ${lines.join('; ')}`, {
-    code: 'apply/assets-unpublished',
-    hint: `run \`coursesync assets --out <folder>\` and upload the folder to ${base} (e.g. \`aws s3 sync <folder> s3://…\`, or a GitHub Pages deploy), then apply again`,
-  });
+  return blocked;
 }
+
+const publishHint = (base: string) =>
+  `run \`coursesync assets --out <folder>\` and upload the folder to ${base} (e.g. \`aws s3 sync <folder> s3://…\`, or a GitHub Pages deploy), then apply again`;
 
 /** Find a repo lesson by key, for filling in the entry of an interrupted create. */
 function lookupIn(desired: DesiredState): LessonLookup {
@@ -166,7 +172,16 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file };
     const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0;
 
-    if (calls > 0) await checkAssetsPublished(plan, built.desired);
+    // Lessons whose images or files are not published are not sent; when that is every call,
+    // apply stops here and says so.
+    const blocked = calls > 0 ? await findUnpublishedAssets(plan, built.desired) : new Map<string, CoursesyncError>();
+    if (blocked.size > 0 && blocked.size === calls) {
+      const reasons = [...new Set(plan.changes.filter(isCall).map((step) => `${step.path}: ${blocked.get(step.call_id)?.message.replace(/^not sent: /, '').replace(/; publish with .*$/, '')}`))];
+      throw new CoursesyncError(`${reasons.length === 1 ? 'the lesson to send references' : `${reasons.length} lessons to send reference`} files that are not published; nothing was sent: ${reasons.join('; ')}`, {
+        code: 'apply/assets-unpublished',
+        hint: publishHint(built.desired.config.assets?.base_url ?? ''),
+      });
+    }
 
     if (calls > 0 && options.confirm && !(await options.confirm(plan, { concurrency, baseUrl }))) {
       return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };
@@ -188,11 +203,12 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     }
     if (calls === 0) return { ...base, result: null, cancelled: false, serial: store.data.serial, pendingLeft: 0 };
 
-    let result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal });
+    let result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, blocked });
 
     // Links to lessons this run created were sent pending: now that their ids are in state,
     // a second plan holds exactly the updates that fill them in (one apply is enough).
     let linkPlan: Plan | null = null;
+    // After a failure (a lesson held back for an unpublished file included), the next apply fills them in.
     const allDone = result.outcomes.every((o) => o.status === 'done') && !result.interrupted;
     if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
       const again = await buildPlan(dir, planOptions);

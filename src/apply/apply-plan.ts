@@ -48,6 +48,11 @@ export interface ApplyPlanOptions {
   signal?: AbortSignal;
   /** Clock for records (tests). */
   now?: () => Date;
+  /**
+   * Calls not to send, with why (a lesson whose image is not published): each fails without a
+   * request, and the rest of its chain is skipped as after any failure.
+   */
+  blocked?: ReadonlyMap<string, Error>;
 }
 
 export interface ApplyResult {
@@ -175,8 +180,15 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
     for (const [i, step] of chain.entries()) {
       const id = step.call_id;
       let outcome: CallOutcome;
+      const blocked = options.blocked?.get(id);
       if (stop !== undefined) {
         outcome = { status: 'skipped', step, reason: stop };
+      } else if (blocked !== undefined) {
+        // Never sent, so nothing to record: the next plan proposes the call again.
+        if (recorded) await store.endCall(id, () => {});
+        recorded = false;
+        outcome = { status: 'failed', step, error: blocked, ms: 0 };
+        stop = 'chain-failed';
       } else {
         try {
           const ran = await runStep(step, recorded, chain[i + 1]);

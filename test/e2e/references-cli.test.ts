@@ -73,7 +73,9 @@ describe('images, files and links through plan and apply', () => {
     const before = emu.stats().requests;
     const refused = await runCli(['apply', repo, '--yes'], env());
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/coursesync: 1 asset the lessons reference is not published; nothing was sent: foundations\/02-project\/img\/diagram\.png \(foundations\/02-project\/01-recipes\.md\) at http:\/\/127\.0\.0\.1:\d+\/assets\/diagram\.[0-9a-f]{16}\.png: HTTP 404/);
+    expect(refused.stderr).toMatch(
+      /coursesync: the lesson to send references files that are not published; nothing was sent: foundations\/02-project\/01-recipes\.md: a file it references is not published \(foundations\/02-project\/img\/diagram\.png at http:\/\/127\.0\.0\.1:\d+\/assets\/diagram\.[0-9a-f]{16}\.png: HTTP 404\)/,
+    );
     expect(refused.stderr).toContain('hint: run `coursesync assets --out <folder>` and upload the folder to');
     expect(emu.stats().requests).toBe(before);
 
@@ -82,6 +84,21 @@ describe('images, files and links through plan and apply', () => {
     const applied = await runCli(['apply', repo, '--yes'], env());
     expect(applied.code).toBe(0);
     expect(emu.stats().requests - before).toBe(1);
+  }, 60_000);
+
+  it('a lesson whose image is not published is held back; the other lessons are sent', async () => {
+    await publishAndApply();
+    await touchImage('foundations/02-project/img/diagram.png');
+    const setup = path.join(repo, 'foundations/01-intro/02-setup.md');
+    await writeFile(setup, (await readFile(setup, 'utf8')).replace('Install Git from your package manager.', 'Install Git with your package manager.'));
+    const before = emu.stats().requests;
+    const applied = await runCli(['apply', repo, '--yes'], env());
+    expect(applied.code).toBe(1);
+    expect(applied.stdout).toMatch(/✗ foundations\/02-project\/01-recipes\.md: update recipes \(les_\d+\): not sent: a file it references is not published \(foundations\/02-project\/img\/diagram\.png at http:\/\/127\.0\.0\.1:\d+\/assets\/diagram\.[0-9a-f]{16}\.png: HTTP 404\)/);
+    // Only the setup lesson's update reached the school.
+    expect(emu.stats().requests - before).toBe(1);
+    const plan = await runCli(['plan', repo, '--format', 'json'], env());
+    expect((JSON.parse(plan.stdout) as { changes: Array<{ key: string }> }).changes.map((c) => c.key)).toEqual(['recipes']);
   }, 60_000);
 
   it('a broken reference fails validate and apply at path:line:col before any request', async () => {
