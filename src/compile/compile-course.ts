@@ -69,7 +69,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const lessonsBySection = compileLessons(source, programs, sections, { ...options, config }, counts, out);
   const allLessons = [...lessonsBySection.values()].flat();
   checkDuplicateKeys(allLessons, out);
-  resolveAll(source, allLessons, config, out);
+  resolveAll(source, read, allLessons, config, out);
 
   for (const [dir, entry] of sections) {
     if (!entry.section) continue;
@@ -219,13 +219,18 @@ function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
  */
-function resolveAll(source: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[]): void {
+function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[]): void {
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => (e.compiled.identity ? [[e.source.path, { key: e.compiled.identity.key, anchors: new Set(e.compiled.anchors ?? []) }] as const] : [])),
   );
   const files = new Map(source.files ?? []);
   for (const l of source.lessons) if (!lessons.has(l.path)) files.set(l.path, l.digest);
-  const index: RepoIndex = { files, lessons, config };
+  // What `ignore:` left out, so a reference to it says why it is missing.
+  const ignored = new Set<string>();
+  if (read !== source) {
+    for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) ignored.add(path);
+  }
+  const index: RepoIndex = { files, lessons, config, ignored };
   for (const entry of entries) {
     const { fields, refs } = entry.compiled;
     if (!fields) continue;

@@ -23,6 +23,8 @@ export interface RepoIndex {
   /** Every lesson file: path → its key and anchors. */
   lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string> }>;
   config: CourseConfig;
+  /** Files in the repo that coursesync.yaml `ignore:` leaves out. */
+  ignored?: ReadonlySet<string>;
 }
 
 export interface ResolvedLesson {
@@ -92,6 +94,10 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       continue;
     }
     const digest = index.files.get(target);
+    if (digest === undefined && index.ignored?.has(target)) {
+      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${target} is left out by \`ignore:\` in coursesync.yaml`, 'remove the pattern that matches it from `ignore:`, or do not reference the file'));
+      continue;
+    }
     if (digest === undefined) {
       const near = nearestFile(target, [...index.files.keys(), ...index.lessons.keys()]);
       out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: no file ${target} in the repo`, near ? `did you mean ${relative(path, near)}?` : undefined));

@@ -95,6 +95,15 @@ describe('references of the Odin-like fixture', () => {
     ]);
   });
 
+  it('says when a referenced file is left out by ignore:', async () => {
+    const dir = await copyOdin();
+    await edit(dir, 'foundations/02-project/01-recipes.md', '(img/diagram.png)', '(/README.md)');
+    const result = await compile(dir);
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.message} | ${d.hint}`)).toEqual([
+      'foundations/02-project/01-recipes.md:8:1 "/README.md": README.md is left out by `ignore:` in coursesync.yaml | remove the pattern that matches it from `ignore:`, or do not reference the file',
+    ]);
+  });
+
   it('names the setting a local image or a lesson link needs', async () => {
     const dir = await copyOdin();
     await writeFile(path.join(dir, 'coursesync.yaml'), 'ignore: [README.md, drafts/]\n');
