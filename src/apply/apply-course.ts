@@ -203,7 +203,8 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     }
     if (calls === 0) return { ...base, result: null, cancelled: false, serial: store.data.serial, pendingLeft: 0 };
 
-    let result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, blocked });
+    const lessonUrl = built.desired.config.school?.lesson_url;
+    let result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, blocked, lessonUrl });
 
     // Links to lessons this run created were sent pending: now that their ids are in state,
     // a second plan holds exactly the updates that fill them in (one apply is enough).
@@ -214,7 +215,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
       const again = await buildPlan(dir, planOptions);
       if (again.plan.changes.some(isCall)) {
         linkPlan = again.plan;
-        const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal });
+        const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });
         result = { outcomes: [...result.outcomes, ...second.outcomes], mismatches: [...result.mismatches, ...second.mismatches], interrupted: second.interrupted };
       }
     }

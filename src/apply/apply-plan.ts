@@ -7,6 +7,8 @@
  * read-back (a pending `PATCH {}` record, resolved by resolvePendingCalls at the end of the run
  * or, if the run is killed, at the start of the next one).
  */
+import { fillLessonLinks } from '../model/lesson-links.js';
+import type { StateData } from '../state/schema.js';
 import pLimit from 'p-limit';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { isCall, type CallStep, type Plan } from '../plan/plan-schema.js';
@@ -53,6 +55,12 @@ export interface ApplyPlanOptions {
    * request, and the rest of its chain is skipped as after any failure.
    */
   blocked?: ReadonlyMap<string, Error>;
+  /**
+   * school.lesson_url: links the plan left pending (to lessons created in this run) are filled
+   * in from the state just before each call, so a link to a lesson created earlier in the run
+   * needs no second call.
+   */
+  lessonUrl?: string;
 }
 
 export interface ApplyResult {
@@ -79,6 +87,22 @@ function sendStep(client: SchoolClient, step: CallStep): Promise<Lesson> {
       throw new Error(`unknown step ${(never as CallStep).action}`);
     }
   }
+}
+
+/** `step` with its pending lesson links filled from `state` (unknown ones as `#`), request and fields alike. */
+function withLessonLinks(step: CallStep, template: string, state: StateData): CallStep {
+  const { body, description } = step.request;
+  if (!(body?.includes('\uE002') || description?.includes('\uE002'))) return step;
+  const locate = (key: string) => {
+    const entry = state.lessons[key];
+    return entry?.id ? { programId: entry.program_id, id: entry.id } : null;
+  };
+  const fill = (v: string | null | undefined) => (typeof v === 'string' ? fillLessonLinks(v, template, locate, false) : v);
+  const request = { ...step.request };
+  if (body !== undefined) request.body = fill(body);
+  if (description !== undefined) request.description = fill(description);
+  const fields = step.fields.map((f) => (f.field === 'body' || f.field === 'description' ? { ...f, after: fill(f.after as string | null) ?? null } : f));
+  return { ...step, request, fields };
 }
 
 /** Whether a failed request certainly changed nothing (4xx: the API saves nothing on those). */
@@ -110,7 +134,9 @@ export async function applyPlan(plan: Plan, options: ApplyPlanOptions): Promise<
   // result of a call and the pending record of the next one go in one write (still
   // write-ahead: the next request is sent only after that write), halving the writes on the
   // chain's critical path.
-  const runStep = async (step: CallStep, recorded: boolean, next: CallStep | undefined): Promise<{ outcome: CallOutcome; nextRecorded: boolean }> => {
+  const runStep = async (planned: CallStep, recorded: boolean, next: CallStep | undefined): Promise<{ outcome: CallOutcome; nextRecorded: boolean }> => {
+    // What is sent, and recorded as applied, has every link it can fill filled.
+    const step = options.lessonUrl === undefined ? planned : withLessonLinks(planned, options.lessonUrl, store.data);
     const skip = async () => {
       if (recorded) await store.endCall(step.call_id, () => {});
       return { outcome: { status: 'skipped', step, reason: unauthorized ? 'unauthorized' : 'interrupted' } as CallOutcome, nextRecorded: false };

@@ -36,7 +36,7 @@ export function explainReferences(plan: Plan, desired: DesiredState, pending: Re
     if (!isCall(step)) return step;
     const why: string[] = [];
     const waiting = pending.get(step.key);
-    if (waiting) why.push(`its links to ${waiting.join(', ')} (created by this apply) are sent pending and filled in right after`);
+    if (waiting) why.push(`links to ${waiting.join(', ')}, created by this apply: filled in when sent if created by then, else patched right after`);
     const list = step.action === 'create' || base === '' ? undefined : assets.get(step.key);
     for (const f of list ? step.fields : []) {
       if ((f.field === 'body' || f.field === 'description') && typeof f.before === 'string' && typeof f.after === 'string') {

@@ -2,11 +2,13 @@
  * Links between lessons (PURE): fill the lesson-link markers compile left in bodies and
  * descriptions with school.lesson_url and the target's ids from state. A renamed or moved
  * lesson keeps its id (matched by key, else by one of its aliases), so links to it keep
- * working. A target the school does not hold yet (created by this apply) has no id: the link
- * is sent pending (`#`, the page itself) and apply patches it once the target exists
- * (apply-course.ts runs a second, link-only plan), so one apply is enough, cycles included.
+ * working. A target the school does not hold yet (created by this apply) has no id: its
+ * marker stays in the plan, and apply fills it in just before sending when the target was
+ * created earlier in the run; a link still unknown then is sent pending (`#`) and patched by a
+ * second, link-only plan once the target exists (apply-course.ts). One apply is enough, cycles
+ * included, and the extra calls are only for links sent before their target existed.
  */
-import { LESSON_LINK_MARKER, lessonUrl } from '../model/lesson-links.js';
+import { fillLessonLinks } from '../model/lesson-links.js';
 import type { DesiredLesson, DesiredState } from '../model/desired.js';
 import type { StateData } from '../state/schema.js';
 
@@ -38,17 +40,12 @@ export function linkLessons(desired: DesiredState, state: StateData): LinkedStat
       lessons: s.lessons.map((l) => {
         if (!l.links || l.links.length === 0) return l;
         const waiting = new Set<string>();
-        const fill = (html: string) =>
-          html.replace(LESSON_LINK_MARKER, (m, key: string, offset: number) => {
-            const id = idOf(key);
-            const target = targets.get(key);
-            if (id === null || !target) {
-              waiting.add(key);
-              // Pending: the page itself (`#`, or the `#fragment` that follows the marker).
-              return html[offset + m.length] === '#' ? '' : '#';
-            }
-            return lessonUrl(template, target.programId, id);
-          });
+        const locate = (key: string) => {
+          const id = idOf(key);
+          const target = targets.get(key);
+          return id === null || !target ? null : { programId: target.programId, id };
+        };
+        const fill = (html: string) => fillLessonLinks(html, template, locate, true, waiting);
         const fields = { ...l.fields, body: fill(l.fields.body), description: fill(l.fields.description) };
         if (waiting.size > 0) pending.set(l.key, [...waiting]);
         return { ...l, fields };
