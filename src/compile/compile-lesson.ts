@@ -7,11 +7,11 @@ import type { LessonFields } from '../model/desired.js';
 import { countCodePoints, LESSON_KEY_PATTERN, LessonFrontMatterSchema, MAX_TEXT_LENGTH, VIDEO_KEYS, type LessonDefaults, type LessonFrontMatter } from '../model/lesson.js';
 import type { LessonSource } from '../model/source-tree.js';
 import { videoIdFromUrl } from '../school/video-urls.js';
-import { checkHtml, type HtmlProblem } from './check-html.js';
+import type { HtmlProblem } from './check-html.js';
 import { checkSchema } from './check-schema.js';
 import { diag, type Code, type Place } from './codes.js';
 import { parseYaml, type ParsedYaml } from './parse-yaml.js';
-import { renderMarkdown, type LocalRef, type RenderResult } from './render.js';
+import { renderHtmlBody, renderMarkdown, type LocalRef, type RenderResult } from './render.js';
 
 /** Markdown → HTML; swappable so a caller can serve results from a cache or a worker pool. */
 export type RenderFn = (markdown: string) => RenderResult;
@@ -154,8 +154,11 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', render: 
   let refs: PlacedRef[] = [];
   let anchors: string[] = [];
   if (format === 'html') {
-    body = source.body.text;
-    reportHtml(checkHtml(body), file, inBody, out);
+    const checked = renderHtmlBody(source.body.text);
+    body = checked.html;
+    reportHtml(checked.problems, file, inBody, out);
+    refs = checked.refs.map((r, index) => ({ ...r, ...inBody(r), field: 'body', index }));
+    anchors = checked.anchors;
   } else if (source.body.text.length > MAX_SOURCE_LENGTH) {
     out.push(diag('lesson/body-too-long', file, { line: bodyStart, column: 1 }, tooLongToRender('body', source.body.text.length)));
     return { html: '', refs, anchors };

@@ -9,6 +9,7 @@
  */
 import GithubSlugger from 'github-slugger';
 import type { Element, Root as HastRoot, RootContent } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 import type { Root as MdastRoot } from 'mdast';
 import rehypeRaw from 'rehype-raw';
@@ -75,6 +76,25 @@ export function renderMarkdown(markdown: string): RenderResult {
   // As remark-html did: a document ends with a newline.
   if (html !== '' && !/[\r\n]$/.test(html)) html += '\n';
   return { html, problems: unique(problems), anchors, refs };
+}
+
+/**
+ * An HTML body (`content_format: html`) checked the same way: problems, anchors and local
+ * references. It is sent as written (no heading ids added), re-serialised only when it holds a
+ * local reference, whose URL must then be replaced.
+ */
+export function renderHtmlBody(html: string): RenderResult {
+  const hast = fromHtml(html, { fragment: true });
+  const problems = findHtmlProblems(hast);
+  const anchors: string[] = [];
+  const refs: LocalRef[] = [];
+  visit(hast, 'element', (node: Element) => {
+    const { id, name } = node.properties;
+    if (typeof id === 'string' && id !== '') anchors.push(id);
+    if (node.tagName === 'a' && typeof name === 'string' && name !== '') anchors.push(name);
+    markLocalRefs(node, refs);
+  });
+  return { html: refs.length === 0 ? html : toHtml(hast, { allowDangerousHtml: true }), problems, anchors, refs };
 }
 
 /** A Markdown link also becomes an <a> in hast: report each place once. */

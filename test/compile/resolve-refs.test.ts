@@ -104,6 +104,24 @@ describe('references of the Odin-like fixture', () => {
     ]);
   });
 
+  it('resolves the references of an HTML body too, and leaves one without any as written', async () => {
+    const dir = await copyOdin();
+    await writeFile(
+      path.join(dir, 'foundations/02-project/02-cheatsheet.md'),
+      '---\nname: Cheat sheet\ncontent_format: html\n---\n<h2 id="print">Print it</h2>\n<p><a href="/shared/git-cheatsheet.pdf">PDF</a> <a href="#print">top</a> <a href="01-recipes.md#recipes">recipes</a></p>\n',
+    );
+    await writeFile(path.join(dir, 'foundations/02-project/03-plain.md'), '---\nname: Plain\ncontent_format: html\n---\n<P>Kept  <B>as written</B></P>\n');
+    const byKey = lessons(await compile(dir));
+    expect(byKey.get('cheatsheet')?.fields.body).toMatch(
+      new RegExp(`^<h2 id="print">Print it</h2>\n<p><a href="http://assets\\.test/course/git-cheatsheet\\.[0-9a-f]{16}\\.pdf">PDF</a> <a href="#print">top</a> <a href="${lessonLinkMarker('recipes')}#recipes">recipes</a></p>\n$`),
+    );
+    expect(byKey.get('plain')?.fields.body).toBe('<P>Kept  <B>as written</B></P>\n');
+    const dir2 = await copyOdin();
+    await writeFile(path.join(dir2, 'foundations/02-project/02-broken.md'), '---\nname: Broken\ncontent_format: html\n---\n<p>\n<img src="img/nope.png"></p>\n');
+    const broken = await compile(dir2);
+    expect(broken.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toEqual(['foundations/02-project/02-broken.md:6:1 lesson/missing-file']);
+  });
+
   it('names the setting a local image or a lesson link needs', async () => {
     const dir = await copyOdin();
     await writeFile(path.join(dir, 'coursesync.yaml'), 'ignore: [README.md, drafts/]\n');
