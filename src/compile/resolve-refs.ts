@@ -82,7 +82,8 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       out.push(diag('lesson/ref-outside-repo', path, place, `${JSON.stringify(ref.url)} points outside the repo`));
       continue;
     }
-    const lesson = index.lessons.get(target) ?? index.lessons.get(`${target}/README.md`);
+    const readme = target === '' ? 'README.md' : `${target}/README.md`;
+    const lesson = index.lessons.get(target) ?? index.lessons.get(readme);
     if (lesson && !ref.image) {
       if (fragment !== undefined && fragment !== '' && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, target, lesson.anchors, out);
       if (index.config.school?.lesson_url === undefined) {
@@ -93,7 +94,9 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       urls[ref.field][ref.index] = lessonLinkMarker(lesson.key) + (fragment !== undefined ? `#${encodeURIComponent(fragment)}` : '');
       continue;
     }
-    const digest = index.files.get(target);
+    // A folder link (`../solution/`) shows its README, as on GitHub.
+    const file = index.files.has(target) ? target : index.files.has(readme) ? readme : target;
+    const digest = index.files.get(file);
     if (digest === undefined && index.ignored?.has(target)) {
       out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${target} is left out by \`ignore:\` in coursesync.yaml`, 'remove the pattern that matches it from `ignore:`, or do not reference the file'));
       continue;
@@ -106,11 +109,11 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const base = index.config.assets?.base_url;
     if (base === undefined) {
       const what = ref.image ? 'image' : 'file';
-      out.push(diag('lesson/needs-assets-url', path, place, `the ${what} ${target} is in the repo, and coursesync.yaml sets no assets.base_url to publish it at`));
+      out.push(diag('lesson/needs-assets-url', path, place, `the ${what} ${file} is in the repo, and coursesync.yaml sets no assets.base_url to publish it at`));
       continue;
     }
-    const name = assetFileName(target, digest);
-    if (!assets.has(target)) assets.set(target, { path: target, digest, name, image: ref.image });
+    const name = assetFileName(file, digest);
+    if (!assets.has(file)) assets.set(file, { path: file, digest, name, image: ref.image });
     urls[ref.field][ref.index] = base + name + (fragment !== undefined ? `#${encodeURIComponent(fragment)}` : '');
   }
   const fill = (html: string, field: PlacedRef['field']) =>

@@ -95,6 +95,16 @@ describe('references of the Odin-like fixture', () => {
     ]);
   });
 
+  it('a link to a folder goes to its README, published like any file', async () => {
+    const dir = await copyOdin();
+    const config = path.join(dir, 'coursesync.yaml');
+    await writeFile(config, (await readFile(config, 'utf8')).replace('  - README.md\n', ''));
+    await edit(dir, 'foundations/02-project/01-recipes.md', '(img/diagram.png)', '(../../)');
+    const recipes = lessons(await compile(dir)).get('recipes');
+    expect(recipes?.assets?.map((a) => a.path)).toEqual(['README.md', 'foundations/01-intro/images/clone_repo.png']);
+    expect(recipes?.fields.body).toMatch(/<img src="http:\/\/assets\.test\/course\/README\.[0-9a-f]{16}\.md"/);
+  });
+
   it('says when a referenced file is left out by ignore:', async () => {
     const dir = await copyOdin();
     await edit(dir, 'foundations/02-project/01-recipes.md', '(img/diagram.png)', '(/README.md)');
