@@ -5,7 +5,10 @@
  * answers surprised us. The CLI (src/cli/apply.ts) and the demo call this; it prints nothing.
  */
 import { failure } from '../diagnostics/error-codes/index.js';
-import type { DesiredState } from '../model/desired.js';
+import type { UnpublishedFiles } from '../diagnostics/error-codes/state.js';
+import type { DesiredState, LessonAsset } from '../model/desired.js';
+import { findUnpublished } from '../assets/check-published.js';
+import { assetsByLesson } from '../assets/lesson-assets.js';
 import { buildPlan, type BuiltPlan } from '../sync/build-plan.js';
 import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import { isCall, type Plan } from '../plan/plan-schema.js';
@@ -49,6 +52,8 @@ export interface ApplyCourseResult {
   resolvedAtStart: ResolvePendingResult;
   /** null when nothing was run: no calls, or the confirmation was declined. */
   result: ApplyResult | null;
+  /** The second plan that filled in links to lessons created by the first (its outcomes follow the first's in `result`). */
+  linkPlan?: Plan | null;
   cancelled: boolean;
   /** Lessons read back after the run (position mismatches, updates with an unknown outcome). */
   readBack: ResolvePendingResult | null;
@@ -59,6 +64,29 @@ export interface ApplyCourseResult {
   serial: number;
   /** Pending records left in state (the next apply resolves them). */
   pendingLeft: number;
+}
+
+/**
+ * Every asset of a lesson whose body or description this plan sends must answer 200 at its URL
+ * first: a lesson is never sent pointing at a file nobody serves. Returns, per call of such a
+ * lesson, which of its files do not answer; empty when all answer.
+ */
+async function findUnpublishedAssets(plan: Plan, desired: DesiredState): Promise<Map<string, UnpublishedFiles>> {
+  const unpublished = new Map<string, UnpublishedFiles>();
+  const base = desired.config.assets?.base_url;
+  if (base === undefined) return unpublished;
+  const byLesson = assetsByLesson(desired);
+  const sending = plan.changes.filter(isCall).filter((step) => step.request.body !== undefined || step.request.description !== undefined);
+  const needed = new Map<string, LessonAsset>();
+  for (const step of sending) for (const asset of byLesson.get(step.key) ?? []) needed.set(asset.name, asset);
+  if (needed.size === 0) return unpublished;
+  const missing = new Map((await findUnpublished(base, [...needed.values()])).map((m) => [m.asset.name, m]));
+  if (missing.size === 0) return unpublished;
+  for (const step of sending) {
+    const own = (byLesson.get(step.key) ?? []).flatMap((a) => missing.get(a.name) ?? []);
+    if (own.length > 0) unpublished.set(step.call_id, { count: own.length, list: own.map((m) => `${m.asset.path} at ${m.url}: ${m.reason}`).join('; ') });
+  }
+  return unpublished;
 }
 
 /** Find a repo lesson by key, for filling in the entry of an interrupted create. */
@@ -126,6 +154,16 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0;
     refuseUnacknowledgedImpact(plan, options.acceptImpact === true);
 
+    // Lessons whose images or files are not published are not sent; when that is every call,
+    // apply stops here and says so.
+    const unpublished = calls > 0 ? await findUnpublishedAssets(plan, built.desired) : new Map<string, UnpublishedFiles>();
+    const assetBase = built.desired.config.assets?.base_url ?? '';
+    if (unpublished.size > 0 && unpublished.size === calls) {
+      const lessons = [...new Map(plan.changes.filter(isCall).map((step) => [step.path, unpublished.get(step.call_id)!])).entries()].map(([path, files]) => ({ path, ...files }));
+      throw failure('apply/assets-unpublished', { lessons, base: assetBase });
+    }
+    const blocked = new Map([...unpublished].map(([id, files]) => [id, failure('apply/asset-unpublished', { ...files, base: assetBase })]));
+
     if (calls > 0 && options.confirm && !(await options.confirm(plan, { concurrency, baseUrl }))) {
       return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };
     }
@@ -146,7 +184,22 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     }
     if (calls === 0) return { ...base, result: null, cancelled: false, serial: store.data.serial, pendingLeft: 0 };
 
-    const result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal });
+    const lessonUrl = built.desired.config.school?.lesson_url;
+    let result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, blocked, lessonUrl });
+
+    // Links to lessons this run created were sent pending: now that their ids are in state,
+    // a second plan holds exactly the updates that fill them in (one apply is enough).
+    let linkPlan: Plan | null = null;
+    // After a failure (a lesson held back for an unpublished file included), the next apply fills them in.
+    const allDone = result.outcomes.every((o) => o.status === 'done') && !result.interrupted;
+    if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
+      const again = await buildPlan(dir, planOptions);
+      if (again.plan.changes.some(isCall)) {
+        linkPlan = again.plan;
+        const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });
+        result = { outcomes: [...result.outcomes, ...second.outcomes], mismatches: [...result.mismatches, ...second.mismatches], interrupted: second.interrupted };
+      }
+    }
 
     // Marks left by the run (position mismatches, updates whose outcome is unknown): read back now.
     let readBack: ResolvePendingResult | null = null;
@@ -158,7 +211,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         readBackError = e instanceof Error ? e : new Error(String(e));
       }
     }
-    return { ...base, result, cancelled: false, readBack, readBackError, serial: store.data.serial, pendingLeft: Object.keys(store.data.pending).length };
+    return { ...base, result, linkPlan, cancelled: false, readBack, readBackError, serial: store.data.serial, pendingLeft: Object.keys(store.data.pending).length };
   } finally {
     await store.close();
   }

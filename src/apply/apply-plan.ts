@@ -8,10 +8,12 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import pLimit from 'p-limit';
+import { fillLessonLinks } from '../model/lesson-links.js';
 import { isCall, type CallStep, type Plan } from '../plan/plan-schema.js';
 import type { SchoolClient } from '../school/client.js';
 import { SchoolApiError } from '../school/errors.js';
 import type { Lesson, LessonCreateBody, LessonUpdateBody } from '../school/wire/lessons.js';
+import type { StateData } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 import { CallLifecycle, isUncertain, mismatchOf, type PositionMismatch } from './call-lifecycle.js';
 
@@ -44,6 +46,17 @@ export interface ApplyPlanOptions {
   signal?: AbortSignal;
   /** Clock for records (tests). */
   now?: () => Date;
+  /**
+   * Calls not to send, with why (a lesson whose image is not published): each fails without a
+   * request, and the rest of its chain is skipped as after any failure.
+   */
+  blocked?: ReadonlyMap<string, Error>;
+  /**
+   * school.lesson_url: links the plan left pending (to lessons created in this run) are filled
+   * in from the state just before each call, so a link to a lesson created earlier in the run
+   * needs no second call.
+   */
+  lessonUrl?: string;
 }
 
 export interface ApplyResult {
@@ -74,6 +87,22 @@ function sendStep(client: SchoolClient, step: CallStep): Promise<Lesson> {
 
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
+/** `step` with its pending lesson links filled from `state` (unknown ones as `#`), request and fields alike. */
+function withLessonLinks(step: CallStep, template: string, state: StateData): CallStep {
+  const { body, description } = step.request;
+  if (!(body?.includes('\uE002') || description?.includes('\uE002'))) return step;
+  const locate = (key: string) => {
+    const entry = state.lessons[key];
+    return entry?.id ? { programId: entry.program_id, id: entry.id } : null;
+  };
+  const fill = (v: string | null | undefined) => (typeof v === 'string' ? fillLessonLinks(v, template, locate, false) : v);
+  const request = { ...step.request };
+  if (body !== undefined) request.body = fill(body);
+  if (description !== undefined) request.description = fill(description);
+  const fields = step.fields.map((f) => (f.field === 'body' || f.field === 'description' ? { ...f, after: fill(f.after as string | null) ?? null } : f));
+  return { ...step, request, fields };
+}
+
 /** What a whole run shares: the request slots, the stop conditions and the progress count. */
 class Run {
   readonly limit: ReturnType<typeof pLimit>;
@@ -84,6 +113,10 @@ class Run {
 
   constructor(readonly options: ApplyPlanOptions) {
     this.limit = pLimit(Math.max(1, Math.floor(options.concurrency)));
+  }
+
+  lifecycle(step: CallStep): CallLifecycle {
+    return new CallLifecycle(step, this.options.store, this.options.now ?? (() => new Date()));
   }
 
   /** Why no new call may start, if one may not. */
@@ -97,8 +130,11 @@ class Run {
    * One call through its lifecycle. `recorded`: the previous call of the chain already wrote
    * this call's pending record. Returns the outcome and whether `next`'s record was written.
    */
-  async call(step: CallStep, recorded: boolean, next: CallStep | undefined): Promise<{ outcome: CallOutcome; nextRecorded: boolean }> {
-    const call = new CallLifecycle(step, this.options.store, this.options.now ?? (() => new Date()));
+  async call(planned: CallStep, recorded: boolean, next: CallStep | undefined): Promise<{ outcome: CallOutcome; nextRecorded: boolean }> {
+    // What is sent, and recorded as applied, has every link it can fill filled.
+    const { lessonUrl, store } = this.options;
+    const step = lessonUrl === undefined ? planned : withLessonLinks(planned, lessonUrl, store.data);
+    const call = this.lifecycle(step);
     const skip = async (reason: SkipReason) => {
       await call.skipped(recorded);
       return { outcome: { status: 'skipped' as const, step, reason }, nextRecorded: false };
@@ -150,8 +186,15 @@ class Run {
     let recorded = false;
     for (const [i, step] of chain.entries()) {
       let outcome: CallOutcome;
+      const blocked = this.options.blocked?.get(step.call_id);
       if (stop !== undefined) {
         outcome = { status: 'skipped', step, reason: stop };
+      } else if (blocked !== undefined) {
+        // Never sent, so nothing to record: the next plan proposes the call again.
+        await this.lifecycle(step).skipped(recorded);
+        recorded = false;
+        outcome = { status: 'failed', step, error: blocked, ms: 0 };
+        stop = 'chain-failed';
       } else {
         try {
           const ran = await this.call(step, recorded, chain[i + 1]);

@@ -16,6 +16,7 @@ const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./plan.js'),
   () => import('./apply.js'),
   () => import('./preview.js'),
+  () => import('./assets.js'),
   () => import('./import.js'),
   () => import('./duplicate.js'),
   () => import('./clone.js'),

@@ -4,13 +4,15 @@
  * into hast, whitespace-only text between elements (outside <pre>, <code>, <textarea>) is
  * dropped, other runs of whitespace there count as one space, and both are serialised the same
  * way. So `<p>a</p>` and `<p>a</p>\n`, or a line break and a space inside a paragraph, are equal
- * (a browser shows them the same), while any change to text, elements or attributes is not.
+ * (a browser shows them the same), while any change to text, elements or attributes is not,
+ * except the ids of headings: the renderer derives them from the heading's text.
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 
 const KEEP_WHITESPACE = new Set(['pre', 'code', 'textarea']);
+const HEADING = /^h[1-6]$/;
 
 function strip<T extends Root | Element>(node: T, keep: boolean): T {
   const children: Array<RootContent | ElementContent> = [];
@@ -22,7 +24,14 @@ function strip<T extends Root | Element>(node: T, keep: boolean): T {
       continue;
     }
     if (child.type === 'comment') continue;
-    if (child.type === 'element') children.push(strip(child, keep || KEEP_WHITESPACE.has(child.tagName)));
+    if (child.type === 'element') {
+      const stripped = strip(child, keep || KEEP_WHITESPACE.has(child.tagName));
+      if (HEADING.test(child.tagName) && 'id' in stripped.properties) {
+        const { id: _id, ...rest } = stripped.properties;
+        stripped.properties = rest;
+      }
+      children.push(stripped);
+    }
     else children.push(child);
   }
   return { ...node, children } as T;

@@ -12,7 +12,8 @@ import { LESSON_FIELDS, type LessonFields } from '../model/desired.js';
 import { VIDEO_SOURCE_PRIORITY } from '../model/school-rules.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { splitFrontMatter } from '../source/split-front-matter.js';
-import { renderMarkdown } from '../compile/render.js';
+import { plainHtml, renderMarkdown } from '../compile/render.js';
+import { fieldsAsWritten } from '../compile/resolve-refs.js';
 import { sameHtml } from './check-round-trip.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 
@@ -78,7 +79,7 @@ export function lessonFileText(frontMatter: Record<string, unknown>, body: strin
 export function compileText(text: string, path: string): { fields?: LessonFields; diagnostics: Diagnostic[] } {
   const out: Diagnostic[] = [];
   const compiled = compileLesson({ path, text, digest: '', ...splitFrontMatter(text) }, out);
-  return compiled.fields && !out.some((d) => d.severity === 'error') ? { fields: compiled.fields, diagnostics: out } : { diagnostics: out };
+  return compiled.fields && !out.some((d) => d.severity === 'error') ? { fields: fieldsAsWritten(compiled.fields, compiled.refs ?? []), diagnostics: out } : { diagnostics: out };
 }
 
 /** The first field whose compiled value differs from the school's (HTML compared as shown). */
@@ -97,9 +98,9 @@ function firstDifference(a: LessonFields, b: LessonFields): string | undefined {
 function descriptionMarkdown(html: string): string | undefined {
   if (html === '') return '';
   const converted = htmlToMarkdown(html);
-  if (sameHtml(renderMarkdown(converted).html, html)) return converted;
+  if (sameHtml(plainHtml(renderMarkdown(converted)), html)) return converted;
   // Raw HTML is valid Markdown; remark passes an HTML block through unchanged.
-  if (sameHtml(renderMarkdown(html).html, html)) return html;
+  if (sameHtml(plainHtml(renderMarkdown(html)), html)) return html;
   return undefined;
 }
 
@@ -133,7 +134,7 @@ export function lessonToFile(lesson: Lesson, options: LessonFileOptions): Lesson
   if (options.keepHtml) keptAsHtml = '--keep-html';
   else if (lesson.body !== '') {
     const markdown = htmlToMarkdown(lesson.body);
-    const rendered = renderMarkdown(markdown).html;
+    const rendered = plainHtml(renderMarkdown(markdown));
     if (sameHtml(rendered, lesson.body)) body = markdown + '\n';
     else keptAsHtml = 'the Markdown conversion renders different HTML';
   }

@@ -80,6 +80,12 @@ export const CODES = {
   'lesson/description-too-long': e(`shorten the description: the school accepts at most ${MAX_CONTENT_LENGTH} characters of rendered HTML`),
   'lesson/nested-too-deep': e('flatten the nesting: no lesson needs dozens of block quotes, list items or HTML elements inside one another'),
   'lesson/render-budget': e('simplify the Markdown at fault (or split the lesson); it must render within the budget of one lesson'),
+  // References to repo files, other lessons and headings (resolve-refs.ts).
+  'lesson/missing-file': e('fix the path (relative to the lesson file, or /… from the repo root), or add the file'),
+  'lesson/missing-anchor': e('link to the heading\'s GitHub slug (lower case, spaces as -), or add an anchor with that id'),
+  'lesson/ref-outside-repo': e('copy the file into the repo: lessons can reference only what the repo holds'),
+  'lesson/needs-assets-url': e('set assets.base_url in coursesync.yaml to where `coursesync assets --out <folder>` is served (docs/course-repo.md#images-files-and-links)'),
+  'lesson/needs-lesson-url': e('set school.lesson_url in coursesync.yaml, e.g. https://academy.example.com/products/{program_id}/lessons/{lesson_id} (docs/course-repo.md#images-files-and-links)'),
 } as const satisfies Record<string, Entry>;
 
 export type Code = keyof typeof CODES;

@@ -16,6 +16,9 @@ import { compareNatural } from './natural-order.js';
 import { compileLesson, type CompiledLesson, type RenderFn } from './compile-lesson.js';
 import { compileYamlFile } from './compile-yaml-file.js';
 import { checkDuplicateKeys, orderLessons, type LessonOrder } from './order-lessons.js';
+import { applyIgnore } from './ignore-paths.js';
+import { resolveRefs, type RepoIndex, type ResolvedLesson } from './resolve-refs.js';
+import type { LessonDefaults } from '../model/lesson.js';
 
 export interface CompileCounts {
   programs: number;
@@ -35,11 +38,14 @@ export interface CompileResult {
 export interface LessonEntry {
   source: LessonSource;
   compiled: CompiledLesson;
+  /** Its references resolved against the repo (when it compiled cleanly). */
+  resolved?: ResolvedLesson;
 }
 
 interface SectionEntry {
   section?: DesiredSection;
   lessonOrder?: LessonOrder;
+  defaults?: LessonDefaults;
 }
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -52,15 +58,18 @@ export interface CompileOptions {
 }
 
 /** Compile a course repo's files into its desired state and diagnostics. */
-export function compileCourse(source: SourceTree, options: CompileOptions = {}): CompileResult {
-  const out: Diagnostic[] = [...source.diagnostics];
+export function compileCourse(read: SourceTree, options: CompileOptions = {}): CompileResult {
+  const out: Diagnostic[] = [...read.diagnostics];
   // Counts are of what was found (folders and files), valid or not, so a summary with errors still adds up.
   const counts: CompileCounts = { programs: 0, sections: 0, lessons: 0 };
-  const config = compileConfig(source, out);
+  const config = compileConfig(read, out);
+  const source = applyIgnore(read, config.ignore ?? []);
   const programs = compilePrograms(source, counts, out);
   const sections = compileSections(source, programs, counts, out);
-  const lessonsBySection = compileLessons(source, programs, sections, options, counts, out);
-  checkDuplicateKeys([...lessonsBySection.values()].flat(), out);
+  const lessonsBySection = compileLessons(source, programs, sections, { ...options, config }, counts, out);
+  const allLessons = [...lessonsBySection.values()].flat();
+  checkDuplicateKeys(allLessons, out);
+  resolveAll(source, read, allLessons, config, out);
 
   for (const [dir, entry] of sections) {
     if (!entry.section) continue;
@@ -80,6 +89,9 @@ export function compileCourse(source: SourceTree, options: CompileOptions = {}):
 
 /** Program folder → its program (undefined when its program.yaml is not valid). */
 type ProgramMap = Map<string, DesiredProgram | undefined>;
+
+/** Program folder → the lesson defaults its program.yaml gives. */
+const programDefaults = new WeakMap<DesiredProgram, LessonDefaults>();
 
 /** Programs: folders holding program.yaml, never nested. */
 function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnostic[]): ProgramMap {
@@ -105,6 +117,7 @@ function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnos
     ids.set(data.id, file.path);
     const program: DesiredProgram = { path: dir, id: data.id, sections: [] };
     if (data.name !== undefined) program.name = data.name;
+    if (data.lesson_defaults) programDefaults.set(program, data.lesson_defaults);
     programs.set(dir, program);
   }
   return programs;
@@ -145,6 +158,8 @@ function compileSections(source: SourceTree, programs: ProgramMap, counts: Compi
     refs.set(refKey, file.path);
     entry.section = { path: dir, ref, lessons: [] };
     if (data.lessons) entry.lessonOrder = { keys: data.lessons, yaml };
+    // Nearest wins: the section's defaults over its program's over the repo's.
+    entry.defaults = { ...(program ? programDefaults.get(program) : undefined), ...data.lesson_defaults };
     program?.sections.push(entry.section);
   }
   return sections;
@@ -155,7 +170,7 @@ function compileLessons(
   source: SourceTree,
   programs: ProgramMap,
   sections: Map<string, SectionEntry>,
-  options: CompileOptions,
+  options: CompileOptions & { config: CourseConfig },
   counts: CompileCounts,
   out: Diagnostic[],
 ): Map<string, LessonEntry[]> {
@@ -165,17 +180,19 @@ function compileLessons(
   const missingSectionYaml = new Set(source.diagnostics.filter((d) => d.file.endsWith('/section.yaml')).map((d) => dirOf(d.file)));
   for (const lesson of source.lessons) {
     const dir = dirOf(lesson.path);
-    if (sections.has(dir)) {
+    const section = sections.get(dir);
+    if (section) {
       counts.lessons++;
       const list = bySection.get(dir) ?? [];
-      list.push({ source: lesson, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render) });
+      const defaults = { ...options.config.lesson_defaults, ...section.defaults };
+      list.push({ source: lesson, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults) });
       bySection.set(dir, list);
       continue;
     }
     const chain = ancestors(dir);
-    const section = chain.find((a) => sections.has(a));
-    if (section !== undefined) {
-      out.push(diag('repo/nested-lesson-folder', lesson.path, undefined, `lesson file is in a subfolder of the section folder ${section}`));
+    const outer = chain.find((a) => sections.has(a));
+    if (outer !== undefined) {
+      out.push(diag('repo/nested-lesson-folder', lesson.path, undefined, `lesson file is in a subfolder of the section folder ${outer}`));
       continue;
     }
     const programDir = [dir, ...chain].find((a) => programs.has(a));
@@ -200,16 +217,54 @@ function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
   return compileYamlFile(CourseConfigSchema, source.config, 'config', out, true).data ?? DEFAULT_CONFIG;
 }
 
+/**
+ * Resolve every clean lesson's references once all lessons are known (a link may go to any of
+ * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
+ */
+function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[]): void {
+  const lessons: RepoIndex['lessons'] = new Map(
+    entries.flatMap((e) => (e.compiled.identity ? [[e.source.path, { key: e.compiled.identity.key, anchors: new Set(e.compiled.anchors ?? []) }] as const] : [])),
+  );
+  const files = new Map(source.files ?? []);
+  for (const l of source.lessons) if (!lessons.has(l.path)) files.set(l.path, l.digest);
+  // What `ignore:` left out, so a reference to it says why it is missing.
+  const ignored = new Set<string>();
+  if (read !== source) {
+    for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) ignored.add(path);
+  }
+  const index: RepoIndex = { files, lessons, config, ignored };
+  for (const entry of entries) {
+    const { fields, refs } = entry.compiled;
+    if (!fields) continue;
+    if (!refs || refs.length === 0) {
+      entry.resolved = { fields, assets: [], links: [] };
+      continue;
+    }
+    const before = out.length;
+    const resolved = resolveRefs(entry.source.path, fields, refs, index, out);
+    if (out.length === before) entry.resolved = resolved;
+  }
+}
+
 function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
-  const { identity, fields, copied_from, acknowledge } = entry.compiled;
-  if (!identity || !fields) return undefined;
+  const { identity, copied_from, acknowledge } = entry.compiled;
+  const resolved = entry.resolved;
+  if (!identity || !resolved) return undefined;
   const lesson: DesiredLesson = {
     key: identity.key,
     aliases: identity.aliases.map((a) => a.key),
     path: entry.source.path,
-    fields,
+    fields: resolved.fields,
     digest: entry.source.digest,
   };
+  if (resolved.assets.length > 0) {
+    lesson.assets = resolved.assets;
+    // A saved plan must notice an edited image: the lesson's digest covers the files it shows.
+    const hash = createHash('sha256').update(entry.source.digest);
+    for (const a of resolved.assets) hash.update(`\0${a.path}\0${a.digest}`);
+    lesson.digest = hash.digest('hex');
+  }
+  if (resolved.links.length > 0) lesson.links = resolved.links;
   if (copied_from !== undefined) lesson.copied_from = copied_from;
   if (acknowledge !== undefined) lesson.acknowledge = acknowledge;
   return lesson;

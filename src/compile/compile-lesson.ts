@@ -4,17 +4,17 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LessonFields } from '../model/desired.js';
-import { LESSON_KEY_PATTERN, LessonFrontMatterSchema, VIDEO_KEYS, type LessonFrontMatter } from '../model/lesson.js';
+import { LESSON_KEY_PATTERN, LessonFrontMatterSchema, VIDEO_KEYS, type LessonDefaults, type LessonFrontMatter } from '../model/lesson.js';
 import type { LessonSource } from '../model/source-tree.js';
 import { characterCount, DEFAULT_LESSON_FIELDS, MAX_CONTENT_LENGTH } from '../model/school-rules.js';
 import { videoIdFromUrl } from '../school/video-urls.js';
-import { checkHtml, type HtmlProblem } from './check-html.js';
+import type { HtmlProblem } from './check-html.js';
 import { checkSchema } from './check-schema.js';
 import { diag, type Code, type Place } from './codes.js';
 import { findTooDeep, tooDeepMessage } from './nesting-depth.js';
 import { parseYaml, type ParsedYaml } from './parse-yaml.js';
 import { renderStoppedMessage } from './render-budget.js';
-import { renderMarkdown, type RenderResult } from './render.js';
+import { renderHtmlBody, renderMarkdown, type LocalRef, type RenderResult } from './render.js';
 
 /** Markdown → HTML; swappable so a caller can serve results from a cache or a worker pool. */
 export type RenderFn = (markdown: string) => RenderResult;
@@ -26,12 +26,25 @@ export interface LessonIdentity {
   aliases: Array<{ key: string; place?: Place }>;
 }
 
+/** A local reference of a rendered field, placed in the lesson file; `index` is its marker in that field. */
+export interface PlacedRef extends LocalRef {
+  field: 'body' | 'description';
+  index: number;
+}
+
 export interface CompiledLesson {
   identity?: LessonIdentity;
-  /** Present only when the lesson has no errors. */
+  /**
+   * Present only when the lesson has no errors. Body and description still hold the markers of
+   * their local references (resolve-refs.ts replaces them once the whole repo is known).
+   */
   fields?: LessonFields;
   copied_from?: string;
   acknowledge?: string[];
+  /** Local references of body and description, resolved against the repo by compileCourse. */
+  refs?: PlacedRef[];
+  /** Ids and names in the body a `#fragment` can reach. */
+  anchors?: string[];
 }
 
 const START: Place = { line: 1, column: 1 };
@@ -42,7 +55,7 @@ export function keyFromFileName(fileName: string): string {
 }
 
 /** Compile one lesson file, pushing its problems onto `out`. */
-export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = renderMarkdown): CompiledLesson {
+export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = renderMarkdown, defaults: LessonDefaults = {}): CompiledLesson {
   const file = source.path;
   if (source.text.trim() === '') {
     out.push(diag('file/empty', file, undefined, 'lesson file is empty'));
@@ -71,17 +84,27 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   }
   const raw = value as Record<string, unknown>;
   const errorsBefore = countErrors(out);
-  const fm = checkSchema(LessonFrontMatterSchema, raw, yaml, file, 'lesson', out);
+  const checked = checkSchema(LessonFrontMatterSchema, raw, yaml, file, 'lesson', out);
   const identity = identityOf(file, raw, yaml, out);
   // The body is checked even when the front-matter is not, so every problem shows at once.
-  const body = compileBody(source, fm?.content_format ?? (raw.content_format === 'html' ? 'html' : 'markdown'), render, out);
-  if (!fm) return { identity };
-  const fields = buildFields(fm, body, source, yaml, render, out);
+  const body = compileBody(source, checked?.content_format ?? (raw.content_format === 'html' ? 'html' : 'markdown'), render, out);
+  if (!checked) return { identity };
+  const fm: LessonFrontMatter = { ...defaults, ...definedOnly(checked) };
+  const refs: PlacedRef[] = [...body.refs];
+  const fields = buildFields(fm, body.html, source, yaml, render, refs, out);
   const result: CompiledLesson = { identity };
   if (fm.copied_from !== undefined) result.copied_from = fm.copied_from;
   if (fm.acknowledge !== undefined) result.acknowledge = fm.acknowledge;
-  if (countErrors(out) === errorsBefore) result.fields = fields;
+  if (countErrors(out) === errorsBefore) {
+    result.fields = fields;
+    result.refs = refs;
+    result.anchors = body.anchors;
+  }
   return result;
+}
+
+function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 function countErrors(list: Diagnostic[]): number {
@@ -121,34 +144,46 @@ function tooLongToRender(what: string, length: number): string {
 }
 
 /** Render (or pass through) the body and report its problems at their places in the file. */
-function compileBody(source: LessonSource, format: 'markdown' | 'html', render: RenderFn, out: Diagnostic[]): string {
+interface CompiledBody {
+  html: string;
+  refs: PlacedRef[];
+  anchors: string[];
+}
+
+function compileBody(source: LessonSource, format: 'markdown' | 'html', render: RenderFn, out: Diagnostic[]): CompiledBody {
   const file = source.path;
   // Body: Markdown rendered here, or HTML passed through; problems placed in the file.
   const bodyStart = source.body.line;
-  const inBody = (p: HtmlProblem): Place => ({ line: bodyStart + p.line - 1, column: p.column });
+  const inBody = (p: Place): Place => ({ line: bodyStart + p.line - 1, column: p.column });
   let body: string;
+  let refs: PlacedRef[] = [];
+  let anchors: string[] = [];
   if (format === 'html') {
-    body = source.body.text;
-    reportHtml(checkHtml(body), file, inBody, out);
+    const checked = renderHtmlBody(source.body.text);
+    body = checked.html;
+    reportHtml(checked.problems, file, inBody, out);
+    refs = checked.refs.map((r, index) => ({ ...r, ...inBody(r), field: 'body', index }));
+    anchors = checked.anchors;
   } else if (source.body.text.length > MAX_SOURCE_LENGTH) {
     out.push(diag('lesson/body-too-long', file, { line: bodyStart, column: 1 }, tooLongToRender('body', source.body.text.length)));
-    return '';
+    return { html: '', refs, anchors };
   } else {
     const bodyPlace = { line: bodyStart, column: 1 };
     const rendered = renderChecked(source.body.text, 'body', render, file, (p) => (p === undefined ? bodyPlace : { line: bodyStart + p.line - 1, column: p.column }), out);
-    if (!rendered) return '';
+    if (!rendered) return { html: '', refs, anchors };
     body = rendered.html;
     reportHtml(rendered.problems, file, inBody, out);
+    refs = rendered.refs.map((r, index) => ({ ...r, ...inBody(r), field: 'body', index }));
+    anchors = rendered.anchors;
   }
   const bodyLength = characterCount(body);
   if (bodyLength > MAX_CONTENT_LENGTH) {
     out.push(diag('lesson/body-too-long', file, { line: bodyStart, column: 1 }, `rendered body is ${bodyLength} characters, over the limit of ${MAX_CONTENT_LENGTH}`));
   }
-
-  return body;
+  return { html: body, refs, anchors };
 }
 
-function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, yaml: ParsedYaml, render: RenderFn, out: Diagnostic[]): LessonFields {
+function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, yaml: ParsedYaml, render: RenderFn, refs: PlacedRef[], out: Diagnostic[]): LessonFields {
   const file = source.path;
   const type = fm.lesson_type ?? DEFAULT_LESSON_FIELDS.lesson_type;
   const video = fm.video;
@@ -177,9 +212,10 @@ function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, 
     out.push(diag('lesson/description-too-long', file, yaml.placeOf(['description']) ?? yaml.start, tooLongToRender('description', fm.description.length)));
   } else if (fm.description !== undefined && fm.description !== '') {
     const place = yaml.placeOf(['description']) ?? yaml.start;
-    const rendered = renderChecked(fm.description, 'description', render, file, () => place, out) ?? { html: '', problems: [] };
+    const rendered = renderChecked(fm.description, 'description', render, file, () => place, out) ?? { html: '', problems: [], refs: [], anchors: [] };
     description = rendered.html;
     reportHtml(rendered.problems, file, () => place, out);
+    refs.push(...rendered.refs.map((r, index): PlacedRef => ({ ...r, ...place, field: 'description', index })));
     const length = characterCount(description);
     if (length > MAX_CONTENT_LENGTH) {
       out.push(diag('lesson/description-too-long', file, place, `rendered description is ${length} characters, over the limit of ${MAX_CONTENT_LENGTH}`));

@@ -6,8 +6,9 @@
  * is making sure an entry was made by this very compiler (its key includes the code's digest).
  */
 import type { LessonFields } from '../model/desired.js';
+import type { LessonDefaults } from '../model/lesson.js';
 import type { LessonSource } from '../model/source-tree.js';
-import { compileLesson, type CompiledLesson, type LessonIdentity } from './compile-lesson.js';
+import { compileLesson, type CompiledLesson, type LessonIdentity, type PlacedRef } from './compile-lesson.js';
 
 /** A lesson that compiled cleanly: all compile needs to use it again. */
 export interface CachedLesson {
@@ -15,11 +16,14 @@ export interface CachedLesson {
   fields: LessonFields;
   copied_from?: string;
   acknowledge?: string[];
+  refs: PlacedRef[];
+  anchors: string[];
 }
 
-/** The cache key of a lesson file: its path (the key may come from the file name) and its bytes. */
-export function lessonCacheKey(source: Pick<LessonSource, 'path' | 'digest'>): string {
-  return `${source.path}\0${source.digest}`;
+/** The cache key of a lesson file: its path (the key may come from the file name), its bytes and the defaults it inherits. */
+export function lessonCacheKey(source: Pick<LessonSource, 'path' | 'digest'>, defaults: LessonDefaults = {}): string {
+  const inherited = Object.keys(defaults).length === 0 ? '' : `\0${JSON.stringify(defaults, Object.keys(defaults).sort())}`;
+  return `${source.path}\0${source.digest}${inherited}`;
 }
 
 export interface CachedCompile {
@@ -35,8 +39,8 @@ export interface CachedCompile {
 export function createCachedCompile(entries: ReadonlyMap<string, CachedLesson>, compile: typeof compileLesson = compileLesson): CachedCompile {
   const used = new Map<string, CachedLesson>();
   const counts = { hits: 0, misses: 0 };
-  const cached: typeof compileLesson = (source, out, render) => {
-    const key = lessonCacheKey(source);
+  const cached: typeof compileLesson = (source, out, render, defaults) => {
+    const key = lessonCacheKey(source, defaults);
     const hit = entries.get(key);
     if (hit) {
       counts.hits++;
@@ -45,9 +49,9 @@ export function createCachedCompile(entries: ReadonlyMap<string, CachedLesson>, 
     }
     counts.misses++;
     const before = out.length;
-    const compiled: CompiledLesson = compile(source, out, render);
+    const compiled: CompiledLesson = compile(source, out, render, defaults);
     if (out.length === before && compiled.identity && compiled.fields) {
-      const entry: CachedLesson = { identity: compiled.identity, fields: compiled.fields };
+      const entry: CachedLesson = { identity: compiled.identity, fields: compiled.fields, refs: compiled.refs ?? [], anchors: compiled.anchors ?? [] };
       if (compiled.copied_from !== undefined) entry.copied_from = compiled.copied_from;
       if (compiled.acknowledge !== undefined) entry.acknowledge = compiled.acknowledge;
       used.set(key, entry);

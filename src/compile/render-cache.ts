@@ -15,7 +15,7 @@ import { renderMarkdown, type RenderResult } from './render.js';
  * problems for the same Markdown (a plugin, option or dependency upgrade): every stored entry
  * then misses and is rendered again.
  */
-export const RENDERER_ID = 'coursesync-render/1 remark-parse@11 remark-gfm@4 remark-html@16 rehype-raw@7';
+export const RENDERER_ID = 'coursesync-render/2 remark-parse@11 remark-gfm@4 remark-rehype@11 rehype-raw@7 hast-util-to-html@9 github-slugger@2';
 
 /** The cache key of a Markdown text: sha256 of the renderer id and the text. */
 export function renderDigest(markdown: string): string {
@@ -72,8 +72,15 @@ const PROBLEM_KINDS: ReadonlySet<string> = new Set<HtmlProblem['kind']>(['forbid
 /** Whether a stored value has the shape of a RenderResult (a damaged entry is ignored, not trusted). */
 export function isRenderResult(value: unknown): value is RenderResult {
   if (typeof value !== 'object' || value === null) return false;
-  const { html, problems } = value as { html?: unknown; problems?: unknown };
-  if (typeof html !== 'string' || !Array.isArray(problems)) return false;
+  const { html, problems, anchors, refs } = value as { html?: unknown; problems?: unknown; anchors?: unknown; refs?: unknown };
+  if (typeof html !== 'string' || !Array.isArray(problems) || !Array.isArray(anchors) || !Array.isArray(refs)) return false;
+  if (!anchors.every((a: unknown) => typeof a === 'string')) return false;
+  const isRef = (r: unknown): boolean => {
+    if (typeof r !== 'object' || r === null) return false;
+    const { url, image, line, column } = r as Record<string, unknown>;
+    return typeof url === 'string' && typeof image === 'boolean' && Number.isInteger(line) && Number.isInteger(column);
+  };
+  if (!refs.every(isRef)) return false;
   return problems.every((p: unknown) => {
     if (typeof p !== 'object' || p === null) return false;
     const { kind, message, line, column } = p as Record<string, unknown>;

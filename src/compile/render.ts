@@ -1,14 +1,19 @@
 /**
- * Markdown → HTML for lesson bodies and descriptions (PURE, deterministic): remark + GFM +
- * remark-html, raw HTML kept (blockquotes stay <blockquote>). The raw HTML is not sanitised
- * but validated: it is parsed into hast (rehype-raw) and checked against the school's rules.
- * One string in, one result out, so a caller can cache by content digest or run it in a worker.
+ * Markdown → HTML for lesson bodies and descriptions (PURE, deterministic): remark + GFM →
+ * hast (raw HTML parsed by rehype-raw only when there is some) → HTML, in one parse. The raw
+ * HTML is not sanitised but validated against the school's rules. Headings get GitHub's slug
+ * ids. Local references (images, links, srcset, `#anchors`) are collected with their places
+ * and left as markers in the HTML, so the result depends on the text alone (a caller can cache
+ * it by content digest or render it in a worker) and compile resolves the markers against the
+ * repo (resolve-refs.ts).
  */
-import type { Root as HastRoot } from 'hast';
+import GithubSlugger from 'github-slugger';
+import type { Element, Root as HastRoot, RootContent } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
+import { toHtml } from 'hast-util-to-html';
 import type { Root as MdastRoot } from 'mdast';
 import rehypeRaw from 'rehype-raw';
 import remarkGfm from 'remark-gfm';
-import remarkHtml from 'remark-html';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
@@ -16,29 +21,43 @@ import { visit } from 'unist-util-visit';
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
 import type { RenderStop } from './render-budget.js';
 
+/** A local reference in the Markdown: a repo path, a site-root path or a `#fragment`. */
+export interface LocalRef {
+  /** As written (entities decoded). */
+  url: string;
+  /** An image source (img src/srcset, video poster…) rather than a link. */
+  image: boolean;
+  /** 1-based place of the element in the Markdown text. */
+  line: number;
+  column: number;
+}
+
 export interface RenderResult {
+  /** HTML; the URL of `refs[i]` is replaced by refMarker(i). */
   html: string;
   /** Forbidden HTML and warnings, placed (1-based) in the Markdown text. */
   problems: HtmlProblem[];
   /** Set when rendering was stopped over its budget (source/render-pool.ts); html is then empty. */
   stopped?: RenderStop;
+  /** Every id (headings included) and `<a name>` a `#fragment` can reach. */
+  anchors: string[];
+  refs: LocalRef[];
 }
 
-const toHtml = unified().use(remarkParse).use(remarkGfm).use(remarkHtml, { sanitize: false }).freeze();
-const toHast = unified().use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw).freeze();
+/** Private-use characters: they cannot come from a URL attribute of rendered Markdown by accident. */
+export const REF_MARKER = /\uE000(\d+)\uE001/g;
+export const refMarker = (i: number): string => `\uE000${i}\uE001`;
 
-/** Render Markdown to HTML and find what the school would reject in it. */
+const parser = unified().use(remarkParse).use(remarkGfm).freeze();
+const toHast = unified().use(remarkRehype, { allowDangerousHtml: true }).freeze();
+const toRawHast = unified().use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw).freeze();
+
+/** Render Markdown to HTML, find what the school would reject in it, its anchors and references. */
 export function renderMarkdown(markdown: string): RenderResult {
-  const tree = toHtml.parse(markdown);
-  toHtml.runSync(tree);
-  const html = String(toHtml.stringify(tree));
-  return { html, problems: findMarkdownProblems(tree) };
-}
-
-function findMarkdownProblems(tree: MdastRoot): HtmlProblem[] {
+  const mdast = parser.runSync(parser.parse(markdown)) as MdastRoot;
   const problems: HtmlProblem[] = [];
   let hasHtml = false;
-  visit(tree, (node) => {
+  visit(mdast, (node) => {
     if (node.type === 'html') hasHtml = true;
     if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
       const start = node.position?.start ?? { line: 1, column: 1 };
@@ -46,12 +65,43 @@ function findMarkdownProblems(tree: MdastRoot): HtmlProblem[] {
     }
   });
   // Only raw HTML can hold elements the school rejects; Markdown syntax cannot produce them.
-  if (hasHtml) {
-    // The HTML is already rendered, so the mdast tree may be consumed here.
-    const hast = toHast.runSync(tree) as HastRoot;
-    problems.push(...findHtmlProblems(hast));
-  }
-  // A Markdown link also becomes an <a> in hast: report each place once.
+  const hast = (hasHtml ? toRawHast : toHast).runSync(mdast) as HastRoot;
+  if (hasHtml) problems.push(...findHtmlProblems(hast));
+  // One walk over the tree for both: heading ids first, so anchors are in document order.
+  const slugger = new GithubSlugger();
+  const anchors: string[] = [];
+  const refs: LocalRef[] = [];
+  visit(hast, 'element', (node: Element) => {
+    addHeadingId(node, slugger, anchors);
+    markLocalRefs(node, refs);
+  });
+  let html = toHtml(hast, { allowDangerousHtml: true });
+  // As remark-html did: a document ends with a newline.
+  if (html !== '' && !/[\r\n]$/.test(html)) html += '\n';
+  return { html, problems: unique(problems), anchors, refs };
+}
+
+/**
+ * An HTML body (`content_format: html`) checked the same way: problems, anchors and local
+ * references. It is sent as written (no heading ids added), re-serialised only when it holds a
+ * local reference, whose URL must then be replaced.
+ */
+export function renderHtmlBody(html: string): RenderResult {
+  const hast = fromHtml(html, { fragment: true });
+  const problems = findHtmlProblems(hast);
+  const anchors: string[] = [];
+  const refs: LocalRef[] = [];
+  visit(hast, 'element', (node: Element) => {
+    const { id, name } = node.properties;
+    if (typeof id === 'string' && id !== '') anchors.push(id);
+    if (node.tagName === 'a' && typeof name === 'string' && name !== '') anchors.push(name);
+    markLocalRefs(node, refs);
+  });
+  return { html: refs.length === 0 ? html : toHtml(hast, { allowDangerousHtml: true }), problems, anchors, refs };
+}
+
+/** A Markdown link also becomes an <a> in hast: report each place once. */
+function unique(problems: HtmlProblem[]): HtmlProblem[] {
   const seen = new Set<string>();
   return problems
     .filter((p) => {
@@ -59,4 +109,82 @@ function findMarkdownProblems(tree: MdastRoot): HtmlProblem[] {
       return seen.has(id) ? false : (seen.add(id), true);
     })
     .sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+const HEADING = /^h[1-6]$/;
+
+/** GitHub's heading ids (github-slugger: duplicates get -1, -2); every id and <a name> is an anchor. */
+function addHeadingId(node: Element, slugger: GithubSlugger, anchors: string[]): void {
+  const { id, name } = node.properties;
+  if (HEADING.test(node.tagName) && (id === undefined || id === null || id === '')) {
+    const slug = slugger.slug(textOf(node));
+    if (slug !== '') {
+      node.properties.id = slug;
+      anchors.push(slug);
+    }
+  } else if (typeof id === 'string' && id !== '') anchors.push(id);
+  if (node.tagName === 'a' && typeof name === 'string' && name !== '') anchors.push(name);
+}
+
+function textOf(node: Element | RootContent): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(textOf).join('');
+  return '';
+}
+
+/** Which attributes of which elements hold a URL a learner's browser loads or follows. */
+const URL_ATTRIBUTES: Record<string, { links?: string[]; images?: string[]; srcset?: boolean }> = {
+  a: { links: ['href'] },
+  area: { links: ['href'] },
+  img: { images: ['src'], srcset: true },
+  source: { images: ['src'], srcset: true },
+  video: { images: ['src', 'poster'] },
+  audio: { images: ['src'] },
+  track: { images: ['src'] },
+};
+
+/** Not a scheme (`https:`, `mailto:`), not protocol-relative (`//host`), not empty. */
+export function isLocalUrl(url: string): boolean {
+  const u = url.trim();
+  return u !== '' && !u.startsWith('//') && !/^[a-z][a-z0-9+.-]*:/i.test(u) && !u.startsWith('?');
+}
+
+/** Replace each local URL of `node` by a marker and list it. */
+function markLocalRefs(node: Element, refs: LocalRef[]): void {
+  const spec = URL_ATTRIBUTES[node.tagName];
+  if (!spec) return;
+  const start = node.position?.start ?? { line: 1, column: 1 };
+  const mark = (url: string, image: boolean): string => {
+    if (!isLocalUrl(url)) return url;
+    refs.push({ url: url.trim(), image, line: start.line, column: start.column });
+    return refMarker(refs.length - 1);
+  };
+  for (const [names, image] of [[spec.links ?? [], false], [spec.images ?? [], true]] as const) {
+    for (const name of names) {
+      const value = node.properties[name];
+      if (typeof value === 'string') node.properties[name] = mark(value, image);
+    }
+  }
+  const srcset = node.properties.srcSet;
+  if (spec.srcset && srcset !== undefined && srcset !== null) {
+    // Candidates "URL [descriptor]", separated by commas (hast may hold them split already).
+    const candidates = Array.isArray(srcset) ? srcset.map(String) : String(srcset).split(',');
+    node.properties.srcSet = candidates
+      .map((candidate) => {
+        const m = /^(\s*)(\S+)(.*)$/s.exec(candidate);
+        return m ? `${m[1]}${mark(m[2]!, true)}${m[3]}` : candidate;
+      })
+      .join(',');
+  }
+}
+
+/** The HTML with every marker put back to the URL as written (for callers outside a repo). */
+export function plainHtml(result: Pick<RenderResult, 'html' | 'refs'>): string {
+  if (result.refs.length === 0) return result.html;
+  return result.html.replace(REF_MARKER, (m, i: string) => escapeAttribute(result.refs[Number(i)]?.url ?? m));
+}
+
+/** Text as the value of a double-quoted attribute. */
+export function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&#x22;');
 }

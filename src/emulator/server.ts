@@ -18,6 +18,7 @@ import { memberRoutes } from './routes/members.js';
 import { offerRoutes } from './routes/offers.js';
 import { sectionRoutes } from './routes/sections.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { isLearnerPage, learnerPage } from './routes/learner-page.js';
 import { createStore, type ApiKey, type Store } from './store.js';
 import type { Seed } from './seed.js';
 
@@ -157,6 +158,12 @@ export function createEmulatorServer(seed: Seed, settings: ServerSettings): Emul
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    if ((req.method === 'GET' || req.method === 'HEAD') && isLearnerPage(url.pathname)) {
+      const page = learnerPage(store, url.pathname);
+      res.writeHead(page.status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(page.html) });
+      res.end(req.method === 'HEAD' ? undefined : page.html);
+      return;
+    }
     const inApi = url.pathname === API_PREFIX || url.pathname.startsWith(API_PREFIX + '/');
     const handler = inApi ? handleApi : url.pathname.startsWith('/__emulator/') ? handleInspect : undefined;
     const work = handler ? handler(req, res, url) : Promise.reject(new HttpError(404, ErrorMessages.notFound));

@@ -17,6 +17,18 @@ export {
   type VideoHostField,
 } from './school-rules.js';
 
+/** A repo file a lesson shows or links to, published under a content-addressed name. */
+export interface LessonAsset {
+  /** Repo-relative path. */
+  path: string;
+  /** sha256 (hex) of its bytes. */
+  digest: string;
+  /** File name under assets.base_url (holds the digest, so a changed file gets a new URL). */
+  name: string;
+  /** Shown as an image (rather than linked). */
+  image: boolean;
+}
+
 export interface DesiredLesson {
   /** Identity across edits, renames and moves (front-matter `key`, else the file name). */
   key: string;
@@ -29,8 +41,12 @@ export interface DesiredLesson {
   fields: LessonFields;
   /** Learner-impact rules acknowledged in the front-matter (never sent). */
   acknowledge?: string[];
-  /** sha256 (hex) of the source file's bytes. */
+  /** sha256 (hex) of the source file's bytes, and of the assets it references when there are any. */
   digest: string;
+  /** Repo files the lesson references (published by `coursesync assets`). */
+  assets?: LessonAsset[];
+  /** Keys of the lessons it links to: body and description hold lessonLinkMarker(key) for each. */
+  links?: string[];
 }
 
 /** A section is named by id, or by exact name resolved through `GET /sections`. */

@@ -39,16 +39,37 @@ export type VideoFrontMatter = z.output<typeof VideoSchema>;
 /** The keys of `video:`, in the order sources are listed in messages. */
 export const VIDEO_KEYS = ['host_a', 'host_b', 'host_c', 'host_d', 'embed_code'] as const;
 
+const LessonFrontMatterFields = {
+  lesson_type: lessonType().describe('Lesson type (default video).').optional(),
+  drip_delay: dripDelay().describe('Days after the section unlocks before the lesson does (default 0).').optional(),
+  is_published: z.boolean().describe('false makes a draft (default true).').optional(),
+  is_progression_locked: z.boolean().describe('Lock the rest of the program until this lesson is completed (default false).').optional(),
+};
+
+/**
+ * Front-matter fields a repo, program or section may set once for all its lessons
+ * (`lesson_defaults:`); a lesson's own front-matter wins, then its section, program, repo.
+ */
+export const LessonDefaultsSchema = z
+  .strictObject({
+    lesson_type: LessonFrontMatterFields.lesson_type,
+    drip_delay: LessonFrontMatterFields.drip_delay,
+    is_published: LessonFrontMatterFields.is_published,
+    is_progression_locked: LessonFrontMatterFields.is_progression_locked,
+  })
+  .describe('Front-matter defaults for the lessons below; a lesson\'s own front-matter wins.');
+export type LessonDefaults = z.output<typeof LessonDefaultsSchema>;
+
 export const LessonFrontMatterSchema = z
   .strictObject({
     name: LessonName,
     key: LessonKey.describe('Identity of the lesson across renames and moves; default: the file name without extension and ordering prefix.').optional(),
     aliases: z.array(LessonKey).describe('Earlier keys of this lesson (renames): its remote lesson is kept.').optional(),
     copied_from: z.string().min(1).max(MAX_NAME_LENGTH).describe('Key of the lesson this one was copied from. Informational; never sent to the school.').optional(),
-    lesson_type: lessonType().describe('Lesson type (default video).').optional(),
-    drip_delay: dripDelay().describe('Days after the section unlocks before the lesson does (default 0).').optional(),
-    is_published: z.boolean().describe('false makes a draft (default true).').optional(),
-    is_progression_locked: z.boolean().describe('Lock the rest of the program until this lesson is completed (default false).').optional(),
+    lesson_type: LessonFrontMatterFields.lesson_type,
+    drip_delay: LessonFrontMatterFields.drip_delay,
+    is_published: LessonFrontMatterFields.is_published,
+    is_progression_locked: LessonFrontMatterFields.is_progression_locked,
     description: z.string().describe(`Markdown, rendered to HTML; at most ${MAX_CONTENT_LENGTH} characters once rendered.`).optional(),
     video: VideoSchema.optional(),
     embed_code: z.string().min(1).max(MAX_CONTENT_LENGTH).describe('HTML of an embed lesson; only for lesson_type: embed.').optional(),

@@ -1,11 +1,13 @@
 /** program.yaml: marks a folder as a program (docs/course-repo.md). Source of schema/program.schema.json. */
 import { z } from 'zod';
 import { schoolId } from './school-rules.js';
+import { LessonDefaultsSchema } from './lesson.js';
 
 export const ProgramFileSchema = z
   .strictObject({
     id: schoolId().describe('The program id in the school (required).'),
     name: z.string().describe('Informational: the program name, for people reading the repo.').optional(),
+    lesson_defaults: LessonDefaultsSchema.optional(),
   })
   .describe('program.yaml: a coursesync program folder');
 export type ProgramFile = z.output<typeof ProgramFileSchema>;

@@ -1,6 +1,6 @@
 /** section.yaml: marks a folder as a section of its program (docs/course-repo.md). Source of schema/section.schema.json. */
 import { z } from 'zod';
-import { LESSON_KEY_PATTERN } from './lesson.js';
+import { LESSON_KEY_PATTERN, LessonDefaultsSchema } from './lesson.js';
 import { MAX_NAME_LENGTH, schoolId } from './school-rules.js';
 
 export const SectionFileSchema = z
@@ -16,6 +16,7 @@ export const SectionFileSchema = z
       .array(z.string().regex(LESSON_KEY_PATTERN, 'not a lesson key'))
       .describe('Lesson keys in the order of the section; must list every lesson of the folder exactly once. Default: file names in natural order.')
       .optional(),
+    lesson_defaults: LessonDefaultsSchema.optional(),
   })
   .describe('section.yaml: a coursesync section folder');
 export type SectionFile = z.output<typeof SectionFileSchema>;

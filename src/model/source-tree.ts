@@ -36,6 +36,11 @@ export interface SourceTree {
   sections: SourceFile[];
   /** Every `*.md` file outside ignored folders, sorted by path. */
   lessons: LessonSource[];
+  /**
+   * Every other file of the repo (images, PDFs, downloads), path → sha256 of its bytes: what
+   * lessons may reference. Hidden folders and node_modules are left out, as for lessons.
+   */
+  files?: ReadonlyMap<string, string>;
   /** Problems found while reading (unreadable files, bad encoding, symlinks leaving the repo). */
   diagnostics: Diagnostic[];
 }

@@ -2,6 +2,7 @@
  * Shared pieces of the plan renderings (PURE): the summary line, how a value and a body diff
  * are shown, and which changes count as "changes" for --detailed-exitcode.
  */
+import { showPendingLinks } from '../model/lesson-links.js';
 import { structuredPatch } from 'diff';
 import type { FieldChange, Plan, PlanChange, PlanSummary } from './plan-schema.js';
 
@@ -52,7 +53,7 @@ export function summaryLine(summary: PlanSummary): string {
 export function showValue(v: FieldChange['before']): string {
   if (v === null) return 'null';
   if (typeof v !== 'string') return String(v);
-  const s = JSON.stringify(v);
+  const s = JSON.stringify(showPendingLinks(v));
   return s.length > 82 ? `${s.slice(0, 79)}…"` : s;
 }
 
@@ -74,7 +75,8 @@ export function diffLinesOf(before: FieldChange['before'], after: FieldChange['b
 
 function splitForDiff(v: FieldChange['before']): string {
   if (v === null || v === '') return '';
-  const s = String(v);
+  // A link to a lesson this apply creates is shown as it is sent when still unknown then.
+  const s = showPendingLinks(String(v));
   const text = s.includes('\n') ? s : s.replace(/(<\/(?:p|h[1-6]|li|ul|ol|blockquote|pre|table|tr|div)>)/g, '$1\n');
   return text.endsWith('\n') ? text : text + '\n';
 }

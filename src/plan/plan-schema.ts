@@ -47,6 +47,8 @@ const Call = {
   ...Common,
   call_id: z.string(),
   request: LessonRequestSchema,
+  /** Why the body or description changed when the lesson file alone does not say: "image img/x.png changed". */
+  why: z.array(z.string()).optional(),
 };
 
 export const CreateStepSchema = z.strictObject({ action: z.literal('create'), ...Call });

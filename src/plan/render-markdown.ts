@@ -43,6 +43,7 @@ function fence(lines: string[], lang: string): string[] {
 function renderChange(c: PlanChange, withBodies: boolean): string[] {
   const out = [`- \`${SYMBOL[c.action]}\` **${esc(c.path)}** ${esc(headline(c))}`];
   if (c.action === 'uncertain') out.push(`  - ${esc(c.hint)}`);
+  if ('why' in c && c.why) for (const why of c.why) out.push(`  - because: ${esc(why)}`);
   const diffs: string[] = [];
   for (const f of c.fields) {
     if (LONG_FIELDS.has(f.field)) {

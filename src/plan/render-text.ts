@@ -40,6 +40,7 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
 function renderChange(change: PlanChange, tint: (s: string) => string, c: Colors): string[] {
   const lines = [`  ${tint(SYMBOL[change.action])} ${c.bold(change.path)} ${headline(change)}`];
   if (change.action === 'uncertain') lines.push(`      ${c.dim(`key ${change.key}: ${change.hint}`)}`);
+  if ('why' in change && change.why) for (const why of change.why) lines.push(`      ${c.dim(`because: ${why}`)}`);
   for (const f of change.fields) {
     if (LONG_FIELDS.has(f.field)) {
       lines.push(`      ${f.field}:`);

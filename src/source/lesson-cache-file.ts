@@ -29,6 +29,10 @@ const CachedLessonSchema = z.strictObject({
   }),
   fields: LessonFieldsSchema,
   copied_from: z.string().optional(),
+  refs: z.array(
+    z.strictObject({ url: z.string(), image: z.boolean(), line: z.int(), column: z.int(), field: z.enum(['body', 'description']), index: z.int().min(0) }),
+  ),
+  anchors: z.array(z.string()),
 });
 
 /** Code whose change can change what compiling a lesson gives (relative to the built root). */

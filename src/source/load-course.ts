@@ -38,7 +38,9 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   // on every core first) and compiled.
   const compiler = await compilerDigest();
   const storedLessons = await readLessonCache(dir, compiler);
-  const fresh = source.lessons.filter((l) => !storedLessons.has(lessonCacheKey(l)));
+  // A key may end with the lesson defaults; path and bytes are what say a file is unchanged.
+  const storedFiles = new Set([...storedLessons.keys()].map((k) => k.split('\0', 2).join('\0')));
+  const fresh = source.lessons.filter((l) => !storedFiles.has(lessonCacheKey(l)));
   // When the lesson cache answers for all but a few files, those few render faster than the
   // render cache (tens of MB) is read, and with less memory: it is read and rewritten only
   // when more changed, or when there is no lesson cache (first run, new compiler).

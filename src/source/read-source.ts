@@ -5,6 +5,7 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -37,6 +38,8 @@ export async function readSource(dir: string): Promise<SourceTree> {
   const root = await resolveRoot(dir);
   const diagnostics: Diagnostic[] = [];
   const found: Array<{ rel: string; abs: string; kind: Kind }> = [];
+  // Files lessons may reference (images, PDFs…): only their digests are read.
+  const others: Array<{ rel: string; abs: string }> = [];
   const visited = new Set<string>();
 
   // `absDir` is always a real path (links are resolved before walking), so `visited` catches
@@ -97,7 +100,11 @@ export async function readSource(dir: string): Promise<SourceTree> {
         await walk(real, rel);
       } else if (isFile) {
         const kind = kindOf(rel, name);
-        if (!kind || name.startsWith('.')) continue;
+        if (name.startsWith('.')) continue;
+        if (!kind) {
+          if (!CONTROL_CHAR.test(rel)) others.push({ rel, abs: real });
+          continue;
+        }
         // Found by the secrets test: a newline in a path printed in a plan or log could start a
         // GitHub workflow command (`::error::…`) of its own.
         if (CONTROL_CHAR.test(rel)) diagnostics.push(diag('file/control-char-name', rel, undefined, 'the path holds a control character (a newline, a carriage return, an escape)'));
@@ -109,7 +116,13 @@ export async function readSource(dir: string): Promise<SourceTree> {
 
   const limit = pLimit(32);
   const read = await Promise.all(found.map((f) => limit(() => readOne(f.abs, f.rel, diagnostics))));
-  const tree: SourceTree = { programs: [], sections: [], lessons: [], diagnostics };
+  const digests = await Promise.all(others.map((f) => limit(() => digestOf(f.abs))));
+  const files = new Map<string, string>();
+  others.forEach((f, i) => {
+    const digest = digests[i];
+    if (digest !== undefined) files.set(f.rel, digest);
+  });
+  const tree: SourceTree = { programs: [], sections: [], lessons: [], diagnostics, files };
   found.forEach((f, i) => {
     const file = read[i];
     if (!file) return;
@@ -127,6 +140,17 @@ export async function readSource(dir: string): Promise<SourceTree> {
 
 function toLesson(file: SourceFile): LessonSource {
   return { ...file, ...splitFrontMatter(file.text) };
+}
+
+/** sha256 of a file, streamed (a referenced video or PDF may be large); undefined when unreadable. */
+function digestOf(abs: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const hash = createHash('sha256');
+    createReadStream(abs)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', () => resolve(hash.digest('hex')))
+      .on('error', () => resolve(undefined));
+  });
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });

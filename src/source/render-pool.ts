@@ -29,7 +29,7 @@ export interface RenderAllResult {
   inWorkers: number;
 }
 
-const stopped = (stop: RenderStop): RenderResult => ({ html: '', problems: [], stopped: stop });
+const stopped = (stop: RenderStop): RenderResult => ({ html: '', problems: [], anchors: [], refs: [], stopped: stop });
 
 /**
  * Render `texts` on up to `threads` worker threads; results in the order of `texts`. Workers

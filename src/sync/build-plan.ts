@@ -13,6 +13,8 @@ import type { ConnectionFlags } from '../school/connection.js';
 import pLimit from 'p-limit';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { diffCourse } from '../plan/diff-course.js';
+import { linkLessons } from '../plan/lesson-links.js';
+import { explainReferences } from '../plan/explain-references.js';
 import { type SchoolClient, createSchoolClient } from '../school/client.js';
 import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
 import { loadCourse } from '../source/load-course.js';
@@ -38,6 +40,8 @@ export interface BuiltPlan {
   resolvedSections: Record<string, SectionState>;
   /** The school base URL when one is configured. */
   baseUrl: string | undefined;
+  /** Lessons sent with links to lessons this plan creates: key → target keys (apply patches them after). */
+  pendingLinks: Map<string, string[]>;
 }
 
 /**
@@ -150,8 +154,10 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     sections = await readSectionFacts(api, desired);
   }
 
-  const plan = diffCourse(desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections });
-  return { plan, desired, state, stateExists: exists, resolvedSections, baseUrl };
+  // Links between lessons take their targets' ids from state; the digest stays the repo's.
+  const linked = linkLessons(desired, state);
+  const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections }), linked.desired, linked.pending);
+  return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, pendingLinks: linked.pending };
 }
 
 /** GET /sections of every program: section drips, publication and order, for the learner impact. */

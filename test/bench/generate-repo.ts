@@ -17,7 +17,15 @@ export interface GenerateOptions {
   seed?: number;
   programs?: number;
   sections?: number;
+  /**
+   * Local references as course teams write them: an image next to the lessons, a link to the
+   * previous lesson's heading and an in-page anchor per lesson (and the two settings they need).
+   */
+  references?: boolean;
 }
+
+/** A real 1×1 PNG: every section's img/figure.png. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082', 'hex');
 
 /** mulberry32: a tiny, well-known seeded PRNG (Math.random cannot be seeded). */
 function rng(seed: number): () => number {
@@ -96,7 +104,12 @@ export async function generateRepo(dir: string, options: GenerateOptions): Promi
   const g = generator(options.seed ?? 1);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'coursesync.yaml'), 'school:\n  base_url: http://127.0.0.1:4010/api/v1\n');
+  const refs = options.references === true;
+  await writeFile(
+    path.join(dir, 'coursesync.yaml'),
+    'school:\n  base_url: http://127.0.0.1:4010/api/v1\n' +
+      (refs ? '  lesson_url: https://academy.example.com/products/{program_id}/lessons/{lesson_id}\nassets:\n  base_url: https://cdn.example.com/course/\n' : ''),
+  );
   const perProgram = Math.ceil(sections / programs);
   let lesson = 0;
   for (let s = 0; s < sections; s++) {
@@ -112,10 +125,23 @@ export async function generateRepo(dir: string, options: GenerateOptions): Promi
     // Spread lessons evenly: section s gets lessons [start, end).
     const end = Math.floor(((s + 1) * options.lessons) / sections);
     const files: Array<Promise<void>> = [];
+    if (refs) {
+      await mkdir(path.join(sectionDir, 'img'), { recursive: true });
+      files.push(writeFile(path.join(sectionDir, 'img', 'figure.png'), PNG));
+    }
+    let previous: { file: string; slug: string } | undefined;
     for (let i = 1; lesson < end; i++, lesson++) {
       const title = `${g.words(3)} ${lesson + 1}`;
-      const text = `---\n${g.frontMatter(title)}---\n${g.body(title)}`;
-      files.push(writeFile(path.join(sectionDir, `${i}-lesson-${lesson + 1}.md`), text));
+      const file = `${i}-lesson-${lesson + 1}.md`;
+      // GitHub's slug of the title (words and digits only): lower case, spaces as -.
+      const slug = title.toLowerCase().replace(/ /g, '-');
+      let body = g.body(title);
+      if (refs) {
+        body += `\n![Figure of ${title}](img/figure.png)\n\nBack to [the top](#${slug})` + (previous ? `, or [the previous lesson](${previous.file}#${previous.slug}).\n` : '.\n');
+      }
+      const text = `---\n${g.frontMatter(title)}---\n${body}`;
+      files.push(writeFile(path.join(sectionDir, file), text));
+      previous = { file, slug };
     }
     await Promise.all(files);
   }

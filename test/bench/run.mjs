@@ -9,6 +9,7 @@ const steps = [
   ['plan.mjs', '10000', '200', '2', '3'],
   ['apply.mjs', '1000', '20', '50', '8', '2'],
   ['calls.mjs'],
+  ['references.mjs', '1000', '7'],
   ['emulator.mjs', '100000', '3000', '16', '2'],
   ['preview.mjs', '500', '30'],
   ['hostile.mjs', '1', '1'],

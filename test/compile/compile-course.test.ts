@@ -189,7 +189,7 @@ describe('a valid repo', () => {
       is_published: true,
       is_progression_locked: false,
       description: '<p><em>Short</em> intro</p>\n',
-      body: '<h1>One</h1>\n<blockquote>\n<p>quoted</p>\n</blockquote>\n',
+      body: '<h1 id="one">One</h1>\n<blockquote>\n<p>quoted</p>\n</blockquote>\n',
       settings_embed_host_a: null,
       settings_embed_host_b: null,
       settings_embed_host_c: null,
@@ -232,7 +232,7 @@ describe('a valid repo', () => {
     const result = compileCourse(tree, {
       render: (md) => {
         seen.push(md);
-        return { html: `<cached>${md.length}</cached>`, problems: [] };
+        return { html: `<cached>${md.length}</cached>`, problems: [], anchors: [], refs: [] };
       },
     });
     // Markdown bodies (5; one lesson is html-format) and the one description.

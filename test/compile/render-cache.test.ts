@@ -32,7 +32,7 @@ describe('createCachedRender: rendering by content digest', () => {
 });
 
 describe('isRenderResult: stored entries are checked, not trusted', () => {
-  const good: RenderResult = { html: '<p>x</p>', problems: [{ kind: 'forbidden', message: 'm', line: 1, column: 2 }] };
+  const good: RenderResult = { html: '<p>x</p>', problems: [{ kind: 'forbidden', message: 'm', line: 1, column: 2 }], anchors: ['x'], refs: [{ url: 'a.png', image: true, line: 1, column: 1 }] };
   it('accepts a result', () => expect(isRenderResult(good)).toBe(true));
   it.each([
     ['null', null],

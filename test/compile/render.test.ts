@@ -4,7 +4,7 @@ import { renderMarkdown } from '../../src/compile/render.js';
 
 describe('renderMarkdown: Markdown → HTML', () => {
   const cases: Array<{ name: string; md: string; html: string }> = [
-    { name: 'heading and paragraph', md: '# Title\n\nSome *em* and **strong**.\n', html: '<h1>Title</h1>\n<p>Some <em>em</em> and <strong>strong</strong>.</p>\n' },
+    { name: 'heading and paragraph', md: '# Title\n\nSome *em* and **strong**.\n', html: '<h1 id="title">Title</h1>\n<p>Some <em>em</em> and <strong>strong</strong>.</p>\n' },
     { name: 'blockquote stays a blockquote', md: '> quoted\n> text\n', html: '<blockquote>\n<p>quoted\ntext</p>\n</blockquote>\n' },
     { name: 'ordered and task lists (GFM)', md: '1. a\n2. b\n\n- [x] done\n', html: '<ol>\n<li>a</li>\n<li>b</li>\n</ol>\n<ul class="contains-task-list">\n<li class="task-list-item"><input type="checkbox" checked disabled> done</li>\n</ul>\n' },
     {

@@ -47,7 +47,7 @@ describe('the lesson cache under .coursesync/cache/', () => {
     await lesson();
     const renders = await readFile(renderCachePath(dir), 'utf8');
     await writeFile(path.join(dir, FILE), '---\nname: Welcome\n---\n# Changed\n');
-    expect((await lesson()).fields.body).toBe('<h1>Changed</h1>\n');
+    expect((await lesson()).fields.body).toBe('<h1 id="changed">Changed</h1>\n');
     expect(await readFile(renderCachePath(dir), 'utf8')).toBe(renders);
   });
 

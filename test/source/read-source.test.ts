@@ -105,3 +105,27 @@ describe('readSource: what is walked', () => {
     expect(await brief()).toEqual(['p/s/01-long.md:3:14 lesson/description-too-long', 'p/s/01-long.md:5:1 lesson/body-too-long']);
   });
 });
+
+describe('readSource: the other files lessons may reference', () => {
+  it('lists every other file with the sha256 of its bytes, not hidden folders, node_modules or course files', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082', 'hex');
+    await mkdir(path.join(dir, 'p/s/img'), { recursive: true });
+    await mkdir(path.join(dir, '.github'), { recursive: true });
+    await mkdir(path.join(dir, 'node_modules/x'), { recursive: true });
+    await put('p/s/img/dot.png', png);
+    await put('shared.pdf', '%PDF-1.1\n');
+    await put('.github/logo.png', png);
+    await put('node_modules/x/a.png', png);
+    await put('p/s/.hidden.png', png);
+    await symlink(path.join(dir, 'p/s/img/dot.png'), path.join(dir, 'p/s/alias.png'));
+    const sha = (b: string | Uint8Array) => createHash('sha256').update(b).digest('hex');
+    const tree = await readSource(dir);
+    expect(new Map([...(tree.files ?? [])].sort())).toEqual(
+      new Map([
+        ['p/s/alias.png', sha(png)],
+        ['p/s/img/dot.png', sha(png)],
+        ['shared.pdf', sha('%PDF-1.1\n')],
+      ]),
+    );
+  });
+});

@@ -43,7 +43,7 @@ describe('the render cache under .coursesync/cache/', () => {
   it('renders a changed file again and keeps only what the repo uses', async () => {
     await body();
     await writeFile(path.join(dir, 'p/s/01-welcome.md'), '---\nname: Welcome\n---\n# Changed\n');
-    expect((await body()).body).toBe('<h1>Changed</h1>\n');
+    expect((await body()).body).toBe('<h1 id="changed">Changed</h1>\n');
     const entries = await readRenderCache(dir);
     expect([...entries.keys()]).toEqual([renderDigest('# Changed\n')]);
   });

@@ -3,6 +3,17 @@ import { entry, plural } from './entry.js';
 
 const REPLAN = 'make a new plan with `coursesync plan --out plan.json`';
 
+/** The files of one lesson that do not answer at their URLs: how many, and which (path at URL: why). */
+export interface UnpublishedFiles {
+  count: number;
+  list: string;
+}
+
+const notPublished = ({ count, list }: UnpublishedFiles) => `${count === 1 ? 'a file it references is' : `${count} files it references are`} not published (${list})`;
+
+const publishHint = (base: string) =>
+  `run \`coursesync assets --out <folder>\` and upload the folder to ${base} (e.g. \`aws s3 sync <folder> s3://…\`, or a GitHub Pages deploy), then apply again`;
+
 export const STATE_ERRORS = {
   'state/unreadable': entry<{ file: string; reason: string; blocked?: boolean }>(
     'the state file cannot be read',
@@ -94,6 +105,17 @@ export const STATE_ERRORS = {
     ({ count, list }) => `the plan has ${plural(count, 'error-level learner impact')} not acknowledged in the repo; nothing was applied: ${list}`,
     ({ path, rule, key }) =>
       `review them with \`coursesync plan\`, then acknowledge each in the repo (front-matter of ${path}: \`acknowledge: [${rule}]\`, or in coursesync.yaml: \`acknowledge: [{rule: ${rule}, lesson: ${key}}]\`) or run apply with --accept-impact`,
+  ),
+  'apply/asset-unpublished': entry<UnpublishedFiles & { base: string }>(
+    'a lesson references files not published at assets.base_url, so it was not sent',
+    ({ count, list, base }) => `not sent: ${notPublished({ count, list })}; publish with \`coursesync assets --out <folder>\` served at ${base}`,
+    ({ base }) => publishHint(base),
+  ),
+  'apply/assets-unpublished': entry<{ lessons: Array<UnpublishedFiles & { path: string }>; base: string }>(
+    'every lesson to send references files not published at assets.base_url; nothing was sent',
+    ({ lessons }) =>
+      `${lessons.length === 1 ? 'the lesson to send references' : `${lessons.length} lessons to send reference`} files that are not published; nothing was sent: ${lessons.map((l) => `${l.path}: ${notPublished(l)}`).join('; ')}`,
+    ({ base }) => publishHint(base),
   ),
   'apply/stale-plan': entry<{ file: string; why: string }>(
     'a saved plan no longer matches the state, the repo or the school',

@@ -1,0 +1,48 @@
+/**
+ * `coursesync assets [dir] --out <folder>`: write every image and file the lessons reference
+ * into <folder> under content-addressed names, to be served at assets.base_url by any static
+ * host. Prints what was written; an unchanged repo writes nothing.
+ */
+import type { Command } from 'commander';
+import { ExitCode } from './exit-codes.js';
+
+interface AssetsOptions {
+  out: string;
+}
+
+/** Add the assets command. */
+export function register(program: Command): void {
+  program
+    .command('assets')
+    .description('Write the images and files lessons reference into a folder, under content-hashed names, for assets.base_url')
+    .argument('[dir]', 'folder of the course repo', '.')
+    .requiredOption('--out <folder>', 'folder to write the files into (served at assets.base_url)')
+    .action(async (dir: string, options: AssetsOptions) => {
+      process.exitCode = await runAssets(dir, options);
+    });
+}
+
+async function runAssets(dir: string, options: AssetsOptions): Promise<number> {
+  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { loadCourse } = await import('../source/load-course.js');
+  const { courseAssets } = await import('../assets/lesson-assets.js');
+  const { writeAssets } = await import('../assets/write-assets.js');
+  const result = await loadCourse(dir, { cache: true });
+  if (!result.desired) {
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+    throw new CoursesyncError(`the course repo has ${errors} error${errors === 1 ? '' : 's'}; no asset was written`, {
+      code: 'course/invalid',
+      hint: 'fix the files named above (`coursesync validate` lists them), then run `coursesync assets` again',
+      diagnostics: result.diagnostics,
+    });
+  }
+  const assets = courseAssets(result.desired);
+  const written = await writeAssets(dir, options.out, assets);
+  for (const a of written.written) process.stdout.write(`+ ${a.name}  (${a.path})\n`);
+  const base = result.desired.config.assets?.base_url;
+  process.stdout.write(
+    `${written.written.length} new asset file${written.written.length === 1 ? '' : 's'}, ${written.unchanged.length} already in ${options.out}` +
+      (base ? `; serve ${options.out} at ${base}\n` : '\n'),
+  );
+  return ExitCode.Ok;
+}

@@ -1,0 +1,22 @@
+/**
+ * `ignore:` of coursesync.yaml (PURE): .gitignore patterns (the `ignore` library, as git reads
+ * them) that take files out of the course before anything is compiled: READMEs, drafts,
+ * translations. An ignored file is not a lesson, program or section, and cannot be referenced.
+ */
+import ignore from 'ignore';
+import type { SourceTree } from '../model/source-tree.js';
+
+/** The tree without the files `patterns` ignore (the same tree when there are none). */
+export function applyIgnore(source: SourceTree, patterns: readonly string[]): SourceTree {
+  if (patterns.length === 0) return source;
+  const matcher = ignore().add([...patterns]);
+  const keep = (p: { path: string }) => !matcher.ignores(p.path);
+  const tree: SourceTree = {
+    ...source,
+    programs: source.programs.filter(keep),
+    sections: source.sections.filter(keep),
+    lessons: source.lessons.filter(keep),
+  };
+  if (source.files) tree.files = new Map([...source.files].filter(([path]) => !matcher.ignores(path)));
+  return tree;
+}

@@ -1,0 +1,157 @@
+/**
+ * Resolve the local references of a compiled lesson against the whole repo (PURE), the way a
+ * compiler resolves imports: a file must exist inside the repo, a `#fragment` must name a
+ * heading or anchor of its lesson. Images and files become content-addressed URLs under
+ * `assets.base_url`; links to other lesson files become lesson-link markers that the planner
+ * fills with the school's lesson URL (plan/lesson-links.ts). Every problem is a diagnostic at
+ * the reference's place.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { CourseConfig } from '../model/config.js';
+import type { LessonAsset, LessonFields } from '../model/desired.js';
+import { assetFileName } from '../model/assets.js';
+import { lessonLinkMarker } from '../model/lesson-links.js';
+import { diag } from './codes.js';
+import type { PlacedRef } from './compile-lesson.js';
+import { escapeAttribute, REF_MARKER } from './render.js';
+import { suggest } from './suggest.js';
+
+/** What a reference can point at. */
+export interface RepoIndex {
+  /** Every file of the repo that is not a lesson (images, PDFs, READMEs…): path → sha256. */
+  files: ReadonlyMap<string, string>;
+  /** Every lesson file: path → its key and anchors. */
+  lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string> }>;
+  config: CourseConfig;
+  /** Files in the repo that coursesync.yaml `ignore:` leaves out. */
+  ignored?: ReadonlySet<string>;
+}
+
+export interface ResolvedLesson {
+  fields: LessonFields;
+  /** Files the lesson shows or links to, once each, in order. */
+  assets: LessonAsset[];
+  /** Keys of the lessons it links to, once each. */
+  links: string[];
+}
+
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+/** `a/./b/../c` → `a/c`; undefined when the path climbs above the repo root. */
+export function normalizePath(path: string): string | undefined {
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Replace the markers of `fields` by resolved URLs; report what cannot be resolved. */
+export function resolveRefs(path: string, fields: LessonFields, refs: readonly PlacedRef[], index: RepoIndex, out: Diagnostic[]): ResolvedLesson {
+  const urls: Record<PlacedRef['field'], string[]> = { body: [], description: [] };
+  const assets = new Map<string, LessonAsset>();
+  const links = new Set<string>();
+  const own = index.lessons.get(path)?.anchors ?? new Set<string>();
+  for (const ref of refs) {
+    const place = { line: ref.line, column: ref.column };
+    const hash = ref.url.indexOf('#');
+    const beforeHash = hash === -1 ? ref.url : ref.url.slice(0, hash);
+    const fragment = hash === -1 ? undefined : decode(ref.url.slice(hash + 1));
+    const query = beforeHash.indexOf('?');
+    const rawPath = query === -1 ? beforeHash : beforeHash.slice(0, query);
+    urls[ref.field][ref.index] = ref.url;
+    if (rawPath === '') {
+      if (fragment !== undefined && fragment !== '' && !own.has(fragment)) missingAnchor(path, place, fragment, 'this lesson', own, out);
+      continue;
+    }
+    const decoded = decode(rawPath);
+    const target = normalizePath(decoded.startsWith('/') ? decoded : `${dirOf(path)}/${decoded}`);
+    if (target === undefined) {
+      out.push(diag('lesson/ref-outside-repo', path, place, `${JSON.stringify(ref.url)} points outside the repo`));
+      continue;
+    }
+    const readme = target === '' ? 'README.md' : `${target}/README.md`;
+    const lesson = index.lessons.get(target) ?? index.lessons.get(readme);
+    if (lesson && !ref.image) {
+      if (fragment !== undefined && fragment !== '' && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, target, lesson.anchors, out);
+      if (index.config.school?.lesson_url === undefined) {
+        out.push(diag('lesson/needs-lesson-url', path, place, `the link ${JSON.stringify(ref.url)} goes to the lesson ${target}, and coursesync.yaml sets no school.lesson_url to link lesson pages`));
+        continue;
+      }
+      links.add(lesson.key);
+      urls[ref.field][ref.index] = lessonLinkMarker(lesson.key) + (fragment !== undefined ? `#${encodeURIComponent(fragment)}` : '');
+      continue;
+    }
+    // A folder link (`../solution/`) shows its README, as on GitHub.
+    const file = index.files.has(target) ? target : index.files.has(readme) ? readme : target;
+    const digest = index.files.get(file);
+    if (digest === undefined && index.ignored?.has(target)) {
+      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${target} is left out by \`ignore:\` in coursesync.yaml`, 'remove the pattern that matches it from `ignore:`, or do not reference the file'));
+      continue;
+    }
+    if (digest === undefined) {
+      const near = nearestFile(target, [...index.files.keys(), ...index.lessons.keys()]);
+      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: no file ${target} in the repo`, near ? `did you mean ${relative(path, near)}?` : undefined));
+      continue;
+    }
+    const base = index.config.assets?.base_url;
+    if (base === undefined) {
+      const what = ref.image ? 'image' : 'file';
+      out.push(diag('lesson/needs-assets-url', path, place, `the ${what} ${file} is in the repo, and coursesync.yaml sets no assets.base_url to publish it at`));
+      continue;
+    }
+    const name = assetFileName(file, digest);
+    if (!assets.has(file)) assets.set(file, { path: file, digest, name, image: ref.image });
+    urls[ref.field][ref.index] = base + name + (fragment !== undefined ? `#${encodeURIComponent(fragment)}` : '');
+  }
+  const fill = (html: string, field: PlacedRef['field']) =>
+    html.replace(REF_MARKER, (m, i: string) => {
+      const url = urls[field][Number(i)];
+      return url === undefined ? m : escapeAttribute(url);
+    });
+  return { fields: { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') }, assets: [...assets.values()], links: [...links] };
+}
+
+/** The fields with every reference left as written (for a lesson compiled outside its repo). */
+export function fieldsAsWritten(fields: LessonFields, refs: readonly PlacedRef[]): LessonFields {
+  const urls: Record<PlacedRef['field'], string[]> = { body: [], description: [] };
+  for (const ref of refs) urls[ref.field][ref.index] = ref.url;
+  const fill = (html: string, field: PlacedRef['field']) => html.replace(REF_MARKER, (m, i: string) => escapeAttribute(urls[field][Number(i)] ?? m));
+  return { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') };
+}
+
+function missingAnchor(path: string, place: { line: number; column: number }, fragment: string, where: string, anchors: ReadonlySet<string>, out: Diagnostic[]): void {
+  const near = suggest(fragment, [...anchors]);
+  const hint = near ? `did you mean #${near}?` : anchors.size > 0 ? `headings and anchors there: ${[...anchors].slice(0, 8).map((a) => `#${a}`).join(', ')}` : 'that lesson has no headings or anchors';
+  out.push(diag('lesson/missing-anchor', path, place, `#${fragment}: no heading or anchor with this id in ${where}`, hint));
+}
+
+/** A file of the same name elsewhere (a moved image), else a close path with the same extension (a typo). */
+function nearestFile(target: string, paths: readonly string[]): string | undefined {
+  const name = target.slice(target.lastIndexOf('/') + 1);
+  const sameName = paths.filter((p) => p.slice(p.lastIndexOf('/') + 1) === name);
+  if (sameName.length > 0) return sameName.sort((a, b) => a.length - b.length)[0];
+  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.')).toLowerCase() : '';
+  return suggest(target, paths.filter((p) => p.toLowerCase().endsWith(ext)));
+}
+
+/** `to` as a path relative to the folder of `from` (for hints authors can paste). */
+function relative(from: string, to: string): string {
+  const a = dirOf(from).split('/').filter(Boolean);
+  const b = to.split('/');
+  let i = 0;
+  while (i < a.length && i < b.length - 1 && a[i] === b[i]) i++;
+  return [...a.slice(i).map(() => '..'), ...b.slice(i)].join('/');
+}

@@ -1,0 +1,56 @@
+/**
+ * Links between lessons (PURE): fill the lesson-link markers compile left in bodies and
+ * descriptions with school.lesson_url and the target's ids from state. A renamed or moved
+ * lesson keeps its id (matched by key, else by one of its aliases), so links to it keep
+ * working. A target the school does not hold yet (created by this apply) has no id: its
+ * marker stays in the plan, and apply fills it in just before sending when the target was
+ * created earlier in the run; a link still unknown then is sent pending (`#`) and patched by a
+ * second, link-only plan once the target exists (apply-course.ts). One apply is enough, cycles
+ * included, and the extra calls are only for links sent before their target existed.
+ */
+import { fillLessonLinks } from '../model/lesson-links.js';
+import type { DesiredLesson, DesiredState } from '../model/desired.js';
+import type { StateData } from '../state/schema.js';
+
+export interface LinkedState {
+  desired: DesiredState;
+  /** Lessons with at least one link to a lesson that has no id yet: key → target keys. */
+  pending: Map<string, string[]>;
+}
+
+/** The desired state with every lesson link filled in (or pending), and what is pending. */
+export function linkLessons(desired: DesiredState, state: StateData): LinkedState {
+  const pending = new Map<string, string[]>();
+  const template = desired.config.school?.lesson_url;
+  const targets = new Map<string, { programId: string; lesson: DesiredLesson }>();
+  for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) targets.set(l.key, { programId: p.id, lesson: l });
+  const idOf = (key: string): string | null => {
+    const target = targets.get(key);
+    for (const k of [key, ...(target?.lesson.aliases ?? [])]) {
+      const id = state.lessons[k]?.id;
+      if (id) return id;
+    }
+    return null;
+  };
+  if (template === undefined) return { desired, pending };
+  const programs = desired.programs.map((p) => ({
+    ...p,
+    sections: p.sections.map((s) => ({
+      ...s,
+      lessons: s.lessons.map((l) => {
+        if (!l.links || l.links.length === 0) return l;
+        const waiting = new Set<string>();
+        const locate = (key: string) => {
+          const id = idOf(key);
+          const target = targets.get(key);
+          return id === null || !target ? null : { programId: target.programId, id };
+        };
+        const fill = (html: string) => fillLessonLinks(html, template, locate, true, waiting);
+        const fields = { ...l.fields, body: fill(l.fields.body), description: fill(l.fields.description) };
+        if (waiting.size > 0) pending.set(l.key, [...waiting]);
+        return { ...l, fields };
+      }),
+    })),
+  }));
+  return { desired: { ...desired, programs }, pending };
+}
