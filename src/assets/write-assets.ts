@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import type { LessonAsset } from '../model/desired.js';
 
 export interface WriteAssetsResult {
@@ -37,7 +37,7 @@ export async function writeAssets(repoDir: string, outDir: string, assets: reado
     // The file may have changed since the repo was read: publish only the bytes the lesson names.
     const digest = createHash('sha256').update(await readFile(source)).digest('hex');
     if (digest !== asset.digest) {
-      throw new CoursesyncError(`${asset.path} changed while the assets were being written`, { code: 'assets/changed', hint: 'run `coursesync assets` again' });
+      throw failure('assets/changed', { path: asset.path });
     }
     const temp = `${target}.partial-${process.pid}`;
     await copyFile(source, temp);

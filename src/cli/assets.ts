@@ -23,18 +23,14 @@ export function register(program: Command): void {
 }
 
 async function runAssets(dir: string, options: AssetsOptions): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   const { loadCourse } = await import('../source/load-course.js');
   const { courseAssets } = await import('../assets/lesson-assets.js');
   const { writeAssets } = await import('../assets/write-assets.js');
   const result = await loadCourse(dir, { cache: true });
   if (!result.desired) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-    throw new CoursesyncError(`the course repo has ${errors} error${errors === 1 ? '' : 's'}; no asset was written`, {
-      code: 'course/invalid',
-      hint: 'fix the files named above (`coursesync validate` lists them), then run `coursesync assets` again',
-      diagnostics: result.diagnostics,
-    });
+    throw failure('course/invalid', { dir, errors, action: 'written' }, { diagnostics: result.diagnostics });
   }
   const assets = courseAssets(result.desired);
   const written = await writeAssets(dir, options.out, assets);

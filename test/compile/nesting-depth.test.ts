@@ -59,7 +59,7 @@ describe('nesting-depth pre-check', () => {
     let rendered = 0;
     const result = compileLesson({ path: 'p/s/01-deep.md', text, digest: '', ...splitFrontMatter(text) }, out, () => {
       rendered++;
-      return { html: '', problems: [] };
+      return { html: '', problems: [], anchors: [], refs: [] };
     });
     expect(rendered).toBe(0);
     expect(result.fields).toBeUndefined();

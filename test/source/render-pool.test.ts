@@ -43,7 +43,7 @@ describe('rendering on worker threads', () => {
     const input = [texts[0]!, slow, texts[1]!, texts[2]!];
     const t0 = Date.now();
     const out = await renderInWorkers(input, threads);
-    expect(out.results[1]).toEqual({ html: '', problems: [], stopped: { reason: 'time', limit: `${(renderTimeLimitMs(slow.length) / 1000).toFixed(1)} s` } });
+    expect(out.results[1]).toEqual({ html: '', problems: [], anchors: [], refs: [], stopped: { reason: 'time', limit: `${(renderTimeLimitMs(slow.length) / 1000).toFixed(1)} s` } });
     expect([out.results[0], out.results[2], out.results[3]]).toEqual([texts[0], texts[1], texts[2]].map((t) => renderMarkdown(t!)));
     // Stopped at its limit, not rendered to the end (tens of seconds); generous for a loaded machine.
     expect(Date.now() - t0).toBeLessThan(renderTimeLimitMs(slow.length) + 8_000);
@@ -53,7 +53,7 @@ describe('rendering on worker threads', () => {
     // A million characters of emphasis: far more syntax-tree nodes than 128 MB holds.
     const huge = '*a* '.repeat(249_000);
     const out = await renderInWorkers([huge, texts[0]!], 1);
-    expect(out.results[0]).toEqual({ html: '', problems: [], stopped: { reason: 'memory', limit: `${RENDER_HEAP_MB} MB` } });
+    expect(out.results[0]).toEqual({ html: '', problems: [], anchors: [], refs: [], stopped: { reason: 'memory', limit: `${RENDER_HEAP_MB} MB` } });
     expect(out.results[1]).toEqual(renderMarkdown(texts[0]!));
   }, 60_000);
 
