@@ -5,14 +5,15 @@
  * - off a TTY: `--yes` is required, and each call gets one line;
  * - SIGINT: the first stops starting calls, lets those in flight finish, saves state and exits
  *   130; a second exits at once (the state may hold pending calls; the next apply resolves them).
- * A saved plan is applied to the course repo in the current folder (or `--dir`), as Terraform
- * applies a saved plan in its working directory.
+ * A saved plan is applied to the course repo found from the current folder (or `--dir`), as
+ * Terraform applies a saved plan in its working directory.
  */
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from './exit-codes.js';
+import { processIo, type CommandIo } from './school-command.js';
 
-interface ApplyCommandOptions extends ConnectionFlags {
+export interface ApplyCommandOptions extends ConnectionFlags {
   yes?: boolean;
   concurrency?: string;
   refresh?: boolean;
@@ -26,24 +27,25 @@ export function register(program: Command): void {
   program
     .command('apply')
     .description('Apply the repo (or a saved plan) to the school: creates, moves and updates in planned order')
-    .argument('[target]', 'folder of the course repo, or a plan saved with `coursesync plan --out plan.json`', '.')
+    .argument('[target]', 'folder of the course repo (default: found from the current folder upward), or a plan saved with `coursesync plan --out plan.json`')
     .option('-y, --yes', 'apply without asking (required when not run in a terminal)')
     .option('--concurrency <n>', 'at most this many requests in flight (default: coursesync.yaml apply.concurrency, else 4)')
     .option('--refresh', 'read every tracked lesson from the school first and report drift')
     .option('--recreate <key>', 'drop the uncertain create KEY from state and create it again (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: the current folder)')
+    .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: found from the current folder upward)')
     .option('--force-unlock', 'take the state lock even if another apply seems to hold it')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
-    .action(async (target: string, options: ApplyCommandOptions) => {
+    .action(async (target: string | undefined, options: ApplyCommandOptions) => {
       process.exitCode = await runApply(target, options);
     });
 }
 
-async function runApply(target: string, options: ApplyCommandOptions): Promise<number> {
+/** Run apply on the repo or saved plan `target` (default: the repo found from the current folder); returns the exit code. */
+export async function runApply(target: string | undefined, options: ApplyCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { CoursesyncError } = await import('../diagnostics/errors.js');
-  const { isInteractive, colors, confirm } = await import('./terminal.js');
-  const interactive = isInteractive();
+  const { colors, confirm } = await import('./terminal.js');
+  const interactive = io.interactive === true;
   // Refuse before reading anything: off a terminal nobody can confirm.
   if (!interactive && !options.yes) {
     throw new CoursesyncError('Not run in a terminal, so nobody can confirm the changes; nothing was applied.', {
@@ -53,33 +55,34 @@ async function runApply(target: string, options: ApplyCommandOptions): Promise<n
   }
   const concurrency = parseConcurrency(options.concurrency, CoursesyncError);
   const { stat, readFile } = await import('node:fs/promises');
-  const { resolve } = await import('node:path');
-  let dir = target;
+  const { findRepoRoot } = await import('../source/repo-root.js');
   let savedPlan: { plan: import('../plan/plan-schema.js').Plan; file: string } | undefined;
-  const info = await stat(target).catch(() => undefined);
-  if (info === undefined) {
+  const info = target === undefined ? undefined : await stat(target).catch(() => undefined);
+  if (target !== undefined && info === undefined) {
     throw new CoursesyncError(`${target} does not exist`, { code: 'cli/no-target', hint: 'give the course repo folder, or a plan file saved with `coursesync plan --out plan.json`' });
   }
-  if (info.isFile()) {
+  if (target !== undefined && info?.isFile()) {
     const { parsePlanText } = await import('../plan/render-json.js');
     savedPlan = { plan: parsePlanText(await readFile(target, 'utf8'), target), file: target };
-    dir = options.dir ?? '.';
   }
+  const dir = await findRepoRoot(savedPlan ? options.dir : target);
 
   const { applyCourse, describeOutcome, summarizeApply } = await import('../apply/index.js');
   const { renderText, summaryLine } = await import('../plan/index.js');
-  const out = process.stdout;
-  const c = colors(process.stdout);
+  const out = io.stdout;
+  const err = io.stderr;
+  const c = colors(out, io.env);
+  const color = c.isColorSupported;
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
-      process.stderr.write('\nStopping: no new calls will start; waiting for the calls in flight, then saving the state. Press Ctrl-C again to stop at once.\n');
+      err.write('\nStopping: no new calls will start; waiting for the calls in flight, then saving the state. Press Ctrl-C again to stop at once.\n');
       controller.abort();
       return;
     }
-    process.stderr.write('\nStopped at once. The state may hold calls still pending; the next `coursesync apply` resolves them first.\n');
+    err.write('\nStopped at once. The state may hold calls still pending; the next `coursesync apply` resolves them first.\n');
     process.exit(ExitCode.Interrupted);
   };
 
@@ -89,7 +92,7 @@ async function runApply(target: string, options: ApplyCommandOptions): Promise<n
   process.on('SIGINT', onSigint);
   let result: Awaited<ReturnType<typeof applyCourse>>;
   try {
-    result = await applyCourse(resolve(dir), {
+    result = await applyCourse(dir, {
       baseUrl: options.baseUrl,
       tokenFile: options.tokenFile,
       savedPlan,
@@ -98,9 +101,10 @@ async function runApply(target: string, options: ApplyCommandOptions): Promise<n
       recreate: options.recreate,
       forceUnlock: options.forceUnlock,
       signal: controller.signal,
-      onNotice: (m) => process.stderr.write(`coursesync: ${m}\n`),
+      env: io.env,
+      onNotice: (m) => err.write(`coursesync: ${m}\n`),
       confirm: async (plan, ctx) => {
-        out.write(renderText(plan, { color: out.isTTY === true && !process.env.NO_COLOR }));
+        out.write(renderText(plan, { color }));
         const calls = plan.changes.filter((ch) => ch.action === 'create' || ch.action === 'update' || ch.action === 'move' || ch.action === 'unpublish').length;
         const ok = await confirm(`Apply these ${calls} call${calls === 1 ? '' : 's'} to ${ctx.baseUrl}?`, { yes: options.yes });
         if (ok && interactive) {
@@ -137,7 +141,7 @@ async function runApply(target: string, options: ApplyCommandOptions): Promise<n
   }
   if (result.result === null) {
     if (result.plan.summary.uncertain > 0) {
-      out.write(renderText(result.plan, { color: out.isTTY === true && !process.env.NO_COLOR }));
+      out.write(renderText(result.plan, { color }));
       throw uncertainError(result.plan.summary.uncertain, CoursesyncError);
     }
     out.write(`${summaryLine(result.plan.summary)}${result.plan.renames.length > 0 ? ` Recorded ${result.plan.renames.length} rename(s) in state.` : ''}\n`);

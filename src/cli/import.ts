@@ -27,7 +27,8 @@ export async function pendingChangesFor(dir: string, keys: ReadonlySet<string>, 
 /** Run import; returns the exit code. */
 export async function runImport(ids: string[], options: ImportCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { importLessons } = await import('../clone/import-lessons.js');
-  const dir = options.dir ?? '.';
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const dir = await findRepoRoot(options.dir);
   const result = await importLessons(dir, ids, {
     into: options.into,
     key: options.key,
@@ -76,7 +77,7 @@ export function register(program: Command): void {
     .option('--into <section-dir>', 'section folder to write the lesson files into (never overwrites a file)')
     .option('--key <key>', 'adopt the one lesson into the existing file of this key (state only; settles an uncertain create)')
     .option('--keep-html', 'keep bodies as HTML (content_format: html) instead of converting them to Markdown')
-    .option('--dir <dir>', 'the course repo (default: the current folder)')
+    .option('--dir <dir>', 'the course repo (default: found from the current folder upward)')
     .option('--json', 'print the result as JSON')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')

@@ -29,7 +29,8 @@ export const CODES = {
   'yaml/alias-limit': e('write the values out instead of repeating aliases'),
   'yaml/not-a-mapping': e('the file must be a YAML mapping of `key: value` lines'),
   // Repo layout.
-  'repo/no-programs': w('add a folder holding program.yaml with `id: <program id>`'),
+  // An error: a plan of nothing would say "No changes" and pass CI in a wrong or empty folder.
+  'repo/no-programs': e('add a folder holding program.yaml with `id: <program id>`, or run coursesync in the course repo'),
   'repo/nested-program': e('program folders cannot be nested: move this folder next to the other program'),
   'repo/section-outside-program': e('a section folder must be a direct child of a program folder (one holding program.yaml)'),
   'repo/nested-lesson-folder': e('lesson files sit directly in the section folder: move the file up, or give this folder its own section.yaml inside the program folder'),

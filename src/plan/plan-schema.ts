@@ -136,6 +136,17 @@ export const SummarySchema = z.strictObject({
 });
 export type PlanSummary = z.output<typeof SummarySchema>;
 
+/** A diagnostic carried by a plan (the repo's warnings, so no plan format hides them). */
+export const PlanDiagnosticSchema = z.strictObject({
+  file: z.string(),
+  line: z.int().optional(),
+  column: z.int().optional(),
+  code: z.string(),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+  hint: z.string().optional(),
+});
+
 export const PlanSchema = z.strictObject({
   format_version: z.literal(PLAN_FORMAT_VERSION),
   summary: SummarySchema,
@@ -153,6 +164,10 @@ export const PlanSchema = z.strictObject({
   renames: z.array(z.strictObject({ from: z.string(), to: z.string() })),
   /** Whether live lessons were read (`--refresh`). */
   refreshed: z.boolean(),
+  /** Warnings about the repo's files (shown in every format and as CI annotations). */
+  warnings: z.array(PlanDiagnosticSchema).optional(),
+  /** What the plan could not check and why, and what to run next (one sentence each). */
+  notes: z.array(z.string()).optional(),
 });
 export type Plan = z.output<typeof PlanSchema>;
 

@@ -1,5 +1,6 @@
 /** The plan for people on a terminal (PURE): Terraform-like symbols, field changes, body diffs. */
 import pc from 'picocolors';
+import { formatDiagnostic } from '../diagnostics/diagnostic.js';
 import type { Plan, PlanChange } from './plan-schema.js';
 import { LONG_FIELDS, SYMBOL, diffLinesOf, headline, showValue, summaryLine } from './describe-change.js';
 
@@ -30,7 +31,10 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
   }
   for (const r of plan.renames) out.push(`  renamed: ${r.from} → ${r.to} (matched through aliases; state only)`);
   if (plan.renames.length > 0) out.push('');
+  for (const w of plan.warnings ?? []) out.push(c.yellow(formatDiagnostic(w)));
+  if (plan.warnings?.length) out.push('');
   out.push(c.bold(summaryLine(plan.summary)));
+  for (const n of plan.notes ?? []) out.push(`Note: ${n}`);
   return out.join('\n') + '\n';
 }
 

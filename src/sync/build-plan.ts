@@ -148,6 +148,8 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   }
 
   const plan = diffCourse(desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url });
+  const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
+  if (warnings.length > 0) plan.warnings = warnings;
   return { plan, desired, state, stateExists: exists, resolvedSections, baseUrl };
 }
 
