@@ -9,6 +9,7 @@ import type { DesiredState } from '../model/desired.js';
 import { buildPlan, type BuiltPlan } from '../sync/build-plan.js';
 import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import { isCall, type Plan } from '../plan/plan-schema.js';
+import type { LiveLesson } from '../plan/diff-live.js';
 import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { StateStore } from '../state/state-store.js';
 import { applyPlan, type ApplyEvent, type ApplyResult } from './apply-plan.js';
@@ -55,6 +56,18 @@ export interface ApplyCourseResult {
   serial: number;
   /** Pending records left in state (the next apply resolves them). */
   pendingLeft: number;
+}
+
+/** Live lessons of drift steps whose key has no call in the plan. */
+function driftWithoutCall(plan: Plan, live: BuiltPlan['live']): Array<LiveLesson & { key: string }> {
+  if (!live) return [];
+  const called = new Set(plan.changes.filter(isCall).map((c) => ('state_key' in c ? c.state_key : c.key)));
+  const out: Array<LiveLesson & { key: string }> = [];
+  for (const c of plan.changes) {
+    const l = c.action === 'drift' && !called.has(c.key) ? live.get(c.key) : undefined;
+    if (l) out.push({ ...l, key: c.key });
+  }
+  return out;
 }
 
 /** Find a repo lesson by key, for filling in the entry of an interrupted create. */
@@ -132,7 +145,10 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     const plan = options.savedPlan?.plan ?? built.plan;
     const calls = plan.changes.filter(isCall).length;
     const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file };
-    const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0;
+    // Drift that needs no call (the school already holds the repo's values, or only positions
+    // moved and the order still holds): the live lesson becomes the recorded one, so it settles.
+    const settled = driftWithoutCall(plan, built.live);
+    const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0 || settled.length > 0;
 
     if (calls > 0 && options.confirm && !(await options.confirm(plan, { concurrency, baseUrl }))) {
       return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };
@@ -144,6 +160,10 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         if (!store.existed && d.serial === 0) d.lineage = plan.state.lineage;
         d.base_url = baseUrl;
         Object.assign(d.sections, built.resolvedSections);
+        for (const l of settled) {
+          const entry = d.lessons[l.key];
+          if (entry) d.lessons[l.key] = { ...entry, section_id: l.section_id, position: l.position, response: { ...l.response } };
+        }
         for (const r of plan.renames) {
           const entry = d.lessons[r.from];
           if (!entry || d.lessons[r.to]) continue;

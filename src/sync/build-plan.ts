@@ -6,7 +6,7 @@
  */
 import type { DesiredState } from '../model/desired.js';
 import type { LiveLesson } from '../plan/diff-course.js';
-import type { Plan } from '../plan/plan-schema.js';
+import type { DriftStep, Plan } from '../plan/plan-schema.js';
 import type { SectionState, StateData } from '../state/schema.js';
 import type { ConnectionFlags } from '../school/connection.js';
 import pLimit from 'p-limit';
@@ -37,6 +37,8 @@ export interface BuiltPlan {
   resolvedSections: Record<string, SectionState>;
   /** The school base URL when one is configured. */
   baseUrl: string | undefined;
+  /** With --refresh: the live lessons read, by state key. */
+  live: ReadonlyMap<string, LiveLesson> | undefined;
 }
 
 /**
@@ -150,7 +152,22 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   const plan = diffCourse(desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url });
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) plan.warnings = warnings;
-  return { plan, desired, state, stateExists: exists, resolvedSections, baseUrl };
+  const notes = driftNotes(plan);
+  if (notes.length > 0) plan.notes = [...(plan.notes ?? []), ...notes];
+  return { plan, desired, state, stateExists: exists, resolvedSections, baseUrl, live };
+}
+
+/** What drifted, exactly, and the two ways to settle it. */
+function driftNotes(plan: Plan): string[] {
+  const drifted = plan.changes.filter((c): c is DriftStep => c.action === 'drift');
+  if (drifted.length === 0) return [];
+  const list = drifted.map((c) => `${c.key} (${c.lesson_id}: ${c.drifted.join(', ')})`).join('; ');
+  const first = drifted[0]!;
+  return [
+    `${drifted.length} lesson${drifted.length === 1 ? ' was' : 's were'} changed in the school since the last apply: ${list}. ` +
+      '`coursesync apply --refresh` sends the repo\'s values back (the repo wins); ' +
+      `to keep the school's version of a lesson instead, write it into its file with \`coursesync import ${first.lesson_id} --key ${first.key} --write-file\`.`,
+  ];
 }
 
 /** PATCH /lessons/{id} with `{}` (changes nothing, returns the lesson) for every tracked lesson. */

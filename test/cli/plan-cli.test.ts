@@ -117,7 +117,7 @@ describe('coursesync plan', () => {
     expect(again.plan.summary).toMatchObject({ create: 0, update: 0, move: 0, unchanged: 5 });
   });
 
-  it('--refresh reads each lesson and reports drift per field (exit 2)', async () => {
+  it('--refresh reads each lesson, reports drift per field and plans to send the repo\'s value back (exit 2)', async () => {
     const dir = await repoWithIds();
     const state = await applied(dir);
     const client = createSchoolClient({ baseUrl: emu.url, token: TOKEN });
@@ -127,7 +127,8 @@ describe('coursesync plan', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/! prog\/01-start\/01-welcome\.md \(les_[^)]+\) was changed in the school since the last apply: name/);
     expect(r.stdout).toMatch(/name: "Welcome" → "Welcome \(edited in the UI\)"/);
-    expect(r.stdout).toMatch(/No changes\. 3 lessons unchanged, 1 drifted\./);
+    expect(r.stdout).toMatch(/~ prog\/01-start\/01-welcome\.md \(les_[^)]+\) will be updated in place\n {6}name: "Welcome \(edited in the UI\)" → "Welcome"/);
+    expect(r.stdout).toMatch(/Plan: 1 to update, 1 drifted, 2 unchanged\./);
     expect(r.stdout).not.toContain(TOKEN);
   });
 

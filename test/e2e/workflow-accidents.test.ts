@@ -8,7 +8,7 @@ import { cp, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
+import { SECRET, clientOf, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
 import { BASE_REPO } from '../apply/course-files.js';
 import { copyExamples, lesson, removeRepos, runCli, writeRepo } from './helpers.js';
 
@@ -118,5 +118,56 @@ describe('plans never hide trouble', () => {
     expect(md.stderr).toMatch(new RegExp(`^::warning file=${where},line=\\d+,col=\\d+,title=lesson/event-handler::`, 'm'));
     const json = JSON.parse((await runCli(['plan', '--json'], env, dir)).stdout) as { warnings: Array<{ code: string; file: string }> };
     expect(json.warnings.map((w) => `${w.file} ${w.code}`).sort()).toEqual([`${where} lesson/event-handler`, `${where} lesson/javascript-url`]);
+  });
+});
+
+describe('drift settles', () => {
+  /** BASE_REPO applied, and the id of its beta lesson. */
+  async function appliedBase(): Promise<{ dir: string; beta: string }> {
+    const dir = await writeRepo(BASE_REPO);
+    const r = await runCli(['apply', '--yes'], env, dir);
+    expect(r.code, r.stderr).toBe(0);
+    const state = JSON.parse(await readFile(join(dir, '.coursesync/state.json'), 'utf8')) as { lessons: Record<string, { id: string }> };
+    return { dir, beta: state.lessons.beta!.id };
+  }
+
+  it('plan --refresh shows the repo winning; apply --refresh sends it back; the next plan is "No changes" with exit 0', async () => {
+    const { dir, beta } = await appliedBase();
+    await clientOf(emu).lessons.update(beta, { name: 'Beta (fixed in the school)', body: '<p>Edited <strong>online</strong>.</p>', content_format: 'html' });
+    const plan = await runCli(['plan', '--refresh', '--detailed-exitcode'], env, dir);
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toContain(`~ intro/a/2-beta.md (${beta}) will be updated in place\n      name: "Beta (fixed in the school)" → "Beta"`);
+    expect(plan.stdout).toContain(`! intro/a/2-beta.md (${beta}) was changed in the school since the last apply: body, name`);
+    expect(plan.stdout).toContain('Plan: 1 to update, 1 drifted, 6 unchanged.');
+    expect(plan.stdout).toContain(`Note: 1 lesson was changed in the school since the last apply: beta (${beta}: body, name). \`coursesync apply --refresh\` sends the repo's values back (the repo wins); to keep the school's version of a lesson instead, write it into its file with \`coursesync import ${beta} --key beta --write-file\`.`);
+    expect(plan.stdout).not.toMatch(/No changes/);
+    const apply = await runCli(['apply', '--refresh', '--yes'], env, dir);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout).toMatch(/^~ update beta/m);
+    const live = await clientOf(emu).lessons.update(beta, {});
+    expect(live.name).toBe('Beta');
+    expect(live.body).toBe('<p>Some text.</p>\n');
+    const again = await runCli(['plan', '--refresh', '--detailed-exitcode'], env, dir);
+    expect(again.stdout).toBe('No changes. 7 lessons unchanged.\n');
+    expect(again.code).toBe(0);
+  });
+
+  it("import --key KEY --write-file takes the school's version into the file; the next plan --refresh is empty and nothing is sent", async () => {
+    const { dir, beta } = await appliedBase();
+    await clientOf(emu).lessons.update(beta, { name: 'Beta, improved', body: '<h2>Why</h2>\n<p>A <a href="https://example.com/why">reason</a>.</p>', content_format: 'html' });
+    const r = await runCli(['import', beta, '--key', 'beta', '--write-file'], env, join(dir, 'intro'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Wrote the school's version of lesson ${beta} "Beta, improved" into intro/a/2-beta.md (Markdown) and recorded it as beta.`);
+    const file = await readFile(join(dir, 'intro/a/2-beta.md'), 'utf8');
+    expect(file).toContain('name: Beta, improved');
+    expect(file).toContain('[reason](https://example.com/why)');
+    const before = emu.stats().requests;
+    const plan = await runCli(['plan', '--refresh', '--detailed-exitcode'], env, dir);
+    expect(plan.stdout).toBe('No changes. 7 lessons unchanged.\n');
+    expect(plan.code).toBe(0);
+    const apply = await runCli(['apply', '--yes'], env, dir);
+    expect(apply.stdout).toBe('No changes. 7 lessons unchanged.\n');
+    // Only the reads of the refresh: no write.
+    expect(emu.stats().requests - before).toBe(7);
   });
 });
