@@ -25,6 +25,8 @@ export interface ApplyCourseOptions extends ConnectionFlags {
   concurrency?: number;
   /** Keys of uncertain creates to drop from state and create again. */
   recreate?: string[];
+  /** Keys of tracked lessons to create anew (e.g. deleted in the school); the old entry is forgotten. */
+  replace?: string[];
   /** Take the state lock even when another process holds it. */
   forceUnlock?: boolean;
   env?: NodeJS.ProcessEnv;
@@ -93,10 +95,17 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
       hint: `run \`coursesync apply --recreate ${options.recreate[0]}\` without a plan file, or \`coursesync plan --out plan.json\` after resolving the uncertain create`,
     });
   }
+  if (options.savedPlan && options.replace?.length) {
+    throw new CoursesyncError('--replace cannot be used with a saved plan: it changes what the plan must do', {
+      code: 'apply/replace-with-plan',
+      hint: `run \`coursesync apply --replace ${options.replace[0]}\` without a plan file`,
+    });
+  }
   const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: notice });
   try {
     const planOptions = { baseUrl: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, concurrency: options.concurrency, env };
-    let built: BuiltPlan = await buildPlan(dir, planOptions);
+    // A lesson to replace may be gone from the school: read live lessons only once it is forgotten.
+    let built: BuiltPlan = await buildPlan(dir, options.replace?.length ? { ...planOptions, refresh: false } : planOptions);
     const connection = resolveConnection({ flags: options, config: built.desired.config, env });
     const baseUrl = connection.baseUrl;
     const concurrency = options.concurrency ?? built.desired.config.apply?.concurrency ?? 4;
@@ -140,7 +149,23 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
       });
       notice(`dropped the uncertain create(s) ${options.recreate.join(', ')}: they will be created again`);
     }
-    if (resolvedCount > 0 || options.recreate?.length) built = await buildPlan(dir, planOptions);
+    if (options.replace?.length) {
+      for (const key of options.replace) {
+        const problem = !store.data.lessons[key] ? 'the state tracks no lesson with that key' : !lookupIn(built.desired)(key) ? 'no lesson file of the repo has that key' : undefined;
+        if (problem) {
+          throw new CoursesyncError(`--replace ${key}: ${problem}`, {
+            code: 'apply/replace-unknown',
+            hint: '`coursesync state list` shows the tracked keys; --replace creates the lesson of a repo file anew',
+          });
+        }
+      }
+      const old = options.replace.map((key) => `${key} (${store.data.lessons[key]!.id ?? 'uncertain'})`);
+      await store.update((d) => {
+        for (const key of options.replace!) delete d.lessons[key];
+      });
+      notice(`forgot ${old.join(', ')}: created anew by this apply (an old lesson that still exists in the school is left there, untracked)`);
+    }
+    if (resolvedCount > 0 || options.recreate?.length || options.replace?.length) built = await buildPlan(dir, planOptions);
 
     const plan = options.savedPlan?.plan ?? built.plan;
     const calls = plan.changes.filter(isCall).length;

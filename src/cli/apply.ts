@@ -18,6 +18,7 @@ export interface ApplyCommandOptions extends ConnectionFlags {
   concurrency?: string;
   refresh?: boolean;
   recreate?: string[];
+  replace?: string[];
   dir?: string;
   forceUnlock?: boolean;
 }
@@ -32,6 +33,7 @@ export function register(program: Command): void {
     .option('--concurrency <n>', 'at most this many requests in flight (default: coursesync.yaml apply.concurrency, else 4)')
     .option('--refresh', 'read every tracked lesson from the school first and report drift')
     .option('--recreate <key>', 'drop the uncertain create KEY from state and create it again (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--replace <key>', 'forget the tracked lesson KEY and create it anew from its file, e.g. after it was deleted in the school (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: found from the current folder upward)')
     .option('--force-unlock', 'take the state lock even if another apply seems to hold it')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
@@ -99,6 +101,7 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       refresh: options.refresh,
       concurrency,
       recreate: options.recreate,
+      replace: options.replace,
       forceUnlock: options.forceUnlock,
       signal: controller.signal,
       env: io.env,
@@ -153,6 +156,17 @@ export async function runApply(target: string | undefined, options: ApplyCommand
   out.write((ok ? c.green(lines[0]!) : c.red(lines[0]!)) + '\n' + lines.slice(1).map((l) => l + '\n').join(''));
   if (result.result.interrupted) return ExitCode.Interrupted;
   if (!ok) {
+    // A tracked lesson the school no longer has: say how to recover, with the exact commands.
+    const { SchoolApiError } = await import('../school/errors.js');
+    const gone = result.result.outcomes.flatMap((o) =>
+      o.status === 'failed' && o.step.action !== 'create' && o.error instanceof SchoolApiError && o.error.status === 404 && o.step.lesson_id !== null
+        ? [{ key: 'state_key' in o.step ? o.step.state_key : o.step.key, id: o.step.lesson_id, path: o.step.path }]
+        : [],
+    );
+    if (gone.length > 0) {
+      const { lessonsGoneError } = await import('../sync/build-plan.js');
+      throw lessonsGoneError(gone);
+    }
     const failed = result.result.outcomes.filter((o) => o.status !== 'done').length;
     throw new CoursesyncError(`${failed} of ${result.result.outcomes.length} calls were not applied (see above)`, {
       code: 'apply/failed',

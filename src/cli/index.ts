@@ -15,6 +15,7 @@ const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./validate.js'),
   () => import('./plan.js'),
   () => import('./apply.js'),
+  () => import('./state.js'),
   () => import('./import.js'),
   () => import('./duplicate.js'),
   () => import('./clone.js'),

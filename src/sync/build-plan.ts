@@ -13,6 +13,7 @@ import pLimit from 'p-limit';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { diffCourse } from '../plan/diff-course.js';
 import { type SchoolClient, createSchoolClient } from '../school/client.js';
+import { SchoolApiError } from '../school/errors.js';
 import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
 import { loadCourse } from '../source/load-course.js';
 import { hashResponseFields } from '../state/hash-response.js';
@@ -178,6 +179,7 @@ async function readLiveLessons(
 ): Promise<Map<string, LiveLesson>> {
   const limit = pLimit(concurrency);
   const live = new Map<string, LiveLesson>();
+  const gone: Array<{ key: string; id: string; path: string }> = [];
   const tracked = Object.entries(state.lessons).filter(([, l]) => l.id !== null);
   await Promise.all(
     tracked.map(([key, l]) =>
@@ -186,6 +188,10 @@ async function readLiveLessons(
         try {
           lesson = await api.lessons.update(l.id!, {});
         } catch (e) {
+          if (e instanceof SchoolApiError && e.status === 404) {
+            gone.push({ key, id: l.id!, path: l.path });
+            return;
+          }
           throw explainSchoolError(e, `lesson ${l.id} (${l.path}, key ${key})`);
         }
         const values = lesson as unknown as Record<string, unknown>;
@@ -193,5 +199,24 @@ async function readLiveLessons(
       }),
     ),
   );
+  if (gone.length > 0) throw lessonsGoneError(gone.sort((a, b) => a.key.localeCompare(b.key)));
   return live;
+}
+
+/**
+ * Tracked lessons the school answers 404 for (deleted there, most often): one error naming
+ * each, with the exact commands that settle it.
+ */
+export function lessonsGoneError(gone: ReadonlyArray<{ key: string; id: string; path: string }>): CoursesyncError {
+  const keys = gone.map((g) => g.key);
+  return new CoursesyncError(
+    `the school has no lesson ${gone.map((g) => `${g.id} (key ${g.key}, ${g.path})`).join(', ')}: deleted in the school, or the state points elsewhere; nothing was changed`,
+    {
+      code: 'state/lesson-gone',
+      hint:
+        `to create ${keys.length === 1 ? 'it' : 'them'} anew from the repo: \`coursesync apply ${keys.map((k) => `--replace ${k}`).join(' ')}\`; ` +
+        `to stop managing ${keys.length === 1 ? 'it' : 'them'}: delete the file${keys.length === 1 ? '' : 's'} and run \`coursesync state rm ${keys.join(' ')}\`; ` +
+        `\`coursesync state show ${keys[0]}\` shows what the state holds`,
+    },
+  );
 }

@@ -4,12 +4,13 @@
  * real git repos is in ci-race.test.ts.)
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, clientOf, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
 import { BASE_REPO } from '../apply/course-files.js';
+import { acquireStateLock } from '../../src/state/lock-state.js';
 import { copyExamples, lesson, removeRepos, runCli, writeRepo } from './helpers.js';
 
 let emu: RunningEmulator;
@@ -121,16 +122,84 @@ describe('plans never hide trouble', () => {
   });
 });
 
-describe('drift settles', () => {
-  /** BASE_REPO applied, and the id of its beta lesson. */
-  async function appliedBase(): Promise<{ dir: string; beta: string }> {
-    const dir = await writeRepo(BASE_REPO);
-    const r = await runCli(['apply', '--yes'], env, dir);
-    expect(r.code, r.stderr).toBe(0);
-    const state = JSON.parse(await readFile(join(dir, '.coursesync/state.json'), 'utf8')) as { lessons: Record<string, { id: string }> };
-    return { dir, beta: state.lessons.beta!.id };
-  }
+/** BASE_REPO applied, and the ids of its beta and gamma lessons. */
+async function appliedBase(): Promise<{ dir: string; beta: string; gamma: string }> {
+  const dir = await writeRepo(BASE_REPO);
+  const r = await runCli(['apply', '--yes'], env, dir);
+  expect(r.code, r.stderr).toBe(0);
+  const state = JSON.parse(await readFile(join(dir, '.coursesync/state.json'), 'utf8')) as { lessons: Record<string, { id: string }> };
+  return { dir, beta: state.lessons.beta!.id, gamma: state.lessons.gamma!.id };
+}
 
+/** Delete a lesson as a person does in the school's admin. */
+async function deleteInSchool(id: string): Promise<void> {
+  const res = await fetch(emu.url.replace(/\/api\/v1$/, `/__emulator/lessons/${id}`), { method: 'DELETE', headers: { authorization: `Bearer ${SECRET}` } });
+  expect(res.status).toBe(200);
+}
+
+describe('a lesson deleted in the school can be recovered', () => {
+  it('a 404 names the lesson and the exact commands; state list/show; apply --replace creates it once, and everything converges', async () => {
+    const { dir, beta } = await appliedBase();
+    await deleteInSchool(beta);
+    const refresh = await runCli(['plan', '--refresh'], env, dir);
+    expect(refresh.code).toBe(1);
+    expect(refresh.stderr).toContain(`coursesync: the school has no lesson ${beta} (key beta, intro/a/2-beta.md): deleted in the school, or the state points elsewhere; nothing was changed`);
+    expect(refresh.stderr).toContain(
+      'hint: to create it anew from the repo: `coursesync apply --replace beta`; to stop managing it: delete the file and run `coursesync state rm beta`; `coursesync state show beta` shows what the state holds',
+    );
+    // An edit of the deleted lesson fails on the 404 with the same advice.
+    await writeFile(join(dir, 'intro/a/2-beta.md'), lesson('name: Beta, second edition\nlesson_type: text', 'See the [changelog](https://example.com/changes).'));
+    const failed = await runCli(['apply', '--yes'], env, dir);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('`coursesync apply --replace beta`');
+
+    const list = await runCli(['state', 'list'], env, join(dir, 'intro'));
+    expect(list.stdout).toContain(`beta\t${beta}\tsec_start\t2\tintro/a/2-beta.md\n`);
+    const show = await runCli(['state', 'show', 'beta'], env, dir);
+    expect(show.stdout).toContain(`id\t${beta}\n`);
+    expect(show.stdout).toContain('applied.name\tBeta\n');
+    const typo = await runCli(['state', 'show', 'bta'], env, dir);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('hint: did you mean beta?');
+
+    const replaced = await runCli(['apply', '--replace', 'beta', '--yes'], env, dir);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(replaced.stderr).toContain(`coursesync: forgot beta (${beta}): created anew by this apply`);
+    expect(replaced.stdout).toMatch(/^\+ create beta → sec_start #2 \(lesson les_\d+\)/m);
+    const names = (await schoolSections(emu)).get('sec_start')!.map((l) => l.name);
+    expect(names.filter((n) => n.startsWith('Beta'))).toEqual(['Beta, second edition']);
+    const again = await runCli(['plan', '--refresh', '--detailed-exitcode'], env, dir);
+    expect(again.stdout).toBe('No changes. 7 lessons unchanged.\n');
+    expect(again.code).toBe(0);
+  });
+
+  it('state rm forgets a lesson under the lock (the school is untouched); with its file deleted the plan is empty', async () => {
+    const { dir, gamma } = await appliedBase();
+    await deleteInSchool(gamma);
+    const held = await acquireStateLock(dir);
+    const locked = await runCli(['state', 'rm', 'gamma'], env, dir);
+    await held.release();
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toMatch(/^coursesync: the state is locked by pid \d+/m);
+    expect(await readFile(join(dir, '.coursesync/state.json'), 'utf8')).toContain(gamma);
+    const before = emu.stats().requests;
+    const r = await runCli(['state', 'rm', 'gamma'], env, dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Removed gamma from the state (lesson ${gamma} in sec_start, intro/a/3-gamma.md).`);
+    expect(emu.stats().requests).toBe(before);
+    const state = await readFile(join(dir, '.coursesync/state.json'), 'utf8');
+    expect(state).not.toContain(gamma);
+    expect(existsSync(join(dir, '.coursesync/state.lock'))).toBe(false);
+    const withFile = await runCli(['plan'], env, dir);
+    expect(withFile.stdout).toContain('Plan: 1 to create, 6 unchanged.');
+    await rm(join(dir, 'intro/a/3-gamma.md'));
+    const plan = await runCli(['plan', '--refresh', '--detailed-exitcode'], env, dir);
+    expect(plan.stdout).toBe('No changes. 6 lessons unchanged.\n');
+    expect(plan.code).toBe(0);
+  });
+});
+
+describe('drift settles', () => {
   it('plan --refresh shows the repo winning; apply --refresh sends it back; the next plan is "No changes" with exit 0', async () => {
     const { dir, beta } = await appliedBase();
     await clientOf(emu).lessons.update(beta, { name: 'Beta (fixed in the school)', body: '<p>Edited <strong>online</strong>.</p>', content_format: 'html' });
