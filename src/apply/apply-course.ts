@@ -7,6 +7,7 @@
 import { CoursesyncError } from '../diagnostics/errors.js';
 import type { DesiredState } from '../model/desired.js';
 import { buildPlan, type BuiltPlan } from '../sync/build-plan.js';
+import { verifySections } from '../sync/verify-sections.js';
 import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import { isCall, type Plan } from '../plan/plan-schema.js';
 import type { LiveLesson } from '../plan/diff-live.js';
@@ -103,7 +104,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
   }
   const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: notice });
   try {
-    const planOptions = { baseUrl: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, concurrency: options.concurrency, env };
+    const planOptions = { baseUrl: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, concurrency: options.concurrency, env, verifySections: false };
     // A lesson to replace may be gone from the school: read live lessons only once it is forgotten.
     let built: BuiltPlan = await buildPlan(dir, options.replace?.length ? { ...planOptions, refresh: false } : planOptions);
     const connection = resolveConnection({ flags: options, config: built.desired.config, env });
@@ -119,6 +120,8 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
       });
     }
     const client = options.client ?? createSchoolClient({ baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
+    // Never a create into a section not checked in this run: every id exists and is of its program.
+    await verifySections(dir, built.desired, built.sectionIds, client, built.listed);
 
     // A killed apply's pending calls: learn the truth before planning.
     const resolvedAtStart = await resolvePendingCalls(store, client, { concurrency, lookup: lookupIn(built.desired) });

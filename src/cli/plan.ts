@@ -46,6 +46,8 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const color = format === 'text' && colors(io.stdout, io.env).isColorSupported;
   const output = format === 'json' ? renderJson(plan) : format === 'markdown' ? renderMarkdown(plan) : renderText(plan, { color });
   io.stdout.write(output.endsWith('\n') ? output : output + '\n');
+  // Text: notes are chatter, on stderr (stdout stays the plan); markdown and JSON carry them.
+  if (format === 'text') for (const n of plan.notes ?? []) io.stderr.write(`Note: ${n}\n`);
   if (options.out) {
     const { writeFileAtomic } = await import('../state/state-file.js');
     const { resolve } = await import('node:path');

@@ -46,6 +46,10 @@ export const CODES = {
   'section/unknown-key': e('section.yaml allows the keys id, name and lessons'),
   'section/missing-field': e('see schema/section.schema.json'),
   'section/invalid-field': e('see schema/section.schema.json'),
+  // Checked against the school (GET /sections) by plan with a token and by apply, before any write.
+  'section/not-found': e('write the id of a section of this folder\'s program (`coursesync sections list <program folder>` lists them)'),
+  'section/other-program': e('a section folder creates lessons in its program\'s sections only: use a section of this program, or move the folder into the program the section belongs to'),
+  'program/not-found': e('check the program id, and that the API key has access to that program (a key may be limited to some programs)'),
   'section/id-or-name': e('give the section `id:`, or its exact `name:`, but not both'),
   'section/lessons-list-missing': e('list every lesson key of the folder in `lessons:`, or remove `lessons:` to order by file name'),
   'section/lessons-list-duplicate': e('list each lesson key once'),

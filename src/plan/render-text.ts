@@ -34,7 +34,6 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
   for (const w of plan.warnings ?? []) out.push(c.yellow(formatDiagnostic(w)));
   if (plan.warnings?.length) out.push('');
   out.push(c.bold(summaryLine(plan.summary)));
-  for (const n of plan.notes ?? []) out.push(`Note: ${n}`);
   return out.join('\n') + '\n';
 }
 

@@ -19,6 +19,7 @@ import { loadCourse } from '../source/load-course.js';
 import { hashResponseFields } from '../state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
 import { checkBaseUrl } from '../state/state-store.js';
+import { verifySections } from './verify-sections.js';
 
 export interface BuildPlanOptions extends ConnectionFlags {
   /** Read every tracked lesson live (PATCH /lessons/{id} with `{}`) and report drift. */
@@ -26,6 +27,11 @@ export interface BuildPlanOptions extends ConnectionFlags {
   /** Requests in flight for --refresh; default: coursesync.yaml apply.concurrency, else 4. */
   concurrency?: number;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Check section ids against the school when a token is set (default true). Apply turns it off
+   * and runs verifySections itself, after refusing a stale saved plan (which sends no request).
+   */
+  verifySections?: boolean;
 }
 
 export interface BuiltPlan {
@@ -38,6 +44,10 @@ export interface BuiltPlan {
   resolvedSections: Record<string, SectionState>;
   /** The school base URL when one is configured. */
   baseUrl: string | undefined;
+  /** Section folder → section id, every section of the repo. */
+  sectionIds: ReadonlyMap<string, string>;
+  /** Program id → its sections, for the programs listed through GET /sections in this run. */
+  listed: ReadonlyMap<string, Array<{ id: string; name: string }>>;
   /** With --refresh: the live lessons read, by state key. */
   live: ReadonlyMap<string, LiveLesson> | undefined;
 }
@@ -111,12 +121,12 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   };
 
   const resolvedSections: Record<string, SectionState> = {};
+  const byProgram = new Map<string, Array<{ id: string; name: string }>>();
   if (unresolved.length > 0) {
     const first = unresolved[0]!;
     const api = await connect(
       `the section ${first.path}/section.yaml is given by name ("${first.name}")` + (unresolved.length > 1 ? ` (and ${unresolved.length - 1} more)` : ''),
     );
-    const byProgram = new Map<string, Array<{ id: string; name: string }>>();
     for (const u of unresolved) {
       let list = byProgram.get(u.programId);
       if (!list) {
@@ -144,6 +154,20 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     }
   }
 
+  // Check before any write: every section id exists and is of its folder's program. Needs the
+  // school, so a plan without a token says it was skipped (apply always has one).
+  const notes: string[] = [];
+  const tokenGiven = options.tokenFile !== undefined || (env.COURSESYNC_TOKEN ?? '') !== '';
+  if (options.verifySections === false) {
+    // The caller checks them itself.
+  } else if (tokenGiven && (baseUrl !== undefined || options.baseUrl !== undefined || env.COURSESYNC_BASE_URL)) {
+    await verifySections(dir, desired, sectionIds, await connect('checking the section ids'), byProgram);
+  } else {
+    notes.push(
+      `Section ids were not checked against the school (${tokenGiven ? 'no school base URL' : 'no API token'}): a wrong or misplaced id shows up when a token is set (COURSESYNC_TOKEN or --token-file); apply always checks before any write.`,
+    );
+  }
+
   let live: Map<string, LiveLesson> | undefined;
   if (options.refresh) {
     const api = await connect('--refresh reads every tracked lesson');
@@ -153,9 +177,9 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   const plan = diffCourse(desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url });
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) plan.warnings = warnings;
-  const notes = driftNotes(plan);
-  if (notes.length > 0) plan.notes = [...(plan.notes ?? []), ...notes];
-  return { plan, desired, state, stateExists: exists, resolvedSections, baseUrl, live };
+  notes.push(...driftNotes(plan));
+  if (notes.length > 0) plan.notes = notes;
+  return { plan, desired, state, stateExists: exists, resolvedSections, baseUrl, sectionIds, listed: byProgram, live };
 }
 
 /** What drifted, exactly, and the two ways to settle it. */

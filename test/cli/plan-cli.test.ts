@@ -42,7 +42,9 @@ describe('coursesync plan', () => {
     const dir = await repoWithIds();
     const before = emu.stats().requests;
     const r = await runCli(['plan', dir, '--detailed-exitcode'], { COURSESYNC_BASE_URL: emu.url });
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(
+      'Note: Section ids were not checked against the school (no API token): a wrong or misplaced id shows up when a token is set (COURSESYNC_TOKEN or --token-file); apply always checks before any write.\n',
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/\+ prog\/01-start\/01-welcome\.md will be created in sec_start at 1/);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Plan: 3 to create, 0 unchanged.');
@@ -123,7 +125,7 @@ describe('coursesync plan', () => {
     const client = createSchoolClient({ baseUrl: emu.url, token: TOKEN });
     await client.lessons.update(state.lessons.welcome!.id!, { name: 'Welcome (edited in the UI)' });
     const r = await runCli(['plan', dir, '--refresh', '--detailed-exitcode'], { COURSESYNC_TOKEN: TOKEN, COURSESYNC_BASE_URL: emu.url });
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(/^Note: 1 lesson was changed in the school since the last apply: welcome \(les_[^:]+: name\)\. `coursesync apply --refresh` sends/);
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/! prog\/01-start\/01-welcome\.md \(les_[^)]+\) was changed in the school since the last apply: name/);
     expect(r.stdout).toMatch(/name: "Welcome" → "Welcome \(edited in the UI\)"/);

@@ -208,7 +208,7 @@ describe('drift settles', () => {
     expect(plan.stdout).toContain(`~ intro/a/2-beta.md (${beta}) will be updated in place\n      name: "Beta (fixed in the school)" → "Beta"`);
     expect(plan.stdout).toContain(`! intro/a/2-beta.md (${beta}) was changed in the school since the last apply: body, name`);
     expect(plan.stdout).toContain('Plan: 1 to update, 1 drifted, 6 unchanged.');
-    expect(plan.stdout).toContain(`Note: 1 lesson was changed in the school since the last apply: beta (${beta}: body, name). \`coursesync apply --refresh\` sends the repo's values back (the repo wins); to keep the school's version of a lesson instead, write it into its file with \`coursesync import ${beta} --key beta --write-file\`.`);
+    expect(plan.stderr).toContain(`Note: 1 lesson was changed in the school since the last apply: beta (${beta}: body, name). \`coursesync apply --refresh\` sends the repo's values back (the repo wins); to keep the school's version of a lesson instead, write it into its file with \`coursesync import ${beta} --key beta --write-file\`.`);
     expect(plan.stdout).not.toMatch(/No changes/);
     const apply = await runCli(['apply', '--refresh', '--yes'], env, dir);
     expect(apply.code, apply.stderr).toBe(0);
@@ -236,7 +236,37 @@ describe('drift settles', () => {
     expect(plan.code).toBe(0);
     const apply = await runCli(['apply', '--yes'], env, dir);
     expect(apply.stdout).toBe('No changes. 7 lessons unchanged.\n');
-    // Only the reads of the refresh: no write.
-    expect(emu.stats().requests - before).toBe(7);
+    // Only reads: the refresh's 7, and one section listing per program (2) for plan and for apply.
+    expect(emu.stats().requests - before).toBe(7 + 2 + 2);
+  });
+});
+
+describe('section ids are checked before any write', () => {
+  it('a typo in a section id: plan (with a token) and apply stop at section.yaml:line:col with the nearest section; nothing is created', async () => {
+    const dir = await writeRepo({ ...BASE_REPO, 'intro/b/section.yaml': '# The second section of the intro.\nid: sec_tpyes\n' });
+    const school = await schoolLessons();
+    expect((await runCli(['validate'], env, dir)).code).toBe(0);
+    const plan = await runCli(['plan'], env, dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('intro/b/section.yaml:2:5 error program prog_intro has no section sec_tpyes [section/not-found]\n  hint: did you mean sec_types ("Types")?');
+    expect(plan.stderr).toContain('coursesync: 1 section of the repo is not in the school as written; nothing was planned or sent');
+    const apply = await runCli(['apply', '--yes'], env, dir);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('intro/b/section.yaml:2:5 error program prog_intro has no section sec_tpyes [section/not-found]');
+    expect(emu.stats().byRoute['POST /lessons'] ?? 0).toBe(0);
+    expect(await schoolLessons()).toEqual(school);
+    expect(existsSync(join(dir, '.coursesync/state.json'))).toBe(false);
+  });
+
+  it("a section of another program is refused (the lesson would land in the wrong program); tokenless plans say the check was skipped", async () => {
+    const dir = await writeRepo({ ...BASE_REPO, 'intro/b/section.yaml': 'id: sec_patterns\n' });
+    const apply = await runCli(['apply', '--yes'], { ...env, GITHUB_ACTIONS: 'true' }, dir);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('intro/b/section.yaml:1:5 error section sec_patterns belongs to program prog_advanced, not to prog_intro (the program of intro) [section/other-program]');
+    expect(apply.stderr).toMatch(/^::error file=intro\/b\/section\.yaml,line=1,col=5,title=section\/other-program::/m);
+    expect(emu.stats().byRoute['POST /lessons'] ?? 0).toBe(0);
+    const tokenless = await runCli(['plan', '--format', 'markdown'], { COURSESYNC_BASE_URL: emu.url }, dir);
+    expect(tokenless.code).toBe(0);
+    expect(tokenless.stdout).toContain('> Section ids were not checked against the school (no API token)');
   });
 });
