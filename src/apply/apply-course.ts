@@ -6,7 +6,8 @@
  */
 import { CoursesyncError } from '../diagnostics/errors.js';
 import type { DesiredState } from '../model/desired.js';
-import { buildPlan, type BuiltPlan } from '../sync/build-plan.js';
+import { buildPlan, compileRepo, type BuiltPlan } from '../sync/build-plan.js';
+import type { StateData } from '../state/schema.js';
 import { verifySections } from '../sync/verify-sections.js';
 import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import { isCall, type Plan } from '../plan/plan-schema.js';
@@ -104,11 +105,23 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
   }
   const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: notice });
   try {
-    const planOptions = { baseUrl: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, concurrency: options.concurrency, env, verifySections: false };
+    // Compiled once, the state read once (the locked store's), the school resolved once: every
+    // buildPlan below reuses them.
+    const course = await compileRepo(dir, env);
+    const connection = resolveConnection({ flags: options, config: course.desired.config, env });
+    const baseUrl = connection.baseUrl;
+    const client = options.client ?? createSchoolClient({ baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
+    const planOptions = {
+      refresh: options.refresh,
+      concurrency: options.concurrency,
+      env,
+      verifySections: false,
+      course,
+      state: { state: store.data as StateData, exists: store.existed },
+      school: { baseUrl, client },
+    };
     // A lesson to replace may be gone from the school: read live lessons only once it is forgotten.
     let built: BuiltPlan = await buildPlan(dir, options.replace?.length ? { ...planOptions, refresh: false } : planOptions);
-    const connection = resolveConnection({ flags: options, config: built.desired.config, env });
-    const baseUrl = connection.baseUrl;
     const concurrency = options.concurrency ?? built.desired.config.apply?.concurrency ?? 4;
     if (options.savedPlan) {
       checkSavedPlan(options.savedPlan.plan, {
@@ -119,7 +132,6 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         baseUrl,
       });
     }
-    const client = options.client ?? createSchoolClient({ baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
     // Never a create into a section not checked in this run: every id exists and is of its program.
     await verifySections(dir, built.desired, built.sectionIds, client, built.listed);
 

@@ -21,7 +21,8 @@ export interface ImportCommandOptions extends ConnectionFlags {
 /** Keys of `keys` that the repo's plan would still change, with the action. */
 export async function pendingChangesFor(dir: string, keys: ReadonlySet<string>, flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promise<Array<{ key: string; action: string }>> {
   const { buildPlan } = await import('../sync/build-plan.js');
-  const { plan } = await buildPlan(dir, { baseUrl: flags.baseUrl, tokenFile: flags.tokenFile, env });
+  // What is left for these keys only: the section check belongs to plan and apply.
+  const { plan } = await buildPlan(dir, { baseUrl: flags.baseUrl, tokenFile: flags.tokenFile, env, verifySections: false });
   return plan.changes.filter((c) => keys.has(c.key) && c.action !== 'orphan').map((c) => ({ key: c.key, action: c.action }));
 }
 

@@ -15,6 +15,7 @@ import { diffCourse } from '../plan/diff-course.js';
 import { type SchoolClient, createSchoolClient } from '../school/client.js';
 import { SchoolApiError } from '../school/errors.js';
 import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadCourse } from '../source/load-course.js';
 import { hashResponseFields } from '../state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
@@ -32,6 +33,38 @@ export interface BuildPlanOptions extends ConnectionFlags {
    * and runs verifySections itself, after refusing a stale saved plan (which sends no request).
    */
   verifySections?: boolean;
+  /** The repo already compiled (compileRepo), so a composer compiles it once. */
+  course?: CompiledRepo;
+  /** The state already read (e.g. the locked StateStore's data), so it is read once. */
+  state?: { state: StateData; exists: boolean };
+  /** The school already resolved and connected, so the base URL is resolved once. */
+  school?: { baseUrl: string; client: SchoolClient };
+}
+
+/** A valid repo, compiled: its desired state and its (warning) diagnostics. */
+export interface CompiledRepo {
+  desired: DesiredState;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Compile the course repo at `dir` (renderings cached by content digest under
+ * .coursesync/cache/; COURSESYNC_RENDER_THREADS sets the threads rendering what is not cached,
+ * default every core).
+ * @throws CoursesyncError `course/invalid` with the diagnostics when the repo has errors
+ */
+export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<CompiledRepo> {
+  const threads = Number(env.COURSESYNC_RENDER_THREADS);
+  const result = await loadCourse(dir, { cache: true, renderThreads: Number.isInteger(threads) && threads >= 1 ? threads : undefined });
+  if (!result.desired) {
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+    throw new CoursesyncError(`the course repo has ${errors} error${errors === 1 ? '' : 's'}; nothing was planned`, {
+      code: 'course/invalid',
+      hint: 'fix the files named above (`coursesync validate` lists them), then plan again',
+      diagnostics: result.diagnostics,
+    });
+  }
+  return { desired: result.desired, diagnostics: result.diagnostics };
 }
 
 export interface BuiltPlan {
@@ -59,28 +92,18 @@ export interface BuiltPlan {
  */
 export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Promise<BuiltPlan> {
   const env = options.env ?? process.env;
-
-  // Renderings are cached by content digest under .coursesync/cache/; COURSESYNC_RENDER_THREADS
-  // sets the threads rendering what is not cached (default every core).
-  const threads = Number(env.COURSESYNC_RENDER_THREADS);
-  const result = await loadCourse(dir, { cache: true, renderThreads: Number.isInteger(threads) && threads >= 1 ? threads : undefined });
-  if (!result.desired) {
-    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-    throw new CoursesyncError(`the course repo has ${errors} error${errors === 1 ? '' : 's'}; nothing was planned`, {
-      code: 'course/invalid',
-      hint: 'fix the files named above (`coursesync validate` lists them), then plan again',
-      diagnostics: result.diagnostics,
-    });
-  }
+  const result = options.course ?? (await compileRepo(dir, env));
   const desired = result.desired;
-  const { state, exists } = await readStateFile(dir);
+  const { state, exists } = options.state ?? (await readStateFile(dir));
 
   // The base URL is needed only to talk to the school or to check the state belongs to it.
-  let baseUrl: string | undefined;
-  try {
-    baseUrl = resolveBaseUrl({ flags: options, config: desired.config, env });
-  } catch (e) {
-    if (options.refresh) throw e;
+  let baseUrl: string | undefined = options.school?.baseUrl;
+  if (baseUrl === undefined) {
+    try {
+      baseUrl = resolveBaseUrl({ flags: options, config: desired.config, env });
+    } catch (e) {
+      if (options.refresh) throw e;
+    }
   }
   if (baseUrl !== undefined) checkBaseUrl(state, baseUrl, statePath(dir));
 
@@ -99,7 +122,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     }
   }
 
-  let client: SchoolClient | undefined;
+  let client: SchoolClient | undefined = options.school?.client;
   const connect = async (why: string) => {
     if (client) return client;
     let token: string;
@@ -157,7 +180,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   // Check before any write: every section id exists and is of its folder's program. Needs the
   // school, so a plan without a token says it was skipped (apply always has one).
   const notes: string[] = [];
-  const tokenGiven = options.tokenFile !== undefined || (env.COURSESYNC_TOKEN ?? '') !== '';
+  const tokenGiven = options.school !== undefined || options.tokenFile !== undefined || (env.COURSESYNC_TOKEN ?? '') !== '';
   if (options.verifySections === false) {
     // The caller checks them itself.
   } else if (tokenGiven && (baseUrl !== undefined || options.baseUrl !== undefined || env.COURSESYNC_BASE_URL)) {
