@@ -11,7 +11,8 @@
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from './exit-codes.js';
-import { processIo, type CommandIo } from './school-command.js';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import { positiveInt, processIo, type CommandIo } from './school-command.js';
 
 export interface ApplyCommandOptions extends ConnectionFlags {
   yes?: boolean;
@@ -45,7 +46,6 @@ export function register(program: Command): void {
 
 /** Run apply on the repo or saved plan `target` (default: the repo found from the current folder); returns the exit code. */
 export async function runApply(target: string | undefined, options: ApplyCommandOptions, io: CommandIo = processIo()): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
   const { colors, confirm } = await import('./terminal.js');
   const interactive = io.interactive === true;
   // Refuse before reading anything: off a terminal nobody can confirm.
@@ -55,7 +55,7 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       hint: 'Review the plan with `coursesync plan`, then re-run with --yes (CI: `coursesync apply --yes`).',
     });
   }
-  const concurrency = parseConcurrency(options.concurrency, CoursesyncError);
+  const concurrency = positiveInt('--concurrency', options.concurrency, 64);
   const { stat, readFile } = await import('node:fs/promises');
   const { findRepoRoot } = await import('../source/repo-root.js');
   let savedPlan: { plan: import('../plan/plan-schema.js').Plan; file: string } | undefined;
@@ -145,7 +145,7 @@ export async function runApply(target: string | undefined, options: ApplyCommand
   if (result.result === null) {
     if (result.plan.summary.uncertain > 0) {
       out.write(renderText(result.plan, { color }));
-      throw uncertainError(result.plan.summary.uncertain, CoursesyncError);
+      throw uncertainError(result.plan.summary.uncertain);
     }
     out.write(`${summaryLine(result.plan.summary)}${result.plan.renames.length > 0 ? ` Recorded ${result.plan.renames.length} rename(s) in state.` : ''}\n`);
     return ExitCode.Ok;
@@ -173,22 +173,13 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       hint: 'fix what the messages above point at, then run `coursesync apply` again: it continues from the state',
     });
   }
-  if (result.plan.summary.uncertain > 0) throw uncertainError(result.plan.summary.uncertain, CoursesyncError);
+  if (result.plan.summary.uncertain > 0) throw uncertainError(result.plan.summary.uncertain);
   return ExitCode.Ok;
 }
 
-function uncertainError(n: number, E: typeof import('../diagnostics/errors.js').CoursesyncError) {
-  return new E(`${n} create(s) from an earlier apply have an unknown outcome and were not applied`, {
+function uncertainError(n: number): CoursesyncError {
+  return new CoursesyncError(`${n} create(s) from an earlier apply have an unknown outcome and were not applied`, {
     code: 'apply/uncertain',
     hint: 'check the school; adopt an existing lesson with `coursesync import <lesson id> --key KEY`, or create it again with `coursesync apply --recreate KEY`',
   });
-}
-
-function parseConcurrency(value: string | undefined, E: typeof import('../diagnostics/errors.js').CoursesyncError): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) {
-    throw new E(`--concurrency ${value} is not a whole number from 1 to 64`, { code: 'cli/bad-concurrency', hint: 'e.g. --concurrency 8' });
-  }
-  return n;
 }
