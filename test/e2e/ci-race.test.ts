@@ -177,4 +177,28 @@ describe('the shipped apply workflow under a race', () => {
     expect(stale.result().log).toContain('::error file=.coursesync/state.json::The checked-out state is not the newest on main');
     expect(await schoolNames()).toEqual(before);
   });
+
+  it('a state that cannot be rebased fails the run loudly, printing the state and what to do', async () => {
+    const { origin: o, team } = await origin();
+    const first = await workflowRun(o, await git(team, 'rev-parse', 'HEAD'), 'run-conflict-1');
+    await first.runUntil();
+    await git(team, 'pull', '--quiet', '--rebase', 'origin', 'main');
+    await writeRepo({ 'intro/a/5-epsilon-b.md': lesson('name: Review\nlesson_type: text') }, team);
+    await git(team, 'add', '.');
+    await git(team, 'commit', '--quiet', '-m', 'A review lesson');
+    await git(team, 'push', '--quiet', 'origin', 'main');
+    const second = await workflowRun(o, await git(team, 'rev-parse', 'HEAD'), 'run-conflict-2');
+    await second.runUntil('Apply');
+    // Meanwhile someone commits a hand-edited state (what the README forbids).
+    const statePath = join(team, '.coursesync/state.json');
+    await writeFile(statePath, (await readFile(statePath, 'utf8')).replace('"serial": ', '"serial": 1'));
+    await git(team, 'commit', '--quiet', '-am', 'Edit the state by hand');
+    await git(team, 'push', '--quiet', 'origin', 'main');
+    await second.runUntil();
+    const { failed, log } = second.result();
+    expect(failed).toBe(true);
+    expect(log).toContain('::error file=.coursesync/state.json::The state could not be rebased onto main: a commit there changed .coursesync/state.json too.');
+    expect(log).toContain('take this run\'s state into main');
+    expect(log).toMatch(/"epsilon-b": \{\n\s+"applied"/);
+  });
 });
