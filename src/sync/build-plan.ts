@@ -13,7 +13,7 @@ import pLimit from 'p-limit';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { diffCourse } from '../plan/diff-course.js';
 import { type SchoolClient, createSchoolClient } from '../school/client.js';
-import { SchoolApiError } from '../school/errors.js';
+import { SchoolApiError, SchoolConnectionError } from '../school/errors.js';
 import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadCourse } from '../source/load-course.js';
@@ -184,7 +184,14 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   if (options.verifySections === false) {
     // The caller checks them itself.
   } else if (tokenGiven && (baseUrl !== undefined || options.baseUrl !== undefined || env.COURSESYNC_BASE_URL)) {
-    await verifySections(dir, desired, sectionIds, await connect('checking the section ids'), byProgram);
+    try {
+      await verifySections(dir, desired, sectionIds, await connect('checking the section ids'), byProgram);
+    } catch (e) {
+      // An unreachable school does not stop a plan that needs no request otherwise; apply,
+      // which needs the school anyway, fails on it.
+      if (!(e instanceof SchoolConnectionError)) throw e;
+      notes.push(`Section ids were not checked against the school: ${e.message}. Apply checks them before any write.`);
+    }
   } else {
     notes.push(
       `Section ids were not checked against the school (${tokenGiven ? 'no school base URL' : 'no API token'}): a wrong or misplaced id shows up when a token is set (COURSESYNC_TOKEN or --token-file); apply always checks before any write.`,
