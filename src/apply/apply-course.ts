@@ -60,6 +60,8 @@ export interface ApplyCourseResult {
   serial: number;
   /** Pending records left in state (the next apply resolves them). */
   pendingLeft: number;
+  /** With --refresh: keys of drifted lessons that needed no call, recorded as the school has them. */
+  settledDrift: string[];
 }
 
 /** Live lessons of drift steps whose key has no call in the plan. */
@@ -184,10 +186,11 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
 
     const plan = options.savedPlan?.plan ?? built.plan;
     const calls = plan.changes.filter(isCall).length;
-    const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file };
+    const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file, settledDrift: [] as string[] };
     // Drift that needs no call (the school already holds the repo's values, or only positions
     // moved and the order still holds): the live lesson becomes the recorded one, so it settles.
     const settled = driftWithoutCall(plan, built.live);
+    base.settledDrift = settled.map((l) => l.key);
     const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0 || settled.length > 0;
 
     if (calls > 0 && options.confirm && !(await options.confirm(plan, { concurrency, baseUrl }))) {

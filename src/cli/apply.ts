@@ -147,7 +147,12 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       out.write(renderText(result.plan, { color }));
       throw uncertainError(result.plan.summary.uncertain);
     }
-    out.write(`${summaryLine(result.plan.summary)}${result.plan.renames.length > 0 ? ` Recorded ${result.plan.renames.length} rename(s) in state.` : ''}\n`);
+    const settled = result.settledDrift.length;
+    out.write(
+      `${summaryLine(result.plan.summary)}${result.plan.renames.length > 0 ? ` Recorded ${result.plan.renames.length} rename(s) in state.` : ''}` +
+        (settled > 0 ? ` Nothing to send: recorded ${settled} drifted lesson${settled === 1 ? '' : 's'} as the school has ${settled === 1 ? 'it' : 'them'} (${result.settledDrift.join(', ')}).` : '') +
+        '\n',
+    );
     return ExitCode.Ok;
   }
   const seconds = (performance.now() - started) / 1000;

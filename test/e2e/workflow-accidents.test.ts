@@ -221,6 +221,25 @@ describe('drift settles', () => {
     expect(again.code).toBe(0);
   });
 
+  it('a lesson added in the school shifts tracked ones: drift with no call to make, which apply --refresh records, so CI turns green', async () => {
+    const { dir } = await appliedBase();
+    await clientOf(emu).lessons.create({ section_id: 'sec_start', name: 'Added in the UI', position: 1 });
+    const plan = await runCli(['plan', '--refresh', '--detailed-exitcode'], env, dir);
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('Plan: 4 drifted, 7 unchanged.');
+    expect(plan.stdout).not.toMatch(/No changes/);
+    const before = emu.stats().byRoute['PATCH /lessons/:id'] ?? 0;
+    const apply = await runCli(['apply', '--refresh', '--yes'], env, dir);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout).toBe('Plan: 4 drifted, 7 unchanged. Nothing to send: recorded 4 drifted lessons as the school has them (alpha, beta, delta, gamma).\n');
+    // Only the refresh's reads (PATCH {} per tracked lesson): nothing is moved back.
+    expect((emu.stats().byRoute['PATCH /lessons/:id'] ?? 0) - before).toBe(7);
+    const again = await runCli(['plan', '--refresh', '--detailed-exitcode'], env, dir);
+    expect(again.stdout).toBe('No changes. 7 lessons unchanged.\n');
+    expect(again.code).toBe(0);
+    expect((await schoolSections(emu)).get('sec_start')!.map((l) => l.name)).toEqual(['Added in the UI', 'Alpha', 'Beta', 'Gamma', 'Delta']);
+  });
+
   it("import --key KEY --write-file takes the school's version into the file; the next plan --refresh is empty and nothing is sent", async () => {
     const { dir, beta } = await appliedBase();
     await clientOf(emu).lessons.update(beta, { name: 'Beta, improved', body: '<h2>Why</h2>\n<p>A <a href="https://example.com/why">reason</a>.</p>', content_format: 'html' });
