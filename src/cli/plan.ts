@@ -1,7 +1,8 @@
 /**
  * `coursesync plan [dir]`: what apply would do, as text, markdown or JSON (the plan itself is
- * built by src/sync/build-plan.ts). Without --refresh no request is sent and no token is
- * needed, except to resolve a section given only by `name:` that the state has not resolved yet.
+ * built by src/sync/build-plan.ts). No token is needed, except for --refresh and to resolve a
+ * section given only by `name:` that the state has not resolved yet; with a token, the section
+ * ids are checked (GET /sections) and lessons are read only with --refresh.
  */
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
@@ -20,7 +21,7 @@ export interface PlanCommandOptions extends ConnectionFlags {
 export function register(program: Command): void {
   program
     .command('plan')
-    .description('Show what apply would change in the school (no request without --refresh)')
+    .description('Show what apply would change in the school (with a token: section ids checked; lessons read only with --refresh)')
     .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--out <file>', 'also save the plan as JSON, for `coursesync apply <file>`')
     .option('--json', 'print the plan as JSON (same as --format json)')

@@ -1,8 +1,9 @@
 /**
  * buildPlan: the composer behind `plan`, `apply` and the clone commands (I/O at the edges of the
- * pure planner): load the course → load the state → resolve sections given by `name:` →
- * read live lessons with --refresh → diffCourse. Without --refresh it sends no request and
- * needs no token, except to resolve a `name:` section the state has not resolved yet.
+ * pure planner): compile the course → read the state → resolve sections given by `name:` →
+ * check every section id (with a token) → read live lessons with --refresh → diffCourse. It
+ * needs no token except for --refresh and a `name:` section the state has not resolved yet;
+ * composers that already compiled, read the state or connected pass those in (apply).
  */
 import type { DesiredState } from '../model/desired.js';
 import type { LiveLesson } from '../plan/diff-course.js';
