@@ -9,10 +9,13 @@ import type { UnpublishedFiles } from '../diagnostics/error-codes/state.js';
 import type { DesiredState, LessonAsset } from '../model/desired.js';
 import { findUnpublished } from '../assets/check-published.js';
 import { assetsByLesson } from '../assets/lesson-assets.js';
-import { buildPlan, type BuiltPlan } from '../sync/build-plan.js';
+import { buildPlan, compileRepo, type BuiltPlan } from '../sync/build-plan.js';
+import type { StateData } from '../state/schema.js';
+import { verifySections } from '../sync/verify-sections.js';
 import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import { isCall, type Plan } from '../plan/plan-schema.js';
 import { refuseUnacknowledgedImpact } from '../plan/impact-gate.js';
+import type { LiveLesson } from '../plan/diff-live.js';
 import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { StateStore } from '../state/state-store.js';
 import { applyPlan, type ApplyEvent, type ApplyResult } from './apply-plan.js';
@@ -29,6 +32,8 @@ export interface ApplyCourseOptions extends ConnectionFlags {
   concurrency?: number;
   /** Keys of uncertain creates to drop from state and create again. */
   recreate?: string[];
+  /** Keys of tracked lessons to create anew (e.g. deleted in the school); the old entry is forgotten. */
+  replace?: string[];
   /** Take the state lock even when another process holds it. */
   forceUnlock?: boolean;
   env?: NodeJS.ProcessEnv;
@@ -64,6 +69,20 @@ export interface ApplyCourseResult {
   serial: number;
   /** Pending records left in state (the next apply resolves them). */
   pendingLeft: number;
+  /** With --refresh: keys of drifted lessons that needed no call, recorded as the school has them. */
+  settledDrift: string[];
+}
+
+/** Live lessons of drift steps whose key has no call in the plan. */
+function driftWithoutCall(plan: Plan, live: BuiltPlan['live']): Array<LiveLesson & { key: string }> {
+  if (!live) return [];
+  const called = new Set(plan.changes.filter(isCall).map((c) => ('state_key' in c ? c.state_key : c.key)));
+  const out: Array<LiveLesson & { key: string }> = [];
+  for (const c of plan.changes) {
+    const l = c.action === 'drift' && !called.has(c.key) ? live.get(c.key) : undefined;
+    if (l) out.push({ ...l, key: c.key });
+  }
+  return out;
 }
 
 /**
@@ -105,12 +124,28 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
   if (options.savedPlan && options.recreate?.length) {
     throw failure('apply/recreate-with-plan', { key: options.recreate[0]! });
   }
+  if (options.savedPlan && options.replace?.length) {
+    throw failure('apply/replace-with-plan', { key: options.replace[0]! });
+  }
   const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: notice });
   try {
-    const planOptions = { baseUrl: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, concurrency: options.concurrency, env };
-    let built: BuiltPlan = await buildPlan(dir, planOptions);
-    const connection = resolveConnection({ flags: options, config: built.desired.config, env });
+    // Compiled once, the state read once (the locked store's), the school resolved once: every
+    // buildPlan below reuses them.
+    const course = await compileRepo(dir, env);
+    const connection = resolveConnection({ flags: options, config: course.desired.config, env });
     const baseUrl = connection.baseUrl;
+    const client = options.client ?? createSchoolClient({ baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
+    const planOptions = {
+      refresh: options.refresh,
+      concurrency: options.concurrency,
+      env,
+      verifySections: false,
+      course,
+      state: { state: store.data as StateData, exists: store.existed },
+      school: { baseUrl, client },
+    };
+    // A lesson to replace may be gone from the school: read live lessons only once it is forgotten.
+    let built: BuiltPlan = await buildPlan(dir, options.replace?.length ? { ...planOptions, refresh: false } : planOptions);
     const concurrency = options.concurrency ?? built.desired.config.apply?.concurrency ?? 4;
     if (options.savedPlan) {
       checkSavedPlan(options.savedPlan.plan, {
@@ -121,7 +156,8 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         baseUrl,
       });
     }
-    const client = options.client ?? createSchoolClient({ baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
+    // Never a create into a section not checked in this run: every id exists and is of its program.
+    await verifySections(dir, built.desired, built.sectionIds, client, built.listed);
 
     // A killed apply's pending calls: learn the truth before planning.
     const resolvedAtStart = await resolvePendingCalls(store, client, { concurrency, lookup: lookupIn(built.desired) });
@@ -146,12 +182,29 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
       });
       notice(`dropped the uncertain create(s) ${options.recreate.join(', ')}: they will be created again`);
     }
-    if (resolvedCount > 0 || options.recreate?.length) built = await buildPlan(dir, planOptions);
+    if (options.replace?.length) {
+      for (const key of options.replace) {
+        const problem = !store.data.lessons[key] ? 'the state tracks no lesson with that key' : !lookupIn(built.desired)(key) ? 'no lesson file of the repo has that key' : undefined;
+        if (problem) {
+          throw failure('apply/replace-unknown', { key, problem });
+        }
+      }
+      const old = options.replace.map((key) => `${key} (${store.data.lessons[key]!.id ?? 'uncertain'})`);
+      await store.update((d) => {
+        for (const key of options.replace!) delete d.lessons[key];
+      });
+      notice(`forgot ${old.join(', ')}: created anew by this apply (an old lesson that still exists in the school is left there, untracked)`);
+    }
+    if (resolvedCount > 0 || options.recreate?.length || options.replace?.length) built = await buildPlan(dir, planOptions);
 
     const plan = options.savedPlan?.plan ?? built.plan;
     const calls = plan.changes.filter(isCall).length;
-    const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file };
-    const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0;
+    const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file, settledDrift: [] as string[] };
+    // Drift that needs no call (the school already holds the repo's values, or only positions
+    // moved and the order still holds): the live lesson becomes the recorded one, so it settles.
+    const settled = driftWithoutCall(plan, built.live);
+    base.settledDrift = settled.map((l) => l.key);
+    const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0 || settled.length > 0;
     refuseUnacknowledgedImpact(plan, options.acceptImpact === true);
 
     // Lessons whose images or files are not published are not sent; when that is every call,
@@ -174,6 +227,10 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         if (!store.existed && d.serial === 0) d.lineage = plan.state.lineage;
         d.base_url = baseUrl;
         Object.assign(d.sections, built.resolvedSections);
+        for (const l of settled) {
+          const entry = d.lessons[l.key];
+          if (entry) d.lessons[l.key] = { ...entry, section_id: l.section_id, position: l.position, response: { ...l.response } };
+        }
         for (const r of plan.renames) {
           const entry = d.lessons[r.from];
           if (!entry || d.lessons[r.to]) continue;

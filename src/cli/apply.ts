@@ -5,18 +5,22 @@
  * - off a TTY: `--yes` is required, and each call gets one line;
  * - SIGINT: the first stops starting calls, lets those in flight finish, saves state and exits
  *   130; a second exits at once (the state may hold pending calls; the next apply resolves them).
- * A saved plan is applied to the course repo in the current folder (or `--dir`), as Terraform
- * applies a saved plan in its working directory.
+ * A saved plan is applied to the course repo found from the current folder (or `--dir`), as
+ * Terraform applies a saved plan in its working directory.
  */
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from './exit-codes.js';
+import { failure } from '../diagnostics/error-codes/index.js';
+import type { CoursesyncError } from '../diagnostics/errors.js';
+import { positiveInt, processIo, type CommandIo } from './school-command.js';
 
-interface ApplyCommandOptions extends ConnectionFlags {
+export interface ApplyCommandOptions extends ConnectionFlags {
   yes?: boolean;
   concurrency?: string;
   refresh?: boolean;
   recreate?: string[];
+  replace?: string[];
   dir?: string;
   forceUnlock?: boolean;
   acceptImpact?: boolean;
@@ -27,61 +31,60 @@ export function register(program: Command): void {
   program
     .command('apply')
     .description('Apply the repo (or a saved plan) to the school: creates, moves and updates in planned order')
-    .argument('[target]', 'folder of the course repo, or a plan saved with `coursesync plan --out plan.json`', '.')
+    .argument('[target]', 'folder of the course repo (default: found from the current folder upward), or a plan saved with `coursesync plan --out plan.json`')
     .option('-y, --yes', 'apply without asking (required when not run in a terminal)')
     .option('--concurrency <n>', 'at most this many requests in flight (default: coursesync.yaml apply.concurrency, else 4)')
     .option('--refresh', 'read every tracked lesson from the school first and report drift')
     .option('--recreate <key>', 'drop the uncertain create KEY from state and create it again (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: the current folder)')
+    .option('--replace <key>', 'forget the tracked lesson KEY and create it anew from its file, e.g. after it was deleted in the school (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: found from the current folder upward)')
     .option('--force-unlock', 'take the state lock even if another apply seems to hold it')
     .option('--accept-impact', 'apply even when the plan has error-level learner impact not acknowledged in the repo')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
-    .action(async (target: string, options: ApplyCommandOptions) => {
+    .action(async (target: string | undefined, options: ApplyCommandOptions) => {
       process.exitCode = await runApply(target, options);
     });
 }
 
-async function runApply(target: string, options: ApplyCommandOptions): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
-  const { isInteractive, colors, confirm } = await import('./terminal.js');
-  const interactive = isInteractive();
+/** Run apply on the repo or saved plan `target` (default: the repo found from the current folder); returns the exit code. */
+export async function runApply(target: string | undefined, options: ApplyCommandOptions, io: CommandIo = processIo()): Promise<number> {
+  const { colors, confirm } = await import('./terminal.js');
+  const interactive = io.interactive === true;
   // Refuse before reading anything: off a terminal nobody can confirm.
   if (!interactive && !options.yes) {
-    throw new CoursesyncError('Not run in a terminal, so nobody can confirm the changes; nothing was applied.', {
-      code: 'cli/needs-yes',
-      hint: 'Review the plan with `coursesync plan`, then re-run with --yes (CI: `coursesync apply --yes`).',
-    });
+    throw failure('apply/needs-yes', {});
   }
-  const concurrency = parseConcurrency(options.concurrency, CoursesyncError);
+  const concurrency = positiveInt('--concurrency', options.concurrency, 64);
   const { stat, readFile } = await import('node:fs/promises');
-  const { resolve } = await import('node:path');
-  let dir = target;
+  const { findRepoRoot } = await import('../source/repo-root.js');
   let savedPlan: { plan: import('../plan/plan-schema.js').Plan; file: string } | undefined;
-  const info = await stat(target).catch(() => undefined);
-  if (info === undefined) {
-    throw new CoursesyncError(`${target} does not exist`, { code: 'cli/no-target', hint: 'give the course repo folder, or a plan file saved with `coursesync plan --out plan.json`' });
+  const info = target === undefined ? undefined : await stat(target).catch(() => undefined);
+  if (target !== undefined && info === undefined) {
+    throw failure('apply/no-target', { target });
   }
-  if (info.isFile()) {
+  if (target !== undefined && info?.isFile()) {
     const { parsePlanText } = await import('../plan/render-json.js');
     savedPlan = { plan: parsePlanText(await readFile(target, 'utf8'), target), file: target };
-    dir = options.dir ?? '.';
   }
+  const dir = await findRepoRoot(savedPlan ? options.dir : target);
 
   const { applyCourse, describeOutcome, summarizeApply } = await import('../apply/index.js');
   const { renderText, summaryLine } = await import('../plan/index.js');
-  const out = process.stdout;
-  const c = colors(process.stdout);
+  const out = io.stdout;
+  const err = io.stderr;
+  const c = colors(out, io.env);
+  const color = c.isColorSupported;
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
-      process.stderr.write('\nStopping: no new calls will start; waiting for the calls in flight, then saving the state. Press Ctrl-C again to stop at once.\n');
+      err.write('\nStopping: no new calls will start; waiting for the calls in flight, then saving the state. Press Ctrl-C again to stop at once.\n');
       controller.abort();
       return;
     }
-    process.stderr.write('\nStopped at once. The state may hold calls still pending; the next `coursesync apply` resolves them first.\n');
+    err.write('\nStopped at once. The state may hold calls still pending; the next `coursesync apply` resolves them first.\n');
     process.exit(ExitCode.Interrupted);
   };
 
@@ -91,19 +94,21 @@ async function runApply(target: string, options: ApplyCommandOptions): Promise<n
   process.on('SIGINT', onSigint);
   let result: Awaited<ReturnType<typeof applyCourse>>;
   try {
-    result = await applyCourse(resolve(dir), {
+    result = await applyCourse(dir, {
       baseUrl: options.baseUrl,
       tokenFile: options.tokenFile,
       savedPlan,
       refresh: options.refresh,
       concurrency,
       recreate: options.recreate,
+      replace: options.replace,
       forceUnlock: options.forceUnlock,
       acceptImpact: options.acceptImpact,
       signal: controller.signal,
-      onNotice: (m) => process.stderr.write(`coursesync: ${m}\n`),
+      env: io.env,
+      onNotice: (m) => err.write(`coursesync: ${m}\n`),
       confirm: async (plan, ctx) => {
-        out.write(renderText(plan, { color: out.isTTY === true && !process.env.NO_COLOR }));
+        out.write(renderText(plan, { color }));
         const calls = plan.changes.filter((ch) => ch.action === 'create' || ch.action === 'update' || ch.action === 'move' || ch.action === 'unpublish').length;
         const ok = await confirm(`Apply these ${calls} call${calls === 1 ? '' : 's'} to ${ctx.baseUrl}?`, { yes: options.yes });
         if (ok && interactive) {
@@ -140,10 +145,15 @@ async function runApply(target: string, options: ApplyCommandOptions): Promise<n
   }
   if (result.result === null) {
     if (result.plan.summary.uncertain > 0) {
-      out.write(renderText(result.plan, { color: out.isTTY === true && !process.env.NO_COLOR }));
-      throw uncertainError(result.plan.summary.uncertain, CoursesyncError);
+      out.write(renderText(result.plan, { color }));
+      throw uncertainError(result.plan.summary.uncertain);
     }
-    out.write(`${summaryLine(result.plan.summary)}${result.plan.renames.length > 0 ? ` Recorded ${result.plan.renames.length} rename(s) in state.` : ''}\n`);
+    const settled = result.settledDrift.length;
+    out.write(
+      `${summaryLine(result.plan.summary)}${result.plan.renames.length > 0 ? ` Recorded ${result.plan.renames.length} rename(s) in state.` : ''}` +
+        (settled > 0 ? ` Nothing to send: recorded ${settled} drifted lesson${settled === 1 ? '' : 's'} as the school has ${settled === 1 ? 'it' : 'them'} (${result.settledDrift.join(', ')}).` : '') +
+        '\n',
+    );
     return ExitCode.Ok;
   }
   const seconds = (performance.now() - started) / 1000;
@@ -152,28 +162,24 @@ async function runApply(target: string, options: ApplyCommandOptions): Promise<n
   out.write((ok ? c.green(lines[0]!) : c.red(lines[0]!)) + '\n' + lines.slice(1).map((l) => l + '\n').join(''));
   if (result.result.interrupted) return ExitCode.Interrupted;
   if (!ok) {
+    // A tracked lesson the school no longer has: say how to recover, with the exact commands.
+    const { SchoolApiError } = await import('../school/errors.js');
+    const gone = result.result.outcomes.flatMap((o) =>
+      o.status === 'failed' && o.step.action !== 'create' && o.error instanceof SchoolApiError && o.error.status === 404 && o.step.lesson_id !== null
+        ? [{ key: 'state_key' in o.step ? o.step.state_key : o.step.key, id: o.step.lesson_id, path: o.step.path }]
+        : [],
+    );
+    if (gone.length > 0) {
+      const { lessonsGoneError } = await import('../sync/build-plan.js');
+      throw lessonsGoneError(gone);
+    }
     const failed = result.result.outcomes.filter((o) => o.status !== 'done').length;
-    throw new CoursesyncError(`${failed} of ${result.result.outcomes.length} calls were not applied (see above)`, {
-      code: 'apply/failed',
-      hint: 'fix what the messages above point at, then run `coursesync apply` again: it continues from the state',
-    });
+    throw failure('apply/failed', { failed, total: result.result.outcomes.length });
   }
-  if (result.plan.summary.uncertain > 0) throw uncertainError(result.plan.summary.uncertain, CoursesyncError);
+  if (result.plan.summary.uncertain > 0) throw uncertainError(result.plan.summary.uncertain);
   return ExitCode.Ok;
 }
 
-function uncertainError(n: number, E: typeof import('../diagnostics/errors.js').CoursesyncError) {
-  return new E(`${n} create(s) from an earlier apply have an unknown outcome and were not applied`, {
-    code: 'apply/uncertain',
-    hint: 'check the school; adopt an existing lesson with `coursesync import <lesson id> --key KEY`, or create it again with `coursesync apply --recreate KEY`',
-  });
-}
-
-function parseConcurrency(value: string | undefined, E: typeof import('../diagnostics/errors.js').CoursesyncError): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) {
-    throw new E(`--concurrency ${value} is not a whole number from 1 to 64`, { code: 'cli/bad-concurrency', hint: 'e.g. --concurrency 8' });
-  }
-  return n;
+function uncertainError(n: number): CoursesyncError {
+  return failure('apply/uncertain', { count: n });
 }

@@ -18,7 +18,8 @@ export async function runClone(from: string, to: string, options: CloneCommandOp
     throw failure('cli/missing-option', { what: 'say which school section the new folder is: --section <id|name>', example: `coursesync clone ${from} ${to} --section sec_next (or --section "name:Next steps")` });
   }
   const { cloneSection } = await import('../clone/clone-section.js');
-  const r = await cloneSection(options.dir ?? '.', from, to, { section: options.section });
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const r = await cloneSection(await findRepoRoot(options.dir), from, to, { section: options.section });
   const out = io.stdout;
   out.write(`Cloned ${r.lessons.length} lesson${r.lessons.length === 1 ? '' : 's'} from ${r.from} to ${r.to} (section ${'id' in r.ref ? r.ref.id : `named "${r.ref.name}"`}):\n`);
   for (const l of r.lessons) out.write(`  + ${l.to}  key ${l.key}, copied_from ${l.copiedFrom}\n`);
@@ -34,7 +35,7 @@ export function register(program: Command): void {
     .argument('<section-dir>', 'the section folder to copy')
     .argument('<new-dir>', 'the new folder, inside a program folder of the repo')
     .option('--section <id|name>', 'the school section of the new folder: an id, or a name (forced with id:X or name:X; a value with spaces is a name)')
-    .option('--dir <dir>', 'the course repo (default: the current folder)')
+    .option('--dir <dir>', 'the course repo (default: found from the current folder upward)')
     .action(async (from: string, to: string, options: CloneCommandOptions) => {
       process.exitCode = await runClone(from, to, options, processIo());
     });

@@ -34,7 +34,8 @@ export async function runDuplicateLessons(kind: 'lesson' | 'section', source: st
   const { duplicateLessons } = await import('../clone/duplicate-lessons.js');
   const show = progressLine(io);
   const pending = new Map<string, number>();
-  const result = await duplicateLessons(options.dir ?? '.', { kind, arg: source }, {
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const result = await duplicateLessons(await findRepoRoot(options.dir), { kind, arg: source }, {
     to: options.to,
     name: options.name,
     position: positiveInt('--position', options.position),
@@ -76,7 +77,8 @@ export async function runDuplicateLessons(kind: 'lesson' | 'section', source: st
 export async function runDuplicateProgram(program: string, options: DuplicateCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { duplicateProgram } = await import('../clone/duplicate-program.js');
   const show = progressLine(io);
-  const result = await duplicateProgram(options.dir ?? '.', program, {
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const result = await duplicateProgram(await findRepoRoot(options.dir), program, {
     name: options.name,
     into: options.into,
     requestId: options.requestId,
@@ -102,7 +104,7 @@ export async function runDuplicateProgram(program: string, options: DuplicateCom
 
 function connectionOptions(command: Command): Command {
   return command
-    .option('--dir <dir>', 'the course repo (default: the current folder)')
+    .option('--dir <dir>', 'the course repo (default: found from the current folder upward)')
     .option('--request-id <id>', 'makes the idempotency key (default: recorded on the first run, so a re-run resumes)')
     .option('--timeout <seconds>', 'stop waiting for an operation after this long (a re-run resumes it)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')

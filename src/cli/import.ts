@@ -13,6 +13,7 @@ export interface ImportCommandOptions extends ConnectionFlags {
   into?: string;
   key?: string;
   keepHtml?: boolean;
+  writeFile?: boolean;
   dir?: string;
   json?: boolean;
 }
@@ -20,18 +21,21 @@ export interface ImportCommandOptions extends ConnectionFlags {
 /** Keys of `keys` that the repo's plan would still change, with the action. */
 export async function pendingChangesFor(dir: string, keys: ReadonlySet<string>, flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promise<Array<{ key: string; action: string }>> {
   const { buildPlan } = await import('../sync/build-plan.js');
-  const { plan } = await buildPlan(dir, { baseUrl: flags.baseUrl, tokenFile: flags.tokenFile, env });
+  // What is left for these keys only: the section check belongs to plan and apply.
+  const { plan } = await buildPlan(dir, { baseUrl: flags.baseUrl, tokenFile: flags.tokenFile, env, verifySections: false });
   return plan.changes.filter((c) => keys.has(c.key) && c.action !== 'orphan').map((c) => ({ key: c.key, action: c.action }));
 }
 
 /** Run import; returns the exit code. */
 export async function runImport(ids: string[], options: ImportCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { importLessons } = await import('../clone/import-lessons.js');
-  const dir = options.dir ?? '.';
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const dir = await findRepoRoot(options.dir);
   const result = await importLessons(dir, ids, {
     into: options.into,
     key: options.key,
     keepHtml: options.keepHtml,
+    writeFile: options.writeFile,
     baseUrl: options.baseUrl,
     tokenFile: options.tokenFile,
     env: io.env,
@@ -47,7 +51,8 @@ export async function runImport(ids: string[], options: ImportCommandOptions, io
   const out = io.stdout;
   if (options.key !== undefined) {
     const l = result.lessons[0]!;
-    out.write(`Adopted lesson ${l.id} "${l.name}" as ${l.key} (${l.path}); state only, the file was not changed.\n`);
+    if (options.writeFile) out.write(`Wrote the school's version of lesson ${l.id} "${l.name}" into ${l.path} (${l.keptAsHtml === null ? 'Markdown' : 'HTML'}) and recorded it as ${l.key}.\n`);
+    else out.write(`Adopted lesson ${l.id} "${l.name}" as ${l.key} (${l.path}); state only, the file was not changed.\n`);
     if (result.resolvedUncertain) out.write(`This settles the uncertain create of ${l.key}: it will not be created again.\n`);
   } else {
     out.write(`Imported ${result.lessons.length} lesson${result.lessons.length === 1 ? '' : 's'}:\n`);
@@ -75,8 +80,9 @@ export function register(program: Command): void {
     .argument('<lesson-ids...>', 'ids of the school lessons')
     .option('--into <section-dir>', 'section folder to write the lesson files into (never overwrites a file)')
     .option('--key <key>', 'adopt the one lesson into the existing file of this key (state only; settles an uncertain create)')
+    .option('--write-file', 'with --key: also write the school\'s version of the lesson into the file (keeps an edit made in the school)')
     .option('--keep-html', 'keep bodies as HTML (content_format: html) instead of converting them to Markdown')
-    .option('--dir <dir>', 'the course repo (default: the current folder)')
+    .option('--dir <dir>', 'the course repo (default: found from the current folder upward)')
     .option('--json', 'print the result as JSON')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')

@@ -17,6 +17,7 @@ const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./apply.js'),
   () => import('./preview.js'),
   () => import('./assets.js'),
+  () => import('./state.js'),
   () => import('./import.js'),
   () => import('./duplicate.js'),
   () => import('./clone.js'),

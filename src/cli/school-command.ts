@@ -20,11 +20,13 @@ export interface CommandIo {
   stdout: Out;
   stderr: Out;
   env: NodeJS.ProcessEnv;
+  /** Whether a person can answer a question (stdin and stdout are terminals); false when unset. */
+  interactive?: boolean;
 }
 
 /** The real process streams and environment. */
 export function processIo(): CommandIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, interactive: process.stdin.isTTY === true && process.stdout.isTTY === true };
 }
 
 export interface SchoolFlags extends ConnectionFlags {
@@ -34,7 +36,7 @@ export interface SchoolFlags extends ConnectionFlags {
 
 /** Add --base-url, --token-file and (unless the command takes a repo folder) --dir. */
 export function addSchoolOptions(command: Command, options: { dir?: boolean } = {}): Command {
-  if (options.dir !== false) command.option('--dir <dir>', 'folder holding coursesync.yaml (default: the current folder)');
+  if (options.dir !== false) command.option('--dir <dir>', 'folder holding coursesync.yaml (default: found from the current folder upward)');
   return command
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN');
@@ -66,7 +68,8 @@ export async function readConfig(dir: string): Promise<CourseConfig | undefined>
  * waits between retries (429, 503, network errors) are told on stderr.
  */
 export async function openSchool(flags: SchoolFlags, io: CommandIo, extra: Pick<SchoolClientOptions, 'onResponse'> = {}): Promise<SchoolClient> {
-  const config = await readConfig(flags.dir ?? '.');
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const config = await readConfig(await findRepoRoot(flags.dir));
   const { baseUrl, token } = resolveConnection({ flags, config, env: io.env });
   return createSchoolClient({
     baseUrl,

@@ -21,8 +21,8 @@ export function isInteractive(): boolean {
 }
 
 /** Colours for `stream`: on only when it is a TTY and NO_COLOR is unset (https://no-color.org). */
-export function colors(stream: Out = process.stdout): Colors {
-  const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
+export function colors(stream: Out = process.stdout, env: NodeJS.ProcessEnv = process.env): Colors {
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
   return pc.createColors(stream.isTTY === true && !noColor);
 }
 

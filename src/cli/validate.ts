@@ -4,8 +4,9 @@
  */
 import type { Command } from 'commander';
 import { ExitCode } from './exit-codes.js';
+import { processIo, type CommandIo } from './school-command.js';
 
-interface ValidateOptions {
+export interface ValidateOptions {
   format: 'text' | 'json';
 }
 
@@ -14,18 +15,21 @@ export function register(program: Command): void {
   program
     .command('validate')
     .description('Parse and check the course repo: every problem at once, as path:line:col')
-    .argument('[dir]', 'folder of the course repo', '.')
+    .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--format <format>', 'output format: text or json (versioned)', 'text')
-    .action(async (dir: string, options: ValidateOptions) => {
+    .action(async (dir: string | undefined, options: ValidateOptions) => {
       process.exitCode = await runValidate(dir, options);
     });
 }
 
-async function runValidate(dir: string, options: ValidateOptions): Promise<number> {
-  const { CoursesyncError } = await import('../diagnostics/errors.js');
+/** Run validate on the repo `dirArg` (or the one found from the current folder); returns the exit code. */
+export async function runValidate(dirArg: string | undefined, options: ValidateOptions, io: CommandIo = processIo()): Promise<number> {
+  const { failure } = await import('../diagnostics/error-codes/index.js');
   if (options.format !== 'text' && options.format !== 'json') {
-    throw new CoursesyncError(`unknown format "${String(options.format)}"`, { code: 'cli/bad-format', hint: 'use --format text or --format json' });
+    throw failure('cli/bad-format', { format: String(options.format), allowed: 'text or json' });
   }
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const dir = await findRepoRoot(dirArg);
   const { loadCourse } = await import('../source/load-course.js');
   const { githubAnnotation } = await import('../diagnostics/github.js');
   const { checkWebhooksAt } = await import('../webhooks/read-webhooks-file.js');
@@ -37,15 +41,15 @@ async function runValidate(dir: string, options: ValidateOptions): Promise<numbe
   const counts = webhooks ? { ...result.counts, webhooks: webhooks.count } : result.counts;
   if (options.format === 'json') {
     const report = { format_version: 1, valid, counts, diagnostics };
-    process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    io.stdout.write(JSON.stringify(report, null, 2) + '\n');
   } else {
     const lines = diagnostics.map(formatDiagnostic);
     lines.push(summaryLine(counts, diagnostics));
-    process.stdout.write(lines.join('\n') + '\n');
+    io.stdout.write(lines.join('\n') + '\n');
   }
-  if (process.env.GITHUB_ACTIONS === 'true') {
+  if (io.env.GITHUB_ACTIONS === 'true') {
     // Annotations go to stderr so `--format json` stdout stays parseable; Actions reads both.
-    for (const d of diagnostics) process.stderr.write(githubAnnotation(d) + '\n');
+    for (const d of diagnostics) io.stderr.write(githubAnnotation(d) + '\n');
   }
   return valid ? ExitCode.Ok : ExitCode.Error;
 }

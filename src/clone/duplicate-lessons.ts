@@ -20,6 +20,7 @@ import pLimit from 'p-limit';
 import { applyPlan, type ApplyResult } from '../apply/apply-plan.js';
 import { explainSchoolError } from '../school/connection.js';
 import { buildPlan } from '../sync/build-plan.js';
+import type { StateData } from '../state/schema.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { isCall, type Plan } from '../plan/plan-schema.js';
 import { OperationFailedError, SchoolApiError } from '../school/errors.js';
@@ -294,7 +295,14 @@ async function copyOne(repo: OpenRepo, job: Job, item: JobItem, folder: SectionP
  */
 async function applyNewLessons(repo: OpenRepo, keys: ReadonlySet<string>, options: DuplicateLessonsOptions): Promise<ApplyResult | null> {
   if (keys.size === 0) return null;
-  const { plan } = await buildPlan(repo.dir, { baseUrl: options.baseUrl, tokenFile: options.tokenFile, env: options.env });
+  // Compiled again on purpose (the copies' files were just written); the state, the school and
+  // its client are the open repo's. Only moves of existing copies are sent: no section check.
+  const { plan } = await buildPlan(repo.dir, {
+    env: options.env,
+    state: { state: repo.store.data as StateData, exists: true },
+    school: { baseUrl: repo.baseUrl, client: repo.client },
+    verifySections: false,
+  });
   const calls = plan.changes.filter((c) => isCall(c) && keys.has(c.key));
   if (calls.length === 0) return null;
   const ids = new Set(calls.map((c) => (isCall(c) ? c.call_id : '')));

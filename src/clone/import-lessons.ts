@@ -11,6 +11,7 @@ import { writeFile, access } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { explainSchoolError } from '../school/connection.js';
+import { writeFileAtomic } from '../state/state-file.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { lessonToFile } from './lesson-file.js';
 import {
@@ -33,6 +34,11 @@ export interface ImportOptions extends OpenRepoOptions {
   /** Adopt the one lesson into the existing file of this key (state only). */
   key?: string;
   keepHtml?: boolean;
+  /**
+   * With `key`: also write the school's version of the lesson into the file of KEY, keeping an
+   * edit made in the school (drift) instead of sending the repo's values back.
+   */
+  writeFile?: boolean;
   concurrency?: number;
 }
 
@@ -86,15 +92,18 @@ export async function importLessons(dir: string, ids: readonly string[], options
   if ((options.into === undefined) === (options.key === undefined)) {
     throw failure('import/into-or-key', { both: options.key !== undefined });
   }
+  if (options.writeFile && options.key === undefined) {
+    throw failure('import/write-file-needs-key', {});
+  }
   const repo = await openRepo(dir, options);
   try {
-    return options.key !== undefined ? await adoptIntoKey(repo, ids, options.key) : await importInto(repo, ids, options.into!, options);
+    return options.key !== undefined ? await adoptIntoKey(repo, ids, options.key, options) : await importInto(repo, ids, options.into!, options);
   } finally {
     await repo.close();
   }
 }
 
-async function adoptIntoKey(repo: OpenRepo, ids: readonly string[], key: string): Promise<ImportResult> {
+async function adoptIntoKey(repo: OpenRepo, ids: readonly string[], key: string, options: ImportOptions): Promise<ImportResult> {
   if (ids.length !== 1) throw failure('import/key-one-id', { count: ids.length, key });
   const id = ids[0]!;
   const found = findLessonByKey(repo.desired, key);
@@ -109,13 +118,16 @@ async function adoptIntoKey(repo: OpenRepo, ids: readonly string[], key: string)
   const [lesson] = await readLessons(repo, ids, 1);
   // Last-applied = the school's own values (its HTML kept as is): the plan then shows exactly
   // what the file still changes, and nothing when the lesson was created from this file.
-  const file = lessonToFile(lesson!, { key, path: found.lesson.path, keepHtml: true });
+  const file = lessonToFile(lesson!, { key, path: found.lesson.path, keepHtml: options.writeFile ? options.keepHtml : true });
+  // The file first: a kill before the state is written leaves a plan that sends the file's
+  // (now the school's) values, which changes nothing in the school.
+  if (options.writeFile) await writeFileAtomic(join(repo.dir, found.lesson.path), file.text);
   const resolvedUncertain = prior?.id === null || Object.values(repo.store.data.pending).some((p) => p.action === 'create' && p.key === key);
   const sectionId = 'id' in found.section.ref ? found.section.ref.id : repo.store.data.sections[found.section.path]?.id;
   await recordAdopted(repo.store, [{ key, lesson: lesson!, programId: found.program.id, path: found.lesson.path, applied: file.fields }], repo.baseUrl);
   return {
     resolvedUncertain,
-    lessons: [{ id, key, path: found.lesson.path, name: lesson!.name, keptAsHtml: null, notes: file.notes, movesFrom: sectionId !== undefined && sectionId !== lesson!.section_id ? lesson!.section_id : null }],
+    lessons: [{ id, key, path: found.lesson.path, name: lesson!.name, keptAsHtml: options.writeFile ? file.keptAsHtml : null, notes: file.notes, movesFrom: sectionId !== undefined && sectionId !== lesson!.section_id ? lesson!.section_id : null }],
   };
 }
 

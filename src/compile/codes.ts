@@ -34,7 +34,8 @@ export const CODES = {
   'yaml/unresolved-alias': e('quote a value that starts with *'),
   'yaml/not-a-mapping': e('the file must be a YAML mapping of `key: value` lines'),
   // Repo layout.
-  'repo/no-programs': w('add a folder holding program.yaml with `id: <program id>`'),
+  // An error: a plan of nothing would say "No changes" and pass CI in a wrong or empty folder.
+  'repo/no-programs': e('add a folder holding program.yaml with `id: <program id>`, or run coursesync in the course repo'),
   'repo/nested-program': e('program folders cannot be nested: move this folder next to the other program'),
   'repo/section-outside-program': e('a section folder must be a direct child of a program folder (one holding program.yaml)'),
   'repo/nested-lesson-folder': e('lesson files sit directly in the section folder: move the file up, or give this folder its own section.yaml inside the program folder'),
@@ -50,6 +51,10 @@ export const CODES = {
   'section/unknown-key': e('section.yaml allows the keys id, name and lessons'),
   'section/missing-field': e('see schema/section.schema.json'),
   'section/invalid-field': e('see schema/section.schema.json'),
+  // Checked against the school (GET /sections) by plan with a token and by apply, before any write.
+  'section/not-found': e('write the id of a section of this folder\'s program (`coursesync sections list <program folder>` lists them)'),
+  'section/other-program': e('a section folder creates lessons in its program\'s sections only: use a section of this program, or move the folder into the program the section belongs to'),
+  'program/not-found': e('check the program id, and that the API key has access to that program (a key may be limited to some programs)'),
   'section/id-or-name': e('give the section `id:`, or its exact `name:`, but not both'),
   'section/lessons-list-missing': e('list every lesson key of the folder in `lessons:`, or remove `lessons:` to order by file name'),
   'section/lessons-list-duplicate': e('list each lesson key once'),

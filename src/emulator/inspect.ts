@@ -2,10 +2,11 @@
  * Inspection outside the API (docs/school-api.md#choices-where-the-api-is-silent), same bearer token: GET /__emulator/state (the whole
  * school, lessons in position order with their positions and internal steps), POST
  * /__emulator/reset (reload the seed, clear stats), POST /__emulator/events (fire a school event
- * to the matching webhooks and answer with the deliveries).
+ * to the matching webhooks and answer with the deliveries), DELETE /__emulator/lessons/{id}
+ * (what a person does in the school's admin: the API itself cannot delete a lesson).
  */
 import { z } from 'zod';
-import { orderOf } from '../school/positions.js';
+import { orderOf, removeFromSection } from '../school/positions.js';
 import { EventTypeSchema } from '../school/wire/webhooks.js';
 import { validate } from './errors.js';
 import { lessonResponse } from './lesson-fields.js';
@@ -17,6 +18,16 @@ export interface EmulatorStats {
   requests: number;
   maxInFlight: number;
   byRoute: Record<string, number>;
+}
+
+/** Delete a lesson as the school's admin does (its section keeps the gap); false when there is none. */
+export function deleteLesson(store: Store, id: string): boolean {
+  const lesson = store.lessons.get(id);
+  if (!lesson) return false;
+  const section = store.sections.get(lesson.section_id);
+  if (section) removeFromSection(section.slots, id);
+  store.lessons.delete(id);
+  return true;
 }
 
 /** The inspection view of the whole school. */

@@ -8,7 +8,7 @@ import { parseBody, readBody, type ParsedBody } from './body.js';
 import type { Route, RouteResult, RouteSettings } from './context.js';
 import { HttpError } from './errors.js';
 import { drawFaults, RateLimiter, type FaultSettings } from './faults.js';
-import { fireEvent, inspectState, type EmulatorStats } from './inspect.js';
+import { deleteLesson, fireEvent, inspectState, type EmulatorStats } from './inspect.js';
 import { settleOperations } from './operations.js';
 import { badgeRoutes } from './routes/badges.js';
 import { customCodeRoutes } from './routes/custom-code.js';
@@ -144,6 +144,11 @@ export function createEmulatorServer(seed: Seed, settings: ServerSettings): Emul
       limiter.reset();
       stats = { requests: 0, maxInFlight: 0, byRoute: {} };
       return send(res, { status: 200, body: { reset: true } });
+    }
+    const deleted = /^DELETE \/__emulator\/lessons\/([^/]+)$/.exec(where);
+    if (deleted) {
+      if (!deleteLesson(store, decodeURIComponent(deleted[1]!))) throw new HttpError(404, ErrorMessages.notFound);
+      return send(res, { status: 200, body: { deleted: true } });
     }
     if (where === 'POST /__emulator/events') {
       const body = parseBody(req.headers['content-type'], raw);

@@ -42,7 +42,8 @@ export function summaryLine(summary: PlanSummary): string {
   if (summary.move) parts.push(`${summary.move} to move`);
   if (summary.update) parts.push(`${summary.update} to update`);
   if (summary.unpublish) parts.push(`${summary.unpublish} to unpublish`);
-  if (parts.length === 0 && summary.uncertain === 0) {
+  // "No changes" exactly when hasChanges is false, so it never comes with exit 2.
+  if (parts.length === 0 && summary.uncertain === 0 && summary.drift === 0) {
     const lessons = `${summary.unchanged} lesson${summary.unchanged === 1 ? '' : 's'} unchanged`;
     return `No changes. ${[lessons, ...notes].join(', ')}.`;
   }

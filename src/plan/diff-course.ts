@@ -12,9 +12,9 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { CourseConfig } from '../model/config.js';
-import { type DesiredLesson, type DesiredState, type LessonFields } from '../model/desired.js';
+import { DEFAULT_LESSON_FIELDS, type DesiredLesson, type DesiredState, type LessonFields } from '../model/desired.js';
 import { nullRecord, type LessonState, type StateData } from '../state/schema.js';
-import { diffFields, createRequest, updateRequest } from './diff-fields.js';
+import { diffFields, createRequest, revertDrift, updateRequest } from './diff-fields.js';
 import { keepInOrder } from './keep-in-order.js';
 import {
   PLAN_FORMAT_VERSION,
@@ -92,6 +92,8 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
     }
   }
   state = { ...state, lessons: lessonsInState };
+  const drift = options.live ? diffLive(recorded, options.live) : [];
+  const driftByKey = new Map(drift.map((d) => [d.key, d]));
 
   // 1. Matching.
   const claimed = new Set<string>();
@@ -122,14 +124,10 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
           uncertain.push(uncertainStep(stateKey!, prior, lesson.path));
           continue;
         }
-        const m: Match = {
-          lesson,
-          programId: program.id,
-          sectionId,
-          stateKey,
-          prior,
-          changes: diffFields(prior ? prior.applied : null, lesson.fields),
-        };
+        let changes = diffFields(prior ? prior.applied : null, lesson.fields);
+        const drifted = stateKey === null ? undefined : driftByKey.get(stateKey);
+        if (drifted) changes = revertDrift(drifted.drifted, options.live!.get(stateKey!)!.values, lesson.fields, changes);
+        const m: Match = { lesson, programId: program.id, sectionId, stateKey, prior, changes };
         matches.push(m);
         desiredBySection.get(sectionId)!.push(m);
       }
@@ -228,7 +226,6 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
     chains.push({ sections, steps });
   }
 
-  const drift = options.live ? diffLive(recorded, options.live) : [];
   const changes: PlanChange[] = [...calls, ...orphans, ...drift, ...uncertain.sort((a, b) => a.key.localeCompare(b.key))];
   const summary: PlanSummary = { create: 0, update: 0, move: 0, unpublish: 0, orphan: 0, drift: 0, uncertain: 0, unchanged: 0 };
   for (const c of changes) summary[c.action]++;

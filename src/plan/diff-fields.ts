@@ -25,6 +25,31 @@ export function diffFields(before: LessonFields | null, after: LessonFields): Fi
 }
 
 /**
+ * Drift settles the way Terraform settles it: the repo wins. For each input field changed in the
+ * school (`drifted`, from the live response) whose live value differs from the repo's, a change
+ * that sends the repo's value back (before = the school's value), unless `changes` already sends it.
+ */
+export function revertDrift(drifted: readonly string[], live: Readonly<Record<string, unknown>>, desired: LessonFields, changes: readonly FieldChange[]): FieldChange[] {
+  const out = [...changes];
+  const sent = new Set(changes.map((c) => c.field));
+  for (const field of LESSON_FIELDS) {
+    if (!drifted.includes(field) || sent.has(field)) continue;
+    const a = desired[field];
+    const b = live[field];
+    if (a === b || (isBlank(a) && isBlank(b))) continue;
+    out.push({ field, before: toFieldValue(b), after: a });
+  }
+  return out.sort((x, y) => LESSON_FIELDS.indexOf(x.field as LessonField) - LESSON_FIELDS.indexOf(y.field as LessonField));
+}
+
+/** A response value as a plan field value (objects as JSON). */
+export function toFieldValue(v: unknown): string | number | boolean | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  return JSON.stringify(v);
+}
+
+/**
  * `base` with each change's `after` laid over it: the inverse of diffFields. Apply uses it to
  * record the inputs a call sent as the new last-applied values.
  */

@@ -4,6 +4,7 @@
  */
 import type { StateData } from '../state/schema.js';
 import type { DriftStep } from './plan-schema.js';
+import { toFieldValue } from './diff-fields.js';
 
 /** A lesson as read live with --refresh: where it is, per-field response hashes and values. */
 export interface LiveLesson {
@@ -17,9 +18,9 @@ export interface LiveLesson {
 }
 
 /**
- * Drift: per field, the live response hash differs from the hash of the last response.
- * Informational only: the desired value is re-applied only when it differs from the
- * last-applied input (so a UI edit to a field the repo did not change is reported, not undone).
+ * Drift: per field, the live response hash differs from the hash of the last response. The
+ * planner sends the repo's values back for these fields (revertDrift): the repo wins, and
+ * `import --key KEY --write-file` is the way to keep the school's version instead.
  */
 export function diffLive(state: StateData, live: ReadonlyMap<string, LiveLesson>): DriftStep[] {
   const out: DriftStep[] = [];
@@ -51,10 +52,4 @@ export function diffLive(state: StateData, live: ReadonlyMap<string, LiveLesson>
     });
   }
   return out;
-}
-
-function toFieldValue(v: unknown): string | number | boolean | null {
-  if (v === undefined || v === null) return null;
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
-  return JSON.stringify(v);
 }

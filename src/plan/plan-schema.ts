@@ -137,6 +137,17 @@ export const ImpactSchema = z.strictObject({
   acknowledged: z.boolean(),
 });
 export type Impact = z.output<typeof ImpactSchema>;
+/** A diagnostic carried by a plan (the repo's warnings, so no plan format hides them). */
+export const PlanDiagnosticSchema = z.strictObject({
+  file: z.string(),
+  line: z.int().optional(),
+  column: z.int().optional(),
+  code: z.string(),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+  hint: z.string().optional(),
+  excerpt: z.string().optional(),
+});
 
 export const PlanSchema = z.strictObject({
   format_version: z.literal(PLAN_FORMAT_VERSION),
@@ -157,6 +168,10 @@ export const PlanSchema = z.strictObject({
   refreshed: z.boolean(),
   /** Learner impact of the changes, errors first. */
   impact: z.array(ImpactSchema),
+  /** Warnings about the repo's files (shown in every format and as CI annotations). */
+  warnings: z.array(PlanDiagnosticSchema).optional(),
+  /** What the plan could not check and why, and what to run next (one sentence each). */
+  notes: z.array(z.string()).optional(),
 });
 export type Plan = z.output<typeof PlanSchema>;
 

@@ -4,6 +4,7 @@
  * limits a comment to 65,536 characters: when the full plan is longer, bodies are dropped
  * first, then changes, and the comment says so plainly.
  */
+import { placeOf } from '../diagnostics/diagnostic.js';
 import type { Plan, PlanChange } from './plan-schema.js';
 import { ACTIONS } from './plan-schema.js';
 import { LONG_FIELDS, SYMBOL, diffLinesOf, headline, showValue, summaryLine } from './describe-change.js';
@@ -60,7 +61,16 @@ function renderChange(c: PlanChange, withBodies: boolean): string[] {
 }
 
 function render(plan: Plan, withBodies: boolean, perAction: number): { text: string; omitted: number } {
-  const out = [`**${summaryLine(plan.summary)}**`, '', ...impactMarkdown(plan.impact, esc)];
+  const out = [`**${summaryLine(plan.summary)}**`, ''];
+  for (const n of plan.notes ?? []) out.push(`> ${esc(n)}`, '');
+  const warnings = plan.warnings ?? [];
+  if (warnings.length > 0) {
+    // Open, so a reviewer sees them without unfolding anything.
+    out.push(`<details open><summary>⚠ ${warnings.length} warning${warnings.length === 1 ? '' : 's'}</summary>`, '');
+    for (const w of warnings) out.push(`- ${esc(placeOf(w))}: ${esc(w.message)} [${esc(w.code)}]${w.hint ? ` (${esc(w.hint)})` : ''}`);
+    out.push('', '</details>', '');
+  }
+  out.push(...impactMarkdown(plan.impact, esc));
   let omitted = 0;
   for (const action of ACTIONS) {
     const list = plan.changes.filter((c) => c.action === action);

@@ -1,5 +1,6 @@
 /** The plan for people on a terminal (PURE): Terraform-like symbols, field changes, body diffs. */
 import pc from 'picocolors';
+import { formatDiagnostic } from '../diagnostics/diagnostic.js';
 import type { Plan, PlanChange } from './plan-schema.js';
 import { LONG_FIELDS, SYMBOL, diffLinesOf, headline, showValue, summaryLine } from './describe-change.js';
 import { impactTextLines } from './render-impact.js';
@@ -31,6 +32,8 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
   }
   for (const r of plan.renames) out.push(`  renamed: ${r.from} → ${r.to} (matched through aliases; state only)`);
   if (plan.renames.length > 0) out.push('');
+  for (const w of plan.warnings ?? []) out.push(c.yellow(formatDiagnostic(w)));
+  if (plan.warnings?.length) out.push('');
   const impact = impactTextLines(plan.impact, (level, s) => (level === 'error' ? c.red(s) : level === 'warning' ? c.yellow(s) : c.cyan(s)));
   if (impact.length > 0) out.push(...impact, '');
   out.push(c.bold(summaryLine(plan.summary)));

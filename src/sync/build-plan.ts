@@ -1,26 +1,32 @@
 /**
  * buildPlan: the composer behind `plan`, `apply` and the clone commands (I/O at the edges of the
- * pure planner): load the course → load the state → resolve sections given by `name:` →
- * read live lessons with --refresh → diffCourse. Without --refresh it sends no request and
- * needs no token, except to resolve a `name:` section the state has not resolved yet.
+ * pure planner): compile the course → read the state → resolve sections given by `name:` →
+ * check every section id (with a token) → read live lessons with --refresh → diffCourse. It
+ * needs no token except for --refresh and a `name:` section the state has not resolved yet;
+ * composers that already compiled, read the state or connected pass those in (apply).
  */
 import type { DesiredState } from '../model/desired.js';
-import type { SectionFacts } from '../learner/learner-model.js';
 import type { LiveLesson } from '../plan/diff-course.js';
-import type { Plan } from '../plan/plan-schema.js';
+import type { DriftStep, Plan } from '../plan/plan-schema.js';
 import { nullRecord, type SectionState, type StateData } from '../state/schema.js';
+import type { SectionFacts } from '../learner/learner-model.js';
+import type { Section } from '../school/wire/sections.js';
 import type { ConnectionFlags } from '../school/connection.js';
 import pLimit from 'p-limit';
-import { CoursesyncError } from '../diagnostics/errors.js';
+import { failure } from '../diagnostics/error-codes/index.js';
+import type { CoursesyncError } from '../diagnostics/errors.js';
 import { diffCourse } from '../plan/diff-course.js';
 import { linkLessons } from '../plan/lesson-links.js';
 import { explainReferences } from '../plan/explain-references.js';
 import { type SchoolClient, createSchoolClient } from '../school/client.js';
+import { SchoolApiError, SchoolConnectionError } from '../school/errors.js';
 import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadCourse } from '../source/load-course.js';
 import { hashResponseFields } from '../state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
 import { checkBaseUrl } from '../state/state-store.js';
+import { verifySections } from './verify-sections.js';
 
 export interface BuildPlanOptions extends ConnectionFlags {
   /** Read every tracked lesson live (PATCH /lessons/{id} with `{}`) and report drift. */
@@ -28,6 +34,39 @@ export interface BuildPlanOptions extends ConnectionFlags {
   /** Requests in flight for --refresh; default: coursesync.yaml apply.concurrency, else 4. */
   concurrency?: number;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Check section ids against the school when a token is set (default true). Apply turns it off
+   * and runs verifySections itself, after refusing a stale saved plan (which sends no request).
+   */
+  verifySections?: boolean;
+  /** The repo already compiled (compileRepo), so a composer compiles it once. */
+  course?: CompiledRepo;
+  /** The state already read (e.g. the locked StateStore's data), so it is read once. */
+  state?: { state: StateData; exists: boolean };
+  /** The school already resolved and connected, so the base URL is resolved once. */
+  school?: { baseUrl: string; client: SchoolClient };
+}
+
+/** A valid repo, compiled: its desired state and its (warning) diagnostics. */
+export interface CompiledRepo {
+  desired: DesiredState;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Compile the course repo at `dir` (renderings cached by content digest under
+ * .coursesync/cache/; COURSESYNC_RENDER_THREADS sets the threads rendering what is not cached,
+ * default every core).
+ * @throws CoursesyncError `course/invalid` with the diagnostics when the repo has errors
+ */
+export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<CompiledRepo> {
+  const threads = Number(env.COURSESYNC_RENDER_THREADS);
+  const result = await loadCourse(dir, { cache: true, renderThreads: Number.isInteger(threads) && threads >= 1 ? threads : undefined });
+  if (!result.desired) {
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+    throw failure('course/invalid', { dir, errors, action: 'planned' }, { diagnostics: result.diagnostics });
+  }
+  return { desired: result.desired, diagnostics: result.diagnostics };
 }
 
 export interface BuiltPlan {
@@ -40,8 +79,14 @@ export interface BuiltPlan {
   resolvedSections: Record<string, SectionState>;
   /** The school base URL when one is configured. */
   baseUrl: string | undefined;
+  /** Section folder → section id, every section of the repo. */
+  sectionIds: ReadonlyMap<string, string>;
+  /** Program id → its sections, for the programs listed through GET /sections in this run. */
+  listed: ReadonlyMap<string, Section[]>;
   /** Lessons sent with links to lessons this plan creates: key → target keys (apply patches them after). */
   pendingLinks: Map<string, string[]>;
+  /** With --refresh: the live lessons read, by state key. */
+  live: ReadonlyMap<string, LiveLesson> | undefined;
 }
 
 /**
@@ -51,28 +96,18 @@ export interface BuiltPlan {
  */
 export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Promise<BuiltPlan> {
   const env = options.env ?? process.env;
-
-  // Renderings are cached by content digest under .coursesync/cache/; COURSESYNC_RENDER_THREADS
-  // sets the threads rendering what is not cached (default every core).
-  const threads = Number(env.COURSESYNC_RENDER_THREADS);
-  const result = await loadCourse(dir, { cache: true, renderThreads: Number.isInteger(threads) && threads >= 1 ? threads : undefined });
-  if (!result.desired) {
-    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-    throw new CoursesyncError(`the course repo has ${errors} error${errors === 1 ? '' : 's'}; nothing was planned`, {
-      code: 'course/invalid',
-      hint: 'fix the files named above (`coursesync validate` lists them), then plan again',
-      diagnostics: result.diagnostics,
-    });
-  }
+  const result = options.course ?? (await compileRepo(dir, env));
   const desired = result.desired;
-  const { state, exists } = await readStateFile(dir);
+  const { state, exists } = options.state ?? (await readStateFile(dir));
 
   // The base URL is needed only to talk to the school or to check the state belongs to it.
-  let baseUrl: string | undefined;
-  try {
-    baseUrl = resolveBaseUrl({ flags: options, config: desired.config, env });
-  } catch (e) {
-    if (options.refresh) throw e;
+  let baseUrl: string | undefined = options.school?.baseUrl;
+  if (baseUrl === undefined) {
+    try {
+      baseUrl = resolveBaseUrl({ flags: options, config: desired.config, env });
+    } catch (e) {
+      if (options.refresh) throw e;
+    }
   }
   if (baseUrl !== undefined) checkBaseUrl(state, baseUrl, statePath(dir));
 
@@ -91,21 +126,14 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     }
   }
 
-  let client: SchoolClient | undefined;
+  let client: SchoolClient | undefined = options.school?.client;
   const connect = async (why: string) => {
     if (client) return client;
     let token: string;
     try {
       token = resolveToken({ flags: options, env });
     } catch (e) {
-      throw new CoursesyncError(`${why}, which needs the school API, but no API token is set`, {
-        code: 'plan/needs-token',
-        hint:
-          unresolved.length > 0
-            ? `set COURSESYNC_TOKEN (or pass --token-file), or write \`id: <section id>\` in ${unresolved.map((u) => `${u.path}/section.yaml`).join(', ')} so plan needs no request`
-            : 'set COURSESYNC_TOKEN (or pass --token-file), or plan without --refresh',
-        cause: e,
-      });
+      throw failure('plan/needs-token', { why, byName: unresolved.map((u) => u.path) }, { cause: e });
     }
     if (baseUrl === undefined) baseUrl = resolveBaseUrl({ flags: options, config: desired.config, env });
     client = createSchoolClient({ baseUrl, token, timeoutMs: desired.config.school?.timeout_ms });
@@ -113,18 +141,18 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   };
 
   const resolvedSections: Record<string, SectionState> = nullRecord();
+  const byProgram = new Map<string, Section[]>();
   if (unresolved.length > 0) {
     const first = unresolved[0]!;
     const api = await connect(
       `the section ${first.path}/section.yaml is given by name ("${first.name}")` + (unresolved.length > 1 ? ` (and ${unresolved.length - 1} more)` : ''),
     );
-    const byProgram = new Map<string, Array<{ id: string; name: string }>>();
     for (const u of unresolved) {
       let list = byProgram.get(u.programId);
       if (!list) {
         list = [];
         try {
-          for await (const s of api.sections.list({ product_id: u.programId })) list.push({ id: s.id, name: s.name });
+          for await (const s of api.sections.list({ product_id: u.programId })) list.push(s);
         } catch (e) {
           throw explainSchoolError(e, `program ${u.programId}`);
         }
@@ -132,18 +160,34 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
       }
       const hits = list.filter((s) => s.name === u.name);
       if (hits.length !== 1) {
-        const near = list.map((s) => `"${s.name}" (${s.id})`).join(', ') || 'none';
-        throw new CoursesyncError(
-          `${u.path}/section.yaml: program ${u.programId} has ${hits.length === 0 ? 'no section' : `${hits.length} sections`} named "${u.name}"`,
-          {
-            code: hits.length === 0 ? 'plan/section-not-found' : 'plan/section-ambiguous',
-            hint: `names must match exactly once; write \`id:\` instead. Sections of the program: ${near}`,
-          },
-        );
+        const args = { path: u.path, programId: u.programId, name: u.name, sections: list.map((x) => `"${x.name}" (${x.id})`).join(', ') || 'none' };
+        throw hits.length === 0 ? failure('plan/section-not-found', args) : failure('plan/section-ambiguous', { ...args, count: hits.length });
       }
       sectionIds.set(u.path, hits[0]!.id);
       resolvedSections[u.path] = { id: hits[0]!.id, name: u.name, program_id: u.programId };
     }
+  }
+
+  // Check before any write: every section id exists and is of its folder's program. Needs the
+  // school, so a plan without a token says it was skipped (apply always has one).
+  const notes: string[] = [];
+  const tokenGiven = options.school !== undefined || options.tokenFile !== undefined || (env.COURSESYNC_TOKEN ?? '') !== '';
+  if (options.verifySections === false) {
+    // The caller checks them itself.
+  } else if (tokenGiven && (baseUrl !== undefined || options.baseUrl !== undefined || env.COURSESYNC_BASE_URL)) {
+    try {
+      const lists = await verifySections(dir, desired, sectionIds, await connect('checking the section ids'), byProgram);
+      for (const [id, list] of lists) if (list !== null) byProgram.set(id, list);
+    } catch (e) {
+      // An unreachable school does not stop a plan that needs no request otherwise; apply,
+      // which needs the school anyway, fails on it.
+      if (!(e instanceof SchoolConnectionError)) throw e;
+      notes.push(`Section ids were not checked against the school: ${e.message}. Apply checks them before any write.`);
+    }
+  } else {
+    notes.push(
+      `Section ids were not checked against the school (${tokenGiven ? 'no school base URL' : 'no API token'}): a wrong or misplaced id shows up when a token is set (COURSESYNC_TOKEN or --token-file); apply always checks before any write.`,
+    );
   }
 
   let live: Map<string, LiveLesson> | undefined;
@@ -151,26 +195,52 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   if (options.refresh) {
     const api = await connect('--refresh reads every tracked lesson');
     live = await readLiveLessons(api, state, options.concurrency ?? desired.config.apply?.concurrency ?? 4);
-    sections = await readSectionFacts(api, desired);
+    // The learner impact counts the sections' own drips, publication and order.
+    sections = await readSectionFacts(api, desired, byProgram);
   }
 
   // Links between lessons take their targets' ids from state; the digest stays the repo's.
   const linked = linkLessons(desired, state);
   const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections }), linked.desired, linked.pending);
-  return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, pendingLinks: linked.pending };
+  const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
+  if (warnings.length > 0) plan.warnings = warnings;
+  notes.push(...driftNotes(plan));
+  if (notes.length > 0) plan.notes = notes;
+  return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, sectionIds, listed: byProgram, live, pendingLinks: linked.pending };
 }
 
-/** GET /sections of every program: section drips, publication and order, for the learner impact. */
-export async function readSectionFacts(api: SchoolClient, desired: DesiredState): Promise<Map<string, SectionFacts>> {
+/**
+ * The sections' drips, publication and order, for the learner impact: from the listings this
+ * run already made (`known`), else GET /sections of the program.
+ */
+export async function readSectionFacts(api: SchoolClient, desired: DesiredState, known: ReadonlyMap<string, Section[]> = new Map()): Promise<Map<string, SectionFacts>> {
   const facts = new Map<string, SectionFacts>();
   for (const program of desired.programs) {
-    try {
-      for await (const s of api.sections.list({ product_id: program.id })) facts.set(s.id, { drip_delay: s.drip_delay, is_published: s.is_published, position: s.position });
-    } catch (e) {
-      throw explainSchoolError(e, `program ${program.id}`);
+    let list = known.get(program.id);
+    if (list === undefined) {
+      list = [];
+      try {
+        for await (const s of api.sections.list({ product_id: program.id })) list.push(s);
+      } catch (e) {
+        throw explainSchoolError(e, `program ${program.id}`);
+      }
     }
+    for (const s of list) facts.set(s.id, { drip_delay: s.drip_delay, is_published: s.is_published, position: s.position });
   }
   return facts;
+}
+
+/** What drifted, exactly, and the two ways to settle it. */
+function driftNotes(plan: Plan): string[] {
+  const drifted = plan.changes.filter((c): c is DriftStep => c.action === 'drift');
+  if (drifted.length === 0) return [];
+  const list = drifted.map((c) => `${c.key} (${c.lesson_id}: ${c.drifted.join(', ')})`).join('; ');
+  const first = drifted[0]!;
+  return [
+    `${drifted.length} lesson${drifted.length === 1 ? ' was' : 's were'} changed in the school since the last apply: ${list}. ` +
+      '`coursesync apply --refresh` sends the repo\'s values back (the repo wins); ' +
+      `to keep the school's version of a lesson instead, write it into its file with \`coursesync import ${first.lesson_id} --key ${first.key} --write-file\`.`,
+  ];
 }
 
 /** PATCH /lessons/{id} with `{}` (changes nothing, returns the lesson) for every tracked lesson. */
@@ -181,6 +251,7 @@ async function readLiveLessons(
 ): Promise<Map<string, LiveLesson>> {
   const limit = pLimit(concurrency);
   const live = new Map<string, LiveLesson>();
+  const gone: Array<{ key: string; id: string; path: string }> = [];
   const tracked = Object.entries(state.lessons).filter(([, l]) => l.id !== null);
   await Promise.all(
     tracked.map(([key, l]) =>
@@ -189,6 +260,10 @@ async function readLiveLessons(
         try {
           lesson = await api.lessons.update(l.id!, {});
         } catch (e) {
+          if (e instanceof SchoolApiError && e.status === 404) {
+            gone.push({ key, id: l.id!, path: l.path });
+            return;
+          }
           throw explainSchoolError(e, `lesson ${l.id} (${l.path}, key ${key})`);
         }
         const values = lesson as unknown as Record<string, unknown>;
@@ -196,5 +271,14 @@ async function readLiveLessons(
       }),
     ),
   );
+  if (gone.length > 0) throw lessonsGoneError(gone.sort((a, b) => a.key.localeCompare(b.key)));
   return live;
+}
+
+/**
+ * Tracked lessons the school answers 404 for (deleted there, most often): one error naming
+ * each, with the exact commands that settle it.
+ */
+export function lessonsGoneError(gone: ReadonlyArray<{ key: string; id: string; path: string }>): CoursesyncError {
+  return failure('state/lesson-gone', { gone });
 }

@@ -42,7 +42,9 @@ describe('coursesync plan', () => {
     const dir = await repoWithIds();
     const before = emu.stats().requests;
     const r = await runCli(['plan', dir, '--detailed-exitcode'], { COURSESYNC_BASE_URL: emu.url });
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(
+      'Note: Section ids were not checked against the school (no API token): a wrong or misplaced id shows up when a token is set (COURSESYNC_TOKEN or --token-file); apply always checks before any write.\n',
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/\+ prog\/01-start\/01-welcome\.md will be created in sec_start at 1/);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Plan: 3 to create, 0 unchanged.');
@@ -117,17 +119,18 @@ describe('coursesync plan', () => {
     expect(again.plan.summary).toMatchObject({ create: 0, update: 0, move: 0, unchanged: 5 });
   });
 
-  it('--refresh reads each lesson and reports drift per field (exit 2)', async () => {
+  it('--refresh reads each lesson, reports drift per field and plans to send the repo\'s value back (exit 2)', async () => {
     const dir = await repoWithIds();
     const state = await applied(dir);
     const client = createSchoolClient({ baseUrl: emu.url, token: TOKEN });
     await client.lessons.update(state.lessons.welcome!.id!, { name: 'Welcome (edited in the UI)' });
     const r = await runCli(['plan', dir, '--refresh', '--detailed-exitcode'], { COURSESYNC_TOKEN: TOKEN, COURSESYNC_BASE_URL: emu.url });
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(/^Note: 1 lesson was changed in the school since the last apply: welcome \(les_[^:]+: name\)\. `coursesync apply --refresh` sends/);
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/! prog\/01-start\/01-welcome\.md \(les_[^)]+\) was changed in the school since the last apply: name/);
     expect(r.stdout).toMatch(/name: "Welcome" → "Welcome \(edited in the UI\)"/);
-    expect(r.stdout).toMatch(/No changes\. 3 lessons unchanged, 1 drifted\./);
+    expect(r.stdout).toMatch(/~ prog\/01-start\/01-welcome\.md \(les_[^)]+\) will be updated in place\n {6}name: "Welcome \(edited in the UI\)" → "Welcome"/);
+    expect(r.stdout).toMatch(/Plan: 1 to update, 1 drifted, 2 unchanged\./);
     expect(r.stdout).not.toContain(TOKEN);
   });
 

@@ -242,9 +242,9 @@ describe('a valid repo', () => {
     expect(one?.fields.description).toBe('<cached>13</cached>');
   });
 
-  it('an empty folder is valid with a warning', async () => {
+  it('an empty folder is an error (a plan of nothing must not pass as "No changes")', async () => {
     const result = await loadCourse(repo('empty'));
-    expect(result.diagnostics.map(brief)).toEqual(['. warning repo/no-programs']);
-    expect(result.desired?.programs).toEqual([]);
+    expect(result.diagnostics.map(brief)).toEqual(['. error repo/no-programs']);
+    expect(result.desired).toBeUndefined();
   });
 });

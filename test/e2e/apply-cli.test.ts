@@ -5,6 +5,7 @@
  * stale saved plans, an uncertain create and --recreate, Ctrl-C, and that the token never shows
  * up in output or state. Edits, moves, renames and removal policies: test/apply/apply-course.test.ts.
  */
+import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -79,15 +80,14 @@ describe('coursesync apply: failures', () => {
     const dir = await writeRepo(base);
     const r = await runCli(['apply', dir, '--yes'], { ...env, COURSESYNC_TOKEN: PARTNER });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^Apply failed: 0 of 7 calls made/m);
-    expect(r.stdout).toMatch(/✗ intro\/a\/1-alpha\.md: create alpha: POST \/lessons answered 403: Access denied/);
-    expect(r.stdout).toMatch(/✗ adv\/g\/1-eta\.md: create eta: POST \/lessons answered 403/);
-    expect(r.stdout).toMatch(/not started: .*intro\/a\/2-beta\.md/);
-    expect(r.stdout).toMatch(/^State: .*state\.json \(serial \d+\) records every call made/m);
-    expect(r.stderr).toMatch(/coursesync: 7 of 7 calls were not applied/);
+    // Found by the check before any write: no call is made, no state written.
+    expect(r.stderr).toMatch(/^adv\/program\.yaml:\d+:\d+ error the school has no program prog_advanced that this API token may see .*\[program\/not-found\]/m);
+    expect(r.stderr).toMatch(/^intro\/program\.yaml:\d+:\d+ error the school has no program prog_intro that this API token may see .*\[program\/not-found\]/m);
+    expect(r.stderr).toMatch(/hint: check the program id, and that the API key has access to that program/);
+    expect(r.stdout).toBe('');
+    expect(existsSync(join(dir, '.coursesync/state.json'))).toBe(false);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(r.stdout + r.stderr).not.toContain(PARTNER);
-    expect(await stateText(dir)).not.toContain(PARTNER);
   });
 
   it('a 422 from the school is reported with its message and the file; a second apply converges', async () => {
@@ -120,11 +120,12 @@ describe('coursesync apply: failures', () => {
     expect((await runCli(['plan', dir, '--out', planFile], env)).code).toBe(0);
     // Before the first apply: the plan is current, even though there is no state file yet.
     await writeFile(join(dir, 'intro/a/2-beta.md'), lesson('name: Beta changed\nlesson_type: text'));
+    const before = emu.stats().requests; // the plan listed the sections of each program
     const changedRepo = await runCli(['apply', planFile, '--dir', dir, '--yes'], env);
     expect(changedRepo.code).toBe(1);
     expect(changedRepo.stderr).toMatch(/the saved plan .*plan\.json is stale: the repo changed since the plan was made/);
     expect(changedRepo.stderr).toMatch(/hint: make a new plan with `coursesync plan --out plan\.json`/);
-    expect(emu.stats().requests).toBe(0);
+    expect(emu.stats().requests).toBe(before);
 
     expect((await runCli(['plan', dir, '--out', planFile], env)).code).toBe(0);
     const current = await runCli(['apply', planFile, '--dir', dir, '--yes'], env);
@@ -137,8 +138,10 @@ describe('coursesync apply: failures', () => {
   });
 
   it('a create whose answer is lost becomes uncertain; plan says what to do; --recreate creates it again', async () => {
-    let drops = 1; // the first request is saved, then its connection dropped
-    const flaky = await startTestEmulator({ dropAfterCommitRate: 0.5, random: () => (drops-- > 0 ? 0 : 0.99) });
+    // The first request lists the sections (the check before any write); the second, the first
+    // create, is saved, then its connection dropped.
+    let n = 0;
+    const flaky = await startTestEmulator({ dropAfterCommitRate: 0.5, random: () => (n++ === 1 ? 0 : 0.99) });
     try {
       const flakyEnv = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: flaky.url };
       const files = Object.fromEntries(Object.entries(base).filter(([path]) => !path.startsWith('adv/') && !path.startsWith('intro/b/')));

@@ -121,7 +121,7 @@ describe('diffCourse: every step type', () => {
     expect(p.summary).toMatchObject({ update: 1, unchanged: 0 });
   });
 
-  it('drift: live response differs from the last response, per field; informational only', () => {
+  it('drift: live response differs from the last response, per field; the repo wins: an update sends its value back', () => {
     const applied = fieldsOf('a');
     const lastResponse = { ...applied, section_id: 's1', position: 1 };
     const state = stateOf({ p: { s1: ['a'] } }, { a: { response: hashResponseFields(lastResponse) } });
@@ -131,9 +131,13 @@ describe('diffCourse: every step type', () => {
     ]);
     const desired = desiredOf({ p: { s1: ['a'] } });
     const p = diffCourse(desired, state, { sectionIds: sectionIdsOf(desired), live });
-    expect(p.changes.map(view)).toEqual([{ action: 'drift', key: 'a', section_id: 's1', position: 1 }]);
-    expect(p.changes[0]?.fields).toEqual([{ field: 'name', before: 'Lesson a', after: 'Edited in the UI' }]);
-    expect(p.summary).toMatchObject({ drift: 1, unchanged: 1 });
+    expect(p.changes.map(view)).toEqual([
+      { action: 'update', key: 'a', section_id: 's1', position: 1, request: { name: 'Lesson a' } },
+      { action: 'drift', key: 'a', section_id: 's1', position: 1 },
+    ]);
+    expect(p.changes[0]?.fields).toEqual([{ field: 'name', before: 'Edited in the UI', after: 'Lesson a' }]);
+    expect(p.changes[1]?.fields).toEqual([{ field: 'name', before: 'Lesson a', after: 'Edited in the UI' }]);
+    expect(p.summary).toMatchObject({ update: 1, drift: 1, unchanged: 0 });
     expect(p.refreshed).toBe(true);
   });
 

@@ -137,7 +137,7 @@ describe('renderings', () => {
   it.each([
     [{ create: 3, update: 4, move: 2, unpublish: 0, orphan: 1, drift: 0, uncertain: 0, unchanged: 40 }, 'Plan: 3 to create, 2 to move, 4 to update, 1 orphaned, 40 unchanged.', true],
     [{ create: 0, update: 0, move: 0, unpublish: 0, orphan: 0, drift: 0, uncertain: 0, unchanged: 40 }, 'No changes. 40 lessons unchanged.', false],
-    [{ create: 0, update: 0, move: 0, unpublish: 0, orphan: 2, drift: 1, uncertain: 0, unchanged: 1 }, 'No changes. 1 lesson unchanged, 2 orphaned, 1 drifted.', true],
+    [{ create: 0, update: 0, move: 0, unpublish: 0, orphan: 2, drift: 1, uncertain: 0, unchanged: 1 }, 'Plan: 2 orphaned, 1 drifted, 1 unchanged.', true],
     [{ create: 0, update: 0, move: 0, unpublish: 0, orphan: 3, drift: 0, uncertain: 0, unchanged: 5 }, 'No changes. 5 lessons unchanged, 3 orphaned.', false],
     [{ create: 0, update: 0, move: 0, unpublish: 0, orphan: 0, drift: 0, uncertain: 1, unchanged: 5 }, 'Plan: 1 uncertain, 5 unchanged.', true],
   ])('summary line %#', (summary, line, changes) => {

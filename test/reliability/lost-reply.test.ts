@@ -81,10 +81,11 @@ describe('one call, through apply (the built CLI)', () => {
       'p/s/01-alpha.md': lesson('name: Alpha'),
     });
   const envOf = (emu: RunningEmulator) => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url });
+  // Each apply starts with one GET /sections (one program): the faulted call is the next request.
 
   it('a lost create reply: uncertain, exactly one lesson; later applies never re-send it; import --key settles it', async () => {
     const dir = await repo();
-    script = [true];
+    script = [false, true]; // apply first lists the program's sections (the check before any write)
     const first = await runCli(['apply', dir, '--yes'], envOf(afterCommit));
     expect(first.code).toBe(1);
     expect(first.stdout).toMatch(/\? p\/s\/01-alpha\.md: create alpha in sec_start may or may not exist/);
@@ -116,7 +117,7 @@ describe('one call, through apply (the built CLI)', () => {
 
   it('a create dropped before processing: uncertain, no lesson; --recreate makes exactly one', async () => {
     const dir = await repo();
-    script = [true];
+    script = [false, true]; // apply first lists the program's sections (the check before any write)
     const first = await runCli(['apply', dir, '--yes'], envOf(beforeProcess));
     expect(first.code).toBe(1);
     expect(first.stdout).toMatch(/may or may not exist/);
@@ -138,7 +139,7 @@ describe('one call, through apply (the built CLI)', () => {
     // e goes first: one PATCH with position 1, whose first answer is lost.
     await writeRepo({ 'p/s/section.yaml': 'id: sec_start\nlessons: [e, a, b, c, d]\n' }, dir);
     const patchesBefore = afterCommit.stats().byRoute['PATCH /lessons/:id'] ?? 0;
-    script = [true];
+    script = [false, true]; // apply first lists the program's sections (the check before any write)
     const moved = await runCli(['apply', dir, '--yes'], envOf(afterCommit));
     expect(moved.stderr).toBe('');
     expect(moved.code).toBe(0);
@@ -156,7 +157,7 @@ describe('one call, through apply (the built CLI)', () => {
     });
     expect((await runCli(['apply', dir, '--yes'], envOf(afterCommit))).code).toBe(0);
     await writeRepo({ 'p/s/section.yaml': 'id: sec_start\nlessons: [x, a, b]\n', 'p/s/x.md': lesson('name: X') }, dir);
-    script = [true];
+    script = [false, true]; // apply first lists the program's sections (the check before any write)
     expect((await runCli(['apply', dir, '--yes'], envOf(afterCommit))).code).toBe(1);
     expect(await names(afterCommit)).toEqual(['1:X', '2:A', '3:B']);
     const state = JSON.parse(await readFile(join(dir, '.coursesync/state.json'), 'utf8'));

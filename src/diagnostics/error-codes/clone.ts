@@ -4,7 +4,7 @@ import { entry, plural } from './entry.js';
 const JOURNAL = '.coursesync/duplications.json';
 
 export const CLONE_ERRORS = {
-  'course/invalid': entry<{ dir: string; errors: number; action: 'changed' | 'cloned' | 'written' }>(
+  'course/invalid': entry<{ dir: string; errors: number; action: 'changed' | 'cloned' | 'written' | 'planned' }>(
     'the course repo has errors, so the command changed nothing',
     ({ dir, errors, action }) => `the course repo ${dir} has ${plural(errors, 'error')}; nothing was ${action}`,
     () => 'fix the files named above (`coursesync validate` lists them), then run the command again',

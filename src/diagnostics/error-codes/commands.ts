@@ -15,7 +15,7 @@ export const COMMAND_ERRORS = {
     ({ flag, max, value }) => `${flag} must be a whole number from 1 to ${max}, not "${value}".`,
     ({ flag }) => `e.g. ${flag} 2`,
   ),
-  'cli/bad-format': entry<{ format: string }>('an unknown --format', ({ format }) => `unknown format "${format}"`, () => 'use --format text, markdown or json'),
+  'cli/bad-format': entry<{ format: string; allowed?: string }>('an unknown --format', ({ format }) => `unknown format "${format}"`, ({ allowed }) => `use --format ${allowed ?? 'text, markdown or json'}`),
   'cli/conflicting-options': entry<{ options: string; hint: string }>('options that cannot be combined', ({ options }) => `${options} cannot be combined.`, ({ hint }) => hint),
   'cli/member-selector': entry<{ options: string; example: string }>(
     'not exactly one way to name the member',

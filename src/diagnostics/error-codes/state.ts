@@ -70,6 +70,11 @@ export const STATE_ERRORS = {
       holder ? `the state is locked by pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${file})` : `cannot take the state lock ${file}: another process keeps taking it`,
     ({ holder }) => (holder ? 'wait for that apply to finish; if it is gone, run again with --force-unlock or delete the lock file' : 'make sure only one apply runs at a time'),
   ),
+  'plan/learner-impact': entry<{ count: number; level: string }>(
+    'plan --fail-on: the plan has learner impact of that level or worse not acknowledged in the repo',
+    ({ count, level }) => `the plan has ${plural(count, 'learner impact')} of level ${level} or worse not acknowledged in the repo (--fail-on ${level})`,
+    () => 'see "Learner impact" in the plan; acknowledge reviewed errors with `acknowledge:` in the lesson front-matter or coursesync.yaml',
+  ),
   'plan/corrupt': entry<{ file: string; reason: string }>(
     'a saved plan is not JSON',
     ({ file, reason }) => `the plan file ${file} is not valid JSON (${reason})`,
@@ -90,15 +95,15 @@ export const STATE_ERRORS = {
     ({ path }) => `the section ${path} is given by name and was not resolved to an id`,
     () => 'resolve sections given by `name:` before planning, or write `id:` in section.yaml',
   ),
-  'plan/section-not-found': entry<{ path: string; programId: string; name: string }>(
+  'plan/section-not-found': entry<{ path: string; programId: string; name: string; sections?: string }>(
     'no section of the program has the name section.yaml gives',
     ({ path, programId, name }) => `${path}/section.yaml: program ${programId} has no section named "${name}"`,
-    () => 'names must match exactly once; write `id:` in section.yaml instead',
+    ({ sections }) => `names must match exactly once; write \`id:\` in section.yaml instead${sections === undefined ? '' : `. Sections of the program: ${sections}`}`,
   ),
-  'plan/section-ambiguous': entry<{ path: string; programId: string; name: string; count: number }>(
+  'plan/section-ambiguous': entry<{ path: string; programId: string; name: string; count: number; sections?: string }>(
     'several sections of the program have the name section.yaml gives',
     ({ path, programId, name, count }) => `${path}/section.yaml: program ${programId} has ${count} sections named "${name}"`,
-    () => 'names must match exactly once; write `id:` in section.yaml instead',
+    ({ sections }) => `names must match exactly once; write \`id:\` in section.yaml instead${sections === undefined ? '' : `. Sections of the program: ${sections}`}`,
   ),
   'apply/learner-impact': entry<{ count: number; list: string; path: string; rule: string; key: string }>(
     'the plan has error-level learner impact not acknowledged in the repo',

@@ -1,0 +1,141 @@
+/**
+ * `coursesync state list|show|rm` (docs/architecture.md#state), Terraform's state commands:
+ * see which school lesson each repo key is, and forget one (e.g. after it was deleted in the
+ * school). `rm` holds the state lock and writes atomically; the school is never changed.
+ */
+import type { Command } from 'commander';
+import type { LessonState, StateData } from '../state/schema.js';
+import { ExitCode } from './exit-codes.js';
+import { processIo, type CommandIo } from './school-command.js';
+import { printJson, printRecord, printTable } from './terminal.js';
+
+export interface StateCommandOptions {
+  dir?: string;
+  json?: boolean;
+  forceUnlock?: boolean;
+}
+
+async function readState(dirArg: string | undefined): Promise<{ dir: string; state: StateData; exists: boolean }> {
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const { readStateFile } = await import('../state/state-file.js');
+  const dir = await findRepoRoot(dirArg);
+  return { dir, ...(await readStateFile(dir)) };
+}
+
+/** `id`, or `uncertain` for a create whose outcome is unknown. */
+const idText = (l: LessonState) => l.id ?? 'uncertain';
+
+/** `state list`: every tracked lesson, by key. */
+export async function runStateList(options: StateCommandOptions, io: CommandIo = processIo()): Promise<number> {
+  const { state, exists } = await readState(options.dir);
+  const rows = Object.entries(state.lessons)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, l]) => ({ key, ...l }));
+  if (options.json) {
+    printJson({ format_version: 1, lineage: exists ? state.lineage : null, serial: state.serial, lessons: rows.map(({ key, id, program_id, section_id, position, path }) => ({ key, id, program_id, section_id, position, path })) }, io.stdout);
+    return ExitCode.Ok;
+  }
+  if (!exists) {
+    io.stderr.write('No state yet: nothing has been applied from this repo.\n');
+    return ExitCode.Ok;
+  }
+  printTable(
+    rows,
+    [
+      { header: 'key', value: (r) => r.key },
+      { header: 'id', value: (r) => idText(r) },
+      { header: 'section', value: (r) => r.section_id },
+      { header: 'position', value: (r) => (r.position === null ? '-' : String(r.position)) },
+      { header: 'path', value: (r) => r.path },
+    ],
+    io.stdout,
+  );
+  return ExitCode.Ok;
+}
+
+/** @throws CoursesyncError `state/unknown-key`, with the nearest key as a hint */
+async function unknownKey(state: StateData, key: string): Promise<never> {
+  const { failure } = await import('../diagnostics/error-codes/index.js');
+  const { suggest } = await import('../compile/suggest.js');
+  const near = suggest(key, Object.keys(state.lessons));
+  throw failure('state/unknown-key', { key, near });
+}
+
+/** `state show KEY`: what the state holds for one lesson. */
+export async function runStateShow(key: string, options: StateCommandOptions, io: CommandIo = processIo()): Promise<number> {
+  const { state } = await readState(options.dir);
+  const entry = state.lessons[key];
+  if (!entry) return unknownKey(state, key);
+  if (options.json) {
+    printJson({ format_version: 1, key, ...entry }, io.stdout);
+    return ExitCode.Ok;
+  }
+  const { applied, response: _hashes, uncertain, ...where } = entry;
+  printRecord(
+    {
+      key,
+      ...where,
+      id: idText(entry),
+      ...(uncertain ? { uncertain: `create of "${uncertain.name}" in ${uncertain.section_id} at ${uncertain.since}: outcome unknown` } : {}),
+      ...Object.fromEntries(Object.entries(applied).map(([f, v]) => [`applied.${f}`, f === 'body' && typeof v === 'string' && v.length > 60 ? `${v.slice(0, 57)}… (${v.length} characters)` : v])),
+    },
+    io.stdout,
+  );
+  return ExitCode.Ok;
+}
+
+/** `state rm KEY...`: forget lessons (locked, atomic; the school is not changed). */
+export async function runStateRm(keys: string[], options: StateCommandOptions, io: CommandIo = processIo()): Promise<number> {
+  const { failure } = await import('../diagnostics/error-codes/index.js');
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const { StateStore } = await import('../state/state-store.js');
+  const dir = await findRepoRoot(options.dir);
+  const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: (m) => io.stderr.write(`coursesync: ${m}\n`) });
+  try {
+    if (!store.existed) throw failure('state/none', {});
+    for (const key of keys) if (!store.data.lessons[key]) await unknownKey(store.data, key);
+    const pending = Object.values(store.data.pending).filter((p) => keys.includes(p.key));
+    if (pending.length > 0) {
+      throw failure('state/pending', { keys: [...new Set(pending.map((p) => p.key))] });
+    }
+    const removed = keys.map((key) => ({ key, ...store.data.lessons[key]! }));
+    await store.update((d) => {
+      for (const key of keys) delete d.lessons[key];
+    });
+    for (const r of removed) {
+      io.stdout.write(`Removed ${r.key} from the state (${r.id === null ? 'an uncertain create' : `lesson ${r.id}`} in ${r.section_id}, ${r.path}).\n`);
+    }
+    io.stdout.write(
+      'The school was not changed. A file of the repo with a removed key is created anew by the next apply; ' +
+        'delete the file too if the lesson should no longer be managed.\n',
+    );
+    return ExitCode.Ok;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Add `state list|show|rm`. */
+export function register(program: Command): void {
+  const state = program.command('state').description('What the state records: which school lesson each repo key is (list, show, rm)');
+  const dirOption = (c: Command) => c.option('--dir <dir>', 'the course repo (default: found from the current folder upward)');
+  dirOption(state.command('list').description('Every lesson the state tracks: key, id, section, position, file').option('--json', 'print JSON')).action(
+    async (options: StateCommandOptions) => {
+      process.exitCode = await runStateList(options);
+    },
+  );
+  dirOption(state.command('show').description('What the state holds for one lesson').argument('<key>', 'the lesson key').option('--json', 'print JSON')).action(
+    async (key: string, options: StateCommandOptions) => {
+      process.exitCode = await runStateShow(key, options);
+    },
+  );
+  dirOption(
+    state
+      .command('rm')
+      .description('Forget lessons (the school is not changed): e.g. one deleted in the school; the next apply creates its file anew')
+      .argument('<keys...>', 'lesson keys')
+      .option('--force-unlock', 'take the state lock even if another apply seems to hold it'),
+  ).action(async (keys: string[], options: StateCommandOptions) => {
+    process.exitCode = await runStateRm(keys, options);
+  });
+}

@@ -1,0 +1,204 @@
+/**
+ * The shipped apply workflow (examples/ci/github/coursesync-apply.yml) against real git: a bare
+ * origin, a teammate's clone, and one clone per workflow run. The workflow's own `run:` steps are
+ * read from the YAML and run with bash as GitHub runs them (`bash -eo pipefail`), with the built
+ * CLI behind `npx coursesync@0`; actions/checkout is emulated from its `with:` (ref, the branch
+ * tip or the triggering commit). The race: main moves while apply runs, and the queued run must
+ * start from the state the first run pushed, so nothing is created twice.
+ */
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
+import { BASE_REPO } from '../apply/course-files.js';
+import { CLI, EXAMPLES, lesson, writeRepo } from './helpers.js';
+
+const run = promisify(execFile);
+const WORKFLOW = join(EXAMPLES, 'ci/github/coursesync-apply.yml');
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string | number>;
+}
+
+let emu: RunningEmulator;
+let root: string;
+let bin: string;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  root = await mkdtemp(join(tmpdir(), 'coursesync-ci-race-'));
+  // `npx --yes coursesync@0 …` runs the built CLI.
+  bin = join(root, 'bin');
+  await mkdir(bin);
+  await writeFile(join(bin, 'npx'), `#!/bin/sh\n[ "$1" = "--yes" ] && shift\n[ "$1" = "coursesync@0" ] || exit 127\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  await chmod(join(bin, 'npx'), 0o755);
+});
+afterAll(async () => {
+  await emu?.close();
+  await rm(root, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await resetEmulator(emu);
+});
+
+const GIT_ENV = { GIT_AUTHOR_NAME: 'Teammate', GIT_AUTHOR_EMAIL: 'team@example.com', GIT_COMMITTER_NAME: 'Teammate', GIT_COMMITTER_EMAIL: 'team@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: '' };
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run('git', args, { cwd, env: { ...process.env, ...GIT_ENV, HOME: root } });
+  return stdout.trim();
+}
+
+/** `${{ github.x }}` and `${{ secrets.X }}` in a workflow value. */
+function expand(value: string, context: Record<string, string>): string {
+  return value.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_m, name: string) => context[name] ?? '');
+}
+
+/**
+ * One run of the workflow, triggered by a push of `sha`; steps run one at a time.
+ * `checkout` overrides what the checkout step checks out (a re-run of an old job).
+ */
+async function workflowRun(origin: string, sha: string, name: string, options: { checkout?: string } = {}) {
+  const doc = parse(await readFile(WORKFLOW, 'utf8')) as { jobs: { apply: { steps: Step[] } } };
+  const steps = doc.jobs.apply.steps;
+  const context = { 'github.ref_name': 'main', 'github.ref': 'refs/heads/main', 'github.sha': sha, 'secrets.COURSESYNC_TOKEN': SECRET };
+  const workspace = join(root, name);
+  let failed = false;
+  const log: string[] = [];
+  let next = 0;
+  /** Run the steps up to (and including) the one named `until`, or all. */
+  const steps_ = async (until?: string) => {
+    for (; next < steps.length; next++) {
+      const step = steps[next]!;
+      if (failed && step.if !== 'always()') continue;
+      if (step.uses?.startsWith('actions/checkout')) {
+        // What actions/checkout does: `ref` when given (an expression), else the triggering commit.
+        const ref = options.checkout ?? (step.with?.ref === undefined ? sha : expand(String(step.with.ref), context));
+        await git(root, 'clone', '--quiet', '--no-checkout', origin, workspace);
+        await git(workspace, 'checkout', '--quiet', ref === 'main' ? 'main' : ref);
+      } else if (step.run !== undefined) {
+        const env: Record<string, string> = {
+          ...(process.env as Record<string, string>),
+          ...GIT_ENV,
+          HOME: root,
+          PATH: `${bin}:${process.env.PATH}`,
+          GITHUB_ACTIONS: 'true',
+          GITHUB_SHA: sha,
+          GITHUB_REF_NAME: 'main',
+          COURSESYNC_BASE_URL: emu.url,
+        };
+        for (const [k, v] of Object.entries(step.env ?? {})) env[k] = expand(v, context);
+        try {
+          const r = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: workspace, env });
+          log.push(r.stdout, r.stderr);
+        } catch (e) {
+          const err = e as { stdout: string; stderr: string };
+          log.push(err.stdout, err.stderr);
+          failed = true;
+        }
+      }
+      if (until !== undefined && step.name === until) {
+        next++;
+        return;
+      }
+    }
+  };
+  return { runUntil: steps_, result: () => ({ failed, log: log.join('') }) };
+}
+
+/** Every lesson name in the school, sorted (duplicates show twice). */
+async function schoolNames(): Promise<string[]> {
+  return [...(await schoolSections(emu)).values()].flat().map((l) => l.name).sort();
+}
+
+/** A bare origin holding BASE_REPO on main, and a teammate's clone of it. */
+async function origin(): Promise<{ origin: string; team: string }> {
+  const origin = join(root, `origin-${Math.random().toString(36).slice(2)}.git`);
+  await git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
+  const team = await writeRepo(BASE_REPO, join(root, `team-${Math.random().toString(36).slice(2)}`));
+  await git(team, 'init', '--quiet', '--initial-branch=main');
+  await git(team, 'add', '.');
+  await git(team, 'commit', '--quiet', '-m', 'The course');
+  await git(team, 'remote', 'add', 'origin', origin);
+  await git(team, 'push', '--quiet', 'origin', 'main');
+  return { origin, team };
+}
+
+describe('the shipped apply workflow under a race', () => {
+  it('main moves while apply runs: the state is rebased and pushed, the queued run starts from it, nothing is created twice', async () => {
+    const { origin: o, team } = await origin();
+    const first = await workflowRun(o, await git(team, 'rev-parse', 'HEAD'), 'run-1');
+    await first.runUntil('Apply');
+    // While run 1 applies, a pull request is merged: a new lesson.
+    await writeRepo({ 'intro/a/5-epsilon-b.md': lesson('name: Review\nlesson_type: text', 'A [summary](https://example.com/summary) of the section.') }, team);
+    await git(team, 'add', '.');
+    await git(team, 'commit', '--quiet', '-m', 'A review lesson');
+    await git(team, 'push', '--quiet', 'origin', 'main');
+    const merged = await git(team, 'rev-parse', 'HEAD');
+    await first.runUntil();
+    expect(first.result().failed, first.result().log).toBe(false);
+    expect(first.result().log).toContain('Pushing the state was rejected (main moved); integrating the new commits (try 1 of 5).');
+
+    // The run queued behind it, triggered by the merge (which lacks run 1's state).
+    const second = await workflowRun(o, merged, 'run-2');
+    await second.runUntil();
+    expect(second.result().failed, second.result().log).toBe(false);
+    expect(second.result().log).toMatch(/^\+ create epsilon-b → sec_start #5/m);
+    expect(second.result().log).toMatch(/^Apply complete: 1 created/m);
+
+    const names = await schoolNames();
+    expect(names).toEqual(['Alpha', 'Beta', 'Delta', 'Epsilon', 'Eta', 'Gamma', 'Review', 'Zeta']);
+    await git(team, 'pull', '--quiet', '--rebase', 'origin', 'main');
+    const state = JSON.parse(await readFile(join(team, '.coursesync/state.json'), 'utf8')) as { lessons: Record<string, unknown> };
+    expect(Object.keys(state.lessons).sort()).toEqual(['alpha', 'beta', 'delta', 'epsilon', 'epsilon-b', 'eta', 'gamma', 'zeta']);
+    expect(await git(team, 'log', '--format=%s')).toMatch(/^coursesync: state after apply of \w+\ncoursesync: state after apply of \w+\nA review lesson\nThe course$/);
+  });
+
+  it('a checkout older than the newest state is refused before apply, with what to do', async () => {
+    const { origin: o, team } = await origin();
+    const start = await git(team, 'rev-parse', 'HEAD');
+    const first = await workflowRun(o, start, 'run-old-1');
+    await first.runUntil();
+    expect(first.result().failed, first.result().log).toBe(false);
+    const before = await schoolNames();
+    // A checkout of the triggering commit (a re-run of an old job, or a workflow edited back to
+    // the default checkout) would start without the state: the check step stops it.
+    const stale = await workflowRun(o, start, 'run-old-2', { checkout: start });
+    await stale.runUntil();
+    expect(stale.result().failed).toBe(true);
+    expect(stale.result().log).toContain('::error file=.coursesync/state.json::The checked-out state is not the newest on main');
+    expect(await schoolNames()).toEqual(before);
+  });
+
+  it('a state that cannot be rebased fails the run loudly, printing the state and what to do', async () => {
+    const { origin: o, team } = await origin();
+    const first = await workflowRun(o, await git(team, 'rev-parse', 'HEAD'), 'run-conflict-1');
+    await first.runUntil();
+    await git(team, 'pull', '--quiet', '--rebase', 'origin', 'main');
+    await writeRepo({ 'intro/a/5-epsilon-b.md': lesson('name: Review\nlesson_type: text') }, team);
+    await git(team, 'add', '.');
+    await git(team, 'commit', '--quiet', '-m', 'A review lesson');
+    await git(team, 'push', '--quiet', 'origin', 'main');
+    const second = await workflowRun(o, await git(team, 'rev-parse', 'HEAD'), 'run-conflict-2');
+    await second.runUntil('Apply');
+    // Meanwhile someone commits a hand-edited state (what the README forbids).
+    const statePath = join(team, '.coursesync/state.json');
+    await writeFile(statePath, (await readFile(statePath, 'utf8')).replace('"serial": ', '"serial": 1'));
+    await git(team, 'commit', '--quiet', '-am', 'Edit the state by hand');
+    await git(team, 'push', '--quiet', 'origin', 'main');
+    await second.runUntil();
+    const { failed, log } = second.result();
+    expect(failed).toBe(true);
+    expect(log).toContain('::error file=.coursesync/state.json::The state could not be rebased onto main: a commit there changed .coursesync/state.json too.');
+    expect(log).toContain('take this run\'s state into main');
+    expect(log).toMatch(/"epsilon-b": \{\n\s+"applied"/);
+  });
+});
