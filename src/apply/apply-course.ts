@@ -156,9 +156,6 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         baseUrl,
       });
     }
-    // Never a create into a section not checked in this run: every id exists and is of its program.
-    await verifySections(dir, built.desired, built.sectionIds, client, built.listed);
-
     // A killed apply's pending calls: learn the truth before planning.
     const resolvedAtStart = await resolvePendingCalls(store, client, { concurrency, lookup: lookupIn(built.desired) });
     const resolvedCount = resolvedAtStart.uncertain.length + resolvedAtStart.refreshed.length;
@@ -216,6 +213,10 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
       throw failure('apply/assets-unpublished', { lessons, base: assetBase });
     }
     const blocked = new Map([...unpublished].map(([id, files]) => [id, failure('apply/asset-unpublished', { ...files, base: assetBase })]));
+
+    // Never a call into a section not checked in this run: every id exists and is of its program.
+    // (With nothing to send, nothing is checked: an unchanged re-apply sends no request.)
+    if (calls > 0) await verifySections(dir, built.desired, built.sectionIds, client, built.listed);
 
     if (calls > 0 && options.confirm && !(await options.confirm(plan, { concurrency, baseUrl }))) {
       return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };

@@ -53,7 +53,7 @@ export async function runApply(target: string | undefined, options: ApplyCommand
   const interactive = io.interactive === true;
   // Refuse before reading anything: off a terminal nobody can confirm.
   if (!interactive && !options.yes) {
-    throw failure('apply/needs-yes', {});
+    throw failure('cli/needs-yes', { question: 'the changes (nothing was applied)', plan: true });
   }
   const concurrency = positiveInt('--concurrency', options.concurrency, 64);
   const { stat, readFile } = await import('node:fs/promises');

@@ -28,10 +28,10 @@ export const COMMAND_ERRORS = {
     () => 'e.g. coursesync badges award --badge-name Finisher --email ada@example.com',
   ),
   'cli/missing-option': entry<{ what: string; example: string }>('a required option is missing', ({ what }) => what, ({ example }) => `e.g. ${example}`),
-  'cli/needs-yes': entry<{ question: string }>(
+  'cli/needs-yes': entry<{ question: string; plan?: boolean }>(
     'a change needs confirmation and there is no terminal to ask',
     ({ question }) => `Not run in a terminal, so nobody can confirm: ${question.replace(/\?$/, '')}.`,
-    () => 'Re-run the command with --yes to confirm without a prompt.',
+    ({ plan }) => (plan ? 'Review the plan with `coursesync plan`, then re-run with --yes (CI: `coursesync apply --yes`).' : 'Re-run the command with --yes to confirm without a prompt.'),
   ),
   'source/not-a-folder': entry<{ dir: string }>('the repo path is not a folder', ({ dir }) => `${dir} is not a folder`, () => 'give the folder of the course repo'),
   'source/not-found': entry<{ dir: string; reason: string }>(

@@ -65,11 +65,6 @@ export const SYNC_ERRORS = {
     ({ key, problem }) => `--replace ${key}: ${problem}`,
     () => '`coursesync state list` shows the tracked keys; --replace creates the lesson of a repo file anew',
   ),
-  'apply/needs-yes': entry(
-    'apply off a terminal without --yes',
-    () => 'Not run in a terminal, so nobody can confirm the changes; nothing was applied.',
-    () => 'Review the plan with `coursesync plan`, then re-run with --yes (CI: `coursesync apply --yes`).',
-  ),
   'apply/no-target': entry<{ target: string }>(
     'the folder or plan file given to apply does not exist',
     ({ target }) => `${target} does not exist`,
