@@ -7,30 +7,22 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyCourse, type ApplyCourseResult } from '../../src/apply/apply-course.js';
 import { buildPlan } from '../../src/sync/build-plan.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { hasChanges } from '../../src/plan/describe-change.js';
-import { lesson, removeRepos, writeRepo } from '../e2e/helpers.js';
+import { lesson, writeRepo } from '../e2e/helpers.js';
 import { ALPHA_2, BASE_REPO as base } from './course-files.js';
-import { SECRET, resetEmulator, schoolSections, startTestEmulator, type SchoolLesson } from './helpers.js';
+import { lessonCalls, type SchoolLesson, schoolSections, useTestSchool } from './helpers.js';
 
 /** Requests about lessons: all but the section listings apply makes to check section ids first. */
-const lessonRequests = () => emu.stats().requests - (emu.stats().byRoute['GET /sections'] ?? 0);
 
 let emu: RunningEmulator;
 let env: Record<string, string>;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  env = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url };
-});
-afterAll(async () => {
-  await emu?.close();
-  await removeRepos();
-});
-beforeEach(async () => {
-  await resetEmulator(emu);
+useTestSchool((e, v) => {
+  emu = e;
+  env = v;
 });
 
 function expectDone(r: ApplyCourseResult) {
@@ -74,14 +66,14 @@ describe('applyCourse: edits, moves, renames, removals', () => {
     await rm(join(dir, 'intro/b/1-epsilon.md'));
     await rm(join(dir, 'intro/b/2-zeta.md'));
     await rm(join(dir, 'adv/g/1-eta.md'));
-    const before = lessonRequests();
+    const before = lessonCalls(emu);
     const applied = await applyCourse(dir, { env });
     expectDone(applied);
     expect(applied.plan.renames).toEqual([{ from: 'eta', to: 'eta2' }]);
     // epsilon and zeta move (zeta to another program), alpha/beta/gamma change fields; delta's
     // reorder is a move; eta's rename sends nothing.
     expect(applied.result!.outcomes.map((o) => o.step.call_id).sort()).toEqual(['move:delta', 'move:epsilon', 'move:zeta', 'update:alpha', 'update:beta', 'update:gamma']);
-    expect(lessonRequests() - before).toBe(applied.result!.outcomes.length);
+    expect(lessonCalls(emu) - before).toBe(applied.result!.outcomes.length);
 
     const school = await schoolSections(emu);
     const byName = (section: string) => new Map(school.get(section)!.map((l) => [l.name, l] as [string, SchoolLesson & Record<string, unknown>]));
@@ -121,10 +113,10 @@ describe('applyCourse: edits, moves, renames, removals', () => {
     const dir = await writeRepo({ ...base, 'coursesync.yaml': config });
     expectDone(await applyCourse(dir, { env }));
     await rm(join(dir, 'intro/a/2-beta.md'));
-    const before = lessonRequests();
+    const before = lessonCalls(emu);
     const applied = await applyCourse(dir, { env });
     expect(applied.result?.outcomes.every((o) => o.status === 'done') ?? true).toBe(true);
-    expect(lessonRequests() - before).toBe(want.calls);
+    expect(lessonCalls(emu) - before).toBe(want.calls);
     const school = await schoolSections(emu);
     const beta = [...school.values()].flat().find((l) => l.name === 'Beta')!;
     expect({ section: beta.section_id, published: beta.is_published }).toEqual({ section: want.section, published: want.published });
@@ -135,16 +127,15 @@ describe('applyCourse: edits, moves, renames, removals', () => {
   });
 });
 
-
 describe('applyCourse: nothing to do', () => {
   it('with no changes: no call, no state write, and the lock is released', async () => {
     const dir = await writeRepo(base);
     expectDone(await applyCourse(dir, { env }));
-    const before = { requests: lessonRequests(), state: await stateText(dir) };
+    const before = { requests: lessonCalls(emu), state: await stateText(dir) };
     const again = await applyCourse(dir, { env, confirm: async () => expect.unreachable('nothing to confirm') });
     expect(again.result).toBeNull();
     expect(again.plan.summary).toMatchObject({ create: 0, update: 0, move: 0, unpublish: 0, unchanged: 7 });
-    expect({ requests: lessonRequests(), state: await stateText(dir) }).toEqual(before);
+    expect({ requests: lessonCalls(emu), state: await stateText(dir) }).toEqual(before);
     const { existsSync } = await import('node:fs');
     expect(existsSync(join(dir, '.coursesync/state.lock'))).toBe(false);
   });

@@ -8,7 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SEED, startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createSchoolClient } from '../../src/school/client.js';
+import { removeRepos } from '../e2e/helpers.js';
 
 export const SECRET = 'tok_APPLY_SECRET_5e1d9c';
 export const PARTNER = 'partner-token';
@@ -24,6 +26,31 @@ export const SEED = {
 
 export function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ port: 0, seed: SEED, ...options });
+}
+
+/**
+ * One emulator for a test file: started before its tests, reset to the seed before each one,
+ * closed (and the temporary repos removed) after them. `use` receives it and the environment a
+ * CLI run needs to reach it.
+ */
+export function useTestSchool(use: (emu: RunningEmulator, env: Record<string, string>) => void): void {
+  let emu: RunningEmulator | undefined;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    use(emu, { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url });
+  });
+  afterAll(async () => {
+    await emu?.close();
+    await removeRepos();
+  });
+  beforeEach(async () => {
+    if (emu) await resetEmulator(emu);
+  });
+}
+
+/** Lesson calls the school received (the section check before an apply is a read of GET /sections). */
+export function lessonCalls(emu: RunningEmulator): number {
+  return Object.entries(emu.stats().byRoute).reduce((n, [route, count]) => (route.includes('/lessons') ? n + count : n), 0);
 }
 
 /** A client of the emulator that never really waits between retries. */

@@ -6,26 +6,19 @@
  * up in output or state. Edits, moves, renames and removal policies: test/apply/apply-course.test.ts.
  */
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { PARTNER, SECRET, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
+import { PARTNER, schoolSections, SECRET, startTestEmulator, useTestSchool } from '../apply/helpers.js';
 import { BASE_REPO as base } from '../apply/course-files.js';
-import { copyExamples, lesson, removeRepos, runCli, writeRepo, type CliResult } from './helpers.js';
+import { copyExamples, lesson, runCli, writeRepo, type CliResult } from './helpers.js';
 
 let emu: RunningEmulator;
 let env: Record<string, string>;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  env = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url };
-});
-afterAll(async () => {
-  await emu?.close();
-  await removeRepos();
-});
-beforeEach(async () => {
-  await resetEmulator(emu);
+useTestSchool((e, v) => {
+  emu = e;
+  env = v;
 });
 
 /** The token appears nowhere in a command's output. */

@@ -6,27 +6,16 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { SECRET, SEED, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
-import { lesson, removeRepos, runCli, writeRepo } from './helpers.js';
-
-/** Lesson calls the school received: what apply sends (the section check before it is a read, GET /sections). */
-const lessonCalls = (school: { stats(): { byRoute: Record<string, number> } }) =>
-  Object.entries(school.stats().byRoute).reduce((n, [route, count]) => (route.includes('/lessons') ? n + count : n), 0);
+import { lessonCalls, schoolSections, SECRET, SEED, startTestEmulator, useTestSchool } from '../apply/helpers.js';
+import { lesson, runCli, writeRepo } from './helpers.js';
 
 let emu: RunningEmulator;
 let env: Record<string, string>;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  env = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url };
-});
-afterAll(async () => {
-  await emu?.close();
-  await removeRepos();
-});
-beforeEach(async () => {
-  await resetEmulator(emu);
+useTestSchool((e, v) => {
+  emu = e;
+  env = v;
 });
 
 const REPO: Record<string, string> = {

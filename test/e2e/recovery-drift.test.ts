@@ -6,25 +6,18 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { acquireStateLock } from '../../src/state/lock-state.js';
 import { BASE_REPO } from '../apply/course-files.js';
-import { SECRET, clientOf, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
-import { lesson, removeRepos, runCli, writeRepo } from './helpers.js';
+import { clientOf, schoolSections, SECRET, useTestSchool } from '../apply/helpers.js';
+import { lesson, runCli, writeRepo } from './helpers.js';
 
 let emu: RunningEmulator;
 let env: Record<string, string>;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  env = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url };
-});
-afterAll(async () => {
-  await emu?.close();
-  await removeRepos();
-});
-beforeEach(async () => {
-  await resetEmulator(emu);
+useTestSchool((e, v) => {
+  emu = e;
+  env = v;
 });
 
 /** BASE_REPO applied, and the ids of its beta and gamma lessons. */

@@ -9,13 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { resetEmulator, SECRET, startTestEmulator } from '../apply/helpers.js';
+import { lessonCalls, resetEmulator, SECRET, startTestEmulator } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
 import { serveAssets, type StaticHost } from './static-server.js';
 
-/** Lesson calls the school received: what apply sends (the section check before it is a read, GET /sections). */
-const lessonCalls = (school: { stats(): { byRoute: Record<string, number> } }) =>
-  Object.entries(school.stats().byRoute).reduce((n, [route, count]) => (route.includes('/lessons') ? n + count : n), 0);
 
 const ODIN = path.resolve(import.meta.dirname, '../fixtures/repos/odin');
 

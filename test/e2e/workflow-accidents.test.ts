@@ -6,24 +6,17 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
+import { schoolSections, useTestSchool } from '../apply/helpers.js';
 import { BASE_REPO } from '../apply/course-files.js';
-import { lesson, removeRepos, runCli, writeRepo } from './helpers.js';
+import { lesson, runCli, writeRepo } from './helpers.js';
 
 let emu: RunningEmulator;
 let env: Record<string, string>;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  env = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url };
-});
-afterAll(async () => {
-  await emu?.close();
-  await removeRepos();
-});
-beforeEach(async () => {
-  await resetEmulator(emu);
+useTestSchool((e, v) => {
+  emu = e;
+  env = v;
 });
 
 /** Every lesson in the school, as `section/name`, sorted. */

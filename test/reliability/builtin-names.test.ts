@@ -7,7 +7,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyCourse } from '../../src/apply/apply-course.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { LESSON_KEY_PATTERN } from '../../src/model/lesson.js';
@@ -15,8 +15,8 @@ import { hasChanges } from '../../src/plan/describe-change.js';
 import { loadCourse } from '../../src/source/load-course.js';
 import { readStateFile } from '../../src/state/state-file.js';
 import { buildPlan } from '../../src/sync/build-plan.js';
-import { lesson, removeRepos, runCli, writeRepo } from '../e2e/helpers.js';
-import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
+import { lesson, runCli, writeRepo } from '../e2e/helpers.js';
+import { schoolSections, useTestSchool } from '../apply/helpers.js';
 
 const NAMES = Object.getOwnPropertyNames(Object.prototype);
 const KEYS = NAMES.filter((n) => LESSON_KEY_PATTERN.test(n));
@@ -24,16 +24,9 @@ const NOT_KEYS = NAMES.filter((n) => !LESSON_KEY_PATTERN.test(n));
 
 let emu: RunningEmulator;
 let env: Record<string, string>;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  env = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url };
-});
-afterAll(async () => {
-  await emu?.close();
-  await removeRepos();
-});
-beforeEach(async () => {
-  await resetEmulator(emu);
+useTestSchool((e, v) => {
+  emu = e;
+  env = v;
 });
 
 /** A repo whose program folder, section folder and lesson file are all named `name`. */

@@ -11,21 +11,25 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { githubAnnotation } from '../../src/diagnostics/github.js';
 import { CLI, EXAMPLES, lesson } from '../e2e/helpers.js';
+import { shareCli, type SharedCli } from './cli-for-user.js';
 
 const isRoot = process.getuid?.() === 0;
 let root: string;
+let shared: SharedCli | undefined;
 beforeAll(async () => {
+  if (isRoot) shared = await shareCli();
   root = await mkdtemp(join(tmpdir(), 'coursesync-edges-'));
   await chmod(root, 0o755);
 });
 afterAll(async () => {
+  await shared?.remove();
   await rm(root, { recursive: true, force: true });
 });
 
 /** Run the CLI, killed after 20 s (a hang fails the test instead of stalling it). */
 function run(args: string[], options: { env?: Record<string, string>; uid?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string; hung: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [options.uid === undefined ? CLI : shared!.cli, ...args], {
       env: { PATH: process.env.PATH ?? '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),

@@ -15,19 +15,23 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { ensureWritableStateFolder, stateFolderError } from '../../src/state/state-folder.js';
 import { SECRET, resetEmulator, startTestEmulator } from '../apply/helpers.js';
 import { CLI, EXAMPLES } from '../e2e/helpers.js';
+import { shareCli, type SharedCli } from './cli-for-user.js';
 
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
 
 let emu: RunningEmulator;
 let root: string;
+let shared: SharedCli | undefined;
 beforeAll(async () => {
+  if (isRoot) shared = await shareCli();
   emu = await startTestEmulator();
   // Not under a 0700 folder: the non-root user must be able to read the repo.
   root = await mkdtemp(join(tmpdir(), 'coursesync-unwritable-'));
   await chmod(root, 0o755);
 });
 afterAll(async () => {
+  await shared?.remove();
   await emu?.close();
   await rm(root, { recursive: true, force: true });
 });
@@ -44,7 +48,7 @@ async function repo(name: string): Promise<string> {
 
 function run(args: string[], as?: number): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [as === undefined ? CLI : shared!.cli, ...args], {
       env: { PATH: process.env.PATH ?? '', COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(as === undefined ? {} : { uid: as, gid: as }),
