@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ExitCode } from './exit-codes.js';
+import { redactUsageError } from './redact-usage-error.js';
 import { reportFatal } from './report-error.js';
 
 /** Each command file exports one function that adds its command to the program. */
@@ -35,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
     .description('Declarative course-as-code: sync a repo of programs, sections and lessons to an online school.')
     .version(await readVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
+    // Set before the commands are added: each command copies these settings.
+    .configureOutput({ outputError: (message, write) => write(redactUsageError(message)) })
     .exitOverride();
   for (const load of commands) (await load()).register(program);
   try {
