@@ -15,15 +15,17 @@ export function register(program: Command): void {
   program
     .command('assets')
     .description('Write the images and files lessons reference into a folder, under content-hashed names, for assets.base_url')
-    .argument('[dir]', 'folder of the course repo', '.')
+    .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .requiredOption('--out <folder>', 'folder to write the files into (served at assets.base_url)')
-    .action(async (dir: string, options: AssetsOptions) => {
+    .action(async (dir: string | undefined, options: AssetsOptions) => {
       process.exitCode = await runAssets(dir, options);
     });
 }
 
-async function runAssets(dir: string, options: AssetsOptions): Promise<number> {
+async function runAssets(dirArg: string | undefined, options: AssetsOptions): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const dir = await findRepoRoot(dirArg);
   const { loadCourse } = await import('../source/load-course.js');
   const { courseAssets } = await import('../assets/lesson-assets.js');
   const { writeAssets } = await import('../assets/write-assets.js');

@@ -17,18 +17,20 @@ export function register(program: Command): void {
   program
     .command('preview')
     .description('Serve the course as a learner will see it, on 127.0.0.1, reloading on every save (no token, no request to the school)')
-    .argument('[dir]', 'folder of the course repo', '.')
+    .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--port <port>', 'port to listen on; 0 picks a free one', '4300')
     .option('--refresh', "read the sections' drip delays, publication and order from the school (GET /sections only; needs a token)")
     .option('--base-url <url>', 'school API address (implies --refresh; overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN (implies --refresh)')
-    .action(async (dir: string, options: PreviewCommandOptions) => {
+    .action(async (dir: string | undefined, options: PreviewCommandOptions) => {
       process.exitCode = await runPreview(dir, options);
     });
 }
 
-async function runPreview(dir: string, options: PreviewCommandOptions): Promise<number> {
+async function runPreview(dirArg: string | undefined, options: PreviewCommandOptions): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const dir = await findRepoRoot(dirArg);
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw failure('cli/bad-port', { port: String(options.port) });

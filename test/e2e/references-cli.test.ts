@@ -58,6 +58,13 @@ async function touchImage(file: string): Promise<void> {
 }
 
 describe('images, files and links through plan and apply', () => {
+  it('assets run from a subfolder writes the files of the whole repo', async () => {
+    const fromInside = await runCli(['assets', '--out', published], {}, path.join(repo, 'foundations/02-project'));
+    expect(fromInside.stderr).toBe('');
+    expect(fromInside.code).toBe(0);
+    expect(fromInside.stdout).toContain('5 new asset files, 0 already in');
+  });
+
   it('an edited image changes exactly the lessons that show it; apply waits for it to be published', async () => {
     await publishAndApply();
     await touchImage('foundations/02-project/img/diagram.png');

@@ -3,6 +3,7 @@
  * drips from the school (GET only), a missing token is a clear error, a bad port is refused.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, SEED, startTestEmulator } from '../apply/helpers.js';
@@ -12,10 +13,10 @@ import { PREVIEW_COURSE } from './fixture-course.js';
 afterAll(removeRepos);
 
 /** Run preview until it prints its address; return the page, then stop it with Ctrl-C. */
-async function pageOf(args: string[], env: Record<string, string>): Promise<{ page: string; code: number | null; stderr: string }> {
+async function pageOf(args: string[], env: Record<string, string>, cwd?: string): Promise<{ page: string; code: number | null; stderr: string }> {
   const base = { ...process.env };
   delete base.COURSESYNC_TOKEN;
-  const child = spawn(process.execPath, [CLI, 'preview', ...args, '--port', '0'], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'preview', ...args, '--port', '0'], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -34,6 +35,15 @@ async function pageOf(args: string[], env: Record<string, string>): Promise<{ pa
 }
 
 describe('coursesync preview (CLI)', () => {
+  it('from a subfolder of a course repo, serves the whole repo', async () => {
+    const dir = await writeRepo({ ...PREVIEW_COURSE, 'coursesync.yaml': '# the course repo\n' });
+    const whole = await pageOf([dir], {});
+    const fromInside = await pageOf([], {}, join(dir, 'course/02-types'));
+    expect(fromInside.code).toBe(0);
+    expect(fromInside.page).toBe(whole.page);
+    expect(fromInside.page).toContain('Install Node');
+  });
+
   it('--refresh counts the section drips from GET /sections; the school is only read', async () => {
     const seed = structuredClone(SEED);
     for (const p of seed.programs ?? []) for (const s of p.sections ?? []) if (s.id === 'sec_types') Object.assign(s, { drip_delay: 30 });
