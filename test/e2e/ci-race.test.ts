@@ -7,7 +7,7 @@
  * start from the state the first run pushed, so nothing is created twice.
  */
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,6 +17,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
 import { BASE_REPO } from '../apply/course-files.js';
 import { CLI, EXAMPLES, lesson, writeRepo } from './helpers.js';
+import { serveAssets } from './static-server.js';
 
 const run = promisify(execFile);
 const WORKFLOW = join(EXAMPLES, 'ci/github/coursesync-apply.yml');
@@ -131,6 +132,35 @@ async function origin(): Promise<{ origin: string; team: string }> {
   await git(team, 'push', '--quiet', 'origin', 'main');
   return { origin, team };
 }
+
+describe('the shipped apply workflow publishes the referenced files before apply', () => {
+  it('the asset folder is built from the repo, published, and apply finds every file; nothing is held back', async () => {
+    const { origin: o, team } = await origin();
+    // GitHub Pages, as the two `uses:` steps would publish it: the run's _site folder, served.
+    const host = await serveAssets(join(root, 'run-assets', '_site'));
+    try {
+      await writeRepo({ 'coursesync.yaml': `removed_lessons: keep\nassets:\n  base_url: ${host.baseUrl}\n`, 'intro/a/6-picture.md': lesson('name: The logo\nlesson_type: text', '# The logo\n\n![The logo](img/logo.png)\n') }, team);
+      await mkdir(join(team, 'intro/a/img'));
+      await copyFile(join(EXAMPLES, '../test/fixtures/repos/odin/foundations/01-intro/images/logo.png'), join(team, 'intro/a/img/logo.png'));
+      await git(team, 'add', '.');
+      await git(team, 'commit', '--quiet', '-m', 'A lesson with an image');
+      await git(team, 'push', '--quiet', 'origin', 'main');
+      const runAssets = await workflowRun(o, await git(team, 'rev-parse', 'HEAD'), 'run-assets');
+      await runAssets.runUntil();
+      const { failed, log } = runAssets.result();
+      expect(failed, log).toBe(false);
+      expect(log).toMatch(/^\+ logo\.[0-9a-f]{16}\.png {2}\(intro\/a\/img\/logo\.png\)$/m);
+      expect(host.requests.some((r) => /^(HEAD|GET) logo\.[0-9a-f]{16}\.png$/.test(r))).toBe(true);
+      const picture = [...(await schoolSections(emu)).values()].flat().find((l) => l.name === 'The logo');
+      // What a learner's page shows (the emulator's lesson page): the image at its published URL.
+      const page = await (await fetch(`${emu.url.replace(/\/api\/v1$/, '')}/products/prog_intro/lessons/${picture!.id}`)).text();
+      expect(page).toMatch(new RegExp(`<img src="${host.baseUrl}logo\\.[0-9a-f]{16}\\.png"`));
+      expect(log).toMatch(/^Apply complete: \d+ created/m);
+    } finally {
+      await host.close();
+    }
+  });
+});
 
 describe('the shipped apply workflow under a race', () => {
   it('main moves while apply runs: the state is rebased and pushed, the queued run starts from it, nothing is created twice', async () => {

@@ -1,28 +1,13 @@
 /** Test helpers: build DesiredState and StateData by hand, so planner tests need no files. */
 import { DEFAULT_CONFIG, type CourseConfig } from '../../src/model/config.js';
-import type { DesiredLesson, DesiredState, LessonFields } from '../../src/model/desired.js';
+import { DEFAULT_LESSON_FIELDS, type DesiredLesson, type DesiredState, type LessonFields } from '../../src/model/desired.js';
 import type { LessonState, StateData } from '../../src/state/schema.js';
 
 export const LINEAGE = '00000000-0000-4000-8000-000000000000';
 
 /** Default fields for a lesson named after its key. */
 export function fieldsOf(key: string, over: Partial<LessonFields> = {}): LessonFields {
-  return {
-    name: `Lesson ${key}`,
-    lesson_type: 'text',
-    drip_delay: 0,
-    is_published: true,
-    is_progression_locked: false,
-    description: '',
-    body: `<p>Body of ${key}</p>`,
-    settings_embed_host_a: null,
-    settings_embed_host_b: null,
-    settings_embed_host_c: null,
-    settings_embed_host_d: null,
-    settings_embed_code: null,
-    embed_code: null,
-    ...over,
-  };
+  return { ...DEFAULT_LESSON_FIELDS, name: `Lesson ${key}`, lesson_type: 'text', body: `<p>Body of ${key}</p>`, ...over };
 }
 
 export interface LessonSpec {
