@@ -1,8 +1,11 @@
 /**
- * The apply composer: lock the state → resolve calls an interrupted apply left pending →
- * `--recreate` → build the plan (the same buildPlan as `coursesync plan`) or check a saved one
- * → confirm → record renames and resolved sections → run the plan → read back lessons whose
- * answers surprised us. The CLI (src/cli/apply.ts) and the demo call this; it prints nothing.
+ * The apply composer: lock the state → compile the repo once → build the plan (the same
+ * buildPlan as `coursesync plan`) or check a saved one → resolve calls an interrupted apply left
+ * pending → `--recreate` / `--replace` → refuse unacknowledged learner impact → hold back
+ * lessons whose files are not published → check the section ids → confirm → record renames,
+ * resolved sections and settled drift → run the plan (and, when lessons linked to lessons it
+ * created, the link-only pass) → read back lessons whose answers surprised us. The CLI
+ * (src/cli/apply.ts) and the demo call this; it prints nothing.
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { UnpublishedFiles } from '../diagnostics/error-codes/state.js';
