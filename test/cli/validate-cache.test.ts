@@ -49,7 +49,7 @@ const WELCOME = 'foundations/01-intro/01-welcome.md';
 const ODIN_LESSONS = [WELCOME, 'foundations/01-intro/02-setup.md', 'foundations/02-project/01-recipes.md'];
 
 describe('validate uses the lesson cache', () => {
-  it('answers an unchanged clean lesson from the cache, and compiles it again once its bytes change', () => {
+  it('answers an unchanged clean lesson from the cache of this compiler, and compiles it again once its bytes change', () => {
     const dir = copyFixture('odin');
     expect(validate(dir)).toMatchObject({ code: 0, stdout: '1 program, 2 sections, 3 lessons: valid\n' });
     expect(cachedPaths(dir)).toEqual(ODIN_LESSONS);
@@ -63,6 +63,13 @@ describe('validate uses the lesson cache', () => {
     const warm = validate(dir);
     expect(warm.code).toBe(1);
     expect(warm.stdout).toMatch(/^foundations\/01-intro\/01-welcome\.md:9:1 error "images\/not-in-the-cache\.png": no file .* \[lesson\/missing-file\]$/m);
+    // The same entries said to come from another compiler (another coursesync version): all
+    // ignored, every lesson compiled from its source.
+    writeFileSync(cacheFile(dir), JSON.stringify({ ...cache, compiler: '0'.repeat(64) }));
+    expect(validate(dir)).toMatchObject({ code: 0, stdout: '1 program, 2 sections, 3 lessons: valid\n' });
+    expect(JSON.stringify(readCache(dir))).not.toContain('not-in-the-cache');
+    writeFileSync(cacheFile(dir), JSON.stringify(cache));
+    expect(validate(dir)).toEqual(warm);
     // Another byte in the file: a new key, so the lesson is compiled from its source again.
     appendFileSync(join(dir, WELCOME), '\nOne more line.\n');
     expect(validate(dir)).toMatchObject({ code: 0, stdout: '1 program, 2 sections, 3 lessons: valid\n' });
