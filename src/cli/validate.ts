@@ -1,6 +1,10 @@
 /**
  * `coursesync validate [dir]`: read and check the whole course repo, print every diagnostic
  * at once (sorted, `path:line:col`) and a summary line; exit 0 when valid, 1 when not.
+ * It compiles like plan, with the lesson cache under `.coursesync/cache/`: a lesson file whose
+ * bytes this very compiler found clean is not parsed or rendered again. Nothing is hidden by
+ * it: lessons with any diagnostic are never cached, and the references of every lesson,
+ * cached or not, are resolved against the repo as it is now.
  */
 import type { Command } from 'commander';
 import { ExitCode } from './exit-codes.js';
@@ -31,10 +35,11 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
   const { findRepoRoot } = await import('../source/repo-root.js');
   const dir = await findRepoRoot(dirArg);
   const { loadCourse } = await import('../source/load-course.js');
+  const { renderThreadsFromEnv } = await import('../source/render-pool.js');
   const { githubAnnotation } = await import('../diagnostics/github.js');
   const { checkWebhooksAt } = await import('../webhooks/read-webhooks-file.js');
   const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../diagnostics/diagnostic.js');
-  const [result, webhooks] = await Promise.all([loadCourse(dir), checkWebhooksAt(dir)]);
+  const [result, webhooks] = await Promise.all([loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env) }), checkWebhooksAt(dir)]);
   // webhooks.yaml is optional; when present, validate checks it too ("parse and check everything").
   const diagnostics = sortDiagnostics([...result.diagnostics, ...(webhooks?.diagnostics ?? [])]);
   const valid = result.desired !== undefined && !hasErrors(webhooks?.diagnostics ?? []);

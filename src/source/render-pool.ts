@@ -22,6 +22,12 @@ export function defaultRenderThreads(): number {
   return availableParallelism();
 }
 
+/** The threads COURSESYNC_RENDER_THREADS asks for (a whole number ≥ 1), else undefined: every core. */
+export function renderThreadsFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const threads = Number(env.COURSESYNC_RENDER_THREADS);
+  return Number.isInteger(threads) && threads >= 1 ? threads : undefined;
+}
+
 export interface RenderAllResult {
   /** In the order of the texts. */
   results: RenderResult[];

@@ -23,6 +23,7 @@ import { SchoolApiError, SchoolConnectionError } from '../school/errors.js';
 import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadCourse } from '../source/load-course.js';
+import { renderThreadsFromEnv } from '../source/render-pool.js';
 import { hashResponseFields } from '../state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
 import { checkBaseUrl } from '../state/state-store.js';
@@ -60,8 +61,7 @@ export interface CompiledRepo {
  * @throws CoursesyncError `course/invalid` with the diagnostics when the repo has errors
  */
 export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<CompiledRepo> {
-  const threads = Number(env.COURSESYNC_RENDER_THREADS);
-  const result = await loadCourse(dir, { cache: true, renderThreads: Number.isInteger(threads) && threads >= 1 ? threads : undefined });
+  const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env) });
   if (!result.desired) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw failure('course/invalid', { dir, errors, action: 'planned' }, { diagnostics: result.diagnostics });

@@ -13,6 +13,7 @@ const steps = [
   ['emulator.mjs', '100000', '3000', '16', '2'],
   ['preview.mjs', '500', '30'],
   ['hostile.mjs', '1', '1'],
+  ['validate.mjs', '2000', '3'],
 ];
 const t0 = performance.now();
 console.log(`# coursesync benchmarks, ${new Date().toISOString()}`);

@@ -7,7 +7,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = fileURLToPath(new URL('../../dist/cli/index.js', import.meta.url));
-const fixture = (name: string) => `test/fixtures/repos/${name}`;
+const copies: string[] = [];
+afterAll(() => copies.forEach((d) => rmSync(d, { recursive: true, force: true })));
+/**
+ * A temporary copy of a repo of this project (`examples`, `test/fixtures/repos/<name>`):
+ * validate keeps a lesson cache in the repo it checks, and the originals stay as committed.
+ */
+function copy(path: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-validate-'));
+  copies.push(dir);
+  cpSync(join(root, path), dir, { recursive: true, filter: (src) => !src.endsWith('.coursesync') });
+  return dir;
+}
+const fixture = (name: string) => copy(`test/fixtures/repos/${name}`);
 
 /** Run the built CLI (npm test builds first) from the repo root. */
 function run(args: string[], env: Record<string, string> = {}) {
@@ -18,7 +30,7 @@ function run(args: string[], env: Record<string, string> = {}) {
 
 describe('coursesync validate (built CLI)', () => {
   it('exits 0 on the examples and prints the counts', () => {
-    const r = run(['validate', 'examples']);
+    const r = run(['validate', copy('examples')]);
     expect(r.stdout).toBe('2 programs, 5 sections, 22 lessons: valid\n');
     expect(r.code).toBe(0);
   });
@@ -70,8 +82,9 @@ describe('coursesync validate (built CLI)', () => {
     const { loadCourse } = await import('../../src/source/load-course.js');
     const { formatDiagnostic } = await import('../../src/diagnostics/diagnostic.js');
     for (const name of ['yaml-errors', 'fields', 'keys', 'lessons-list', 'layout', 'section-refs', 'config']) {
-      const r = run(['validate', fixture(name)]);
-      const expected = (await loadCourse(`${root}${fixture(name)}`)).diagnostics.map(formatDiagnostic);
+      const dir = fixture(name);
+      const r = run(['validate', dir]);
+      const expected = (await loadCourse(dir)).diagnostics.map(formatDiagnostic);
       expect(expected.length, name).toBeGreaterThan(0);
       expect([r.code, r.stdout], name).toEqual([1, expected.join('\n') + '\n' + r.stdout.trimEnd().split('\n').at(-1) + '\n']);
       expect(r.stdout.trimEnd().split('\n').at(-1), name).toMatch(/: \d+ errors?(, \d+ warnings?)?$/);
@@ -92,7 +105,7 @@ describe('coursesync validate checks webhooks.yaml when the repo has one', () =>
   const withWebhooks = (yaml: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'cs-validate-webhooks-'));
     made.push(dir);
-    cpSync(join(root, fixture('valid')), dir, { recursive: true });
+    cpSync(join(root, 'test/fixtures/repos/valid'), dir, { recursive: true });
     writeFileSync(join(dir, 'webhooks.yaml'), yaml);
     return dir;
   };

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { RENDER_HEAP_MB, renderTimeLimitMs } from '../../src/compile/render-budget.js';
 import { renderMarkdown } from '../../src/compile/render.js';
-import { renderAll } from '../../src/source/render-pool.js';
+import { renderAll, renderThreadsFromEnv } from '../../src/source/render-pool.js';
 
 // Worker threads run built JavaScript, so the worker path is tested on dist/ (npm test builds first).
 const POOL = join(import.meta.dirname, '../../dist/source/render-pool.js');
@@ -59,5 +59,13 @@ describe('rendering on worker threads', () => {
 
   it('renders in this thread when running from TypeScript', async () => {
     expect(await renderAll(texts.slice(0, 3), 2)).toEqual({ results: texts.slice(0, 3).map((t) => renderMarkdown(t)), inWorkers: 0 });
+  });
+});
+
+describe('COURSESYNC_RENDER_THREADS (plan and validate)', () => {
+  it('is a whole number of threads from 1 up; anything else means every core', () => {
+    expect(renderThreadsFromEnv({ COURSESYNC_RENDER_THREADS: '1' })).toBe(1);
+    expect(renderThreadsFromEnv({ COURSESYNC_RENDER_THREADS: '3' })).toBe(3);
+    for (const value of [undefined, '', '0', '-2', '1.5', 'two', ' ']) expect(renderThreadsFromEnv({ COURSESYNC_RENDER_THREADS: value }), String(value)).toBeUndefined();
   });
 });
