@@ -11,8 +11,9 @@ import { reportFatal } from './report-error.js';
 /** Each command file exports one function that adds its command to the program. */
 type Register = (program: Command) => void;
 
-// In the order --help lists them: the sync workflow first, then the rest of the API, then the emulator.
+// In the order --help lists them: setting up a repo, the sync workflow, then the rest of the API, then the emulator.
 const commands: Array<() => Promise<{ register: Register }>> = [
+  () => import('./init.js'),
   () => import('./validate.js'),
   () => import('./plan.js'),
   () => import('./apply.js'),
