@@ -19,9 +19,11 @@ export function register(program: Command): void {
 }
 
 async function runInit(dirArg: string | undefined): Promise<number> {
-  const { resolve } = await import('node:path');
+  const { findRepoRoot } = await import('../source/repo-root.js');
   const { initRepo } = await import('../source/init-repo.js');
-  const dir = resolve(dirArg ?? '.');
+  // Named explicitly, so never searched upward; still refused inside another course repo,
+  // whose state would then track the same lessons twice.
+  const dir = await findRepoRoot(dirArg ?? '.');
   const steps = await initRepo(dir);
   const mark = { written: '+', extended: '~', unchanged: '=', kept: '!' } as const;
   for (const s of steps) {

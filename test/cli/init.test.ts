@@ -110,6 +110,16 @@ describe('coursesync init', () => {
     expect(again.stdout).toMatch(/Nothing to add: the repo is set up\.\n$/);
   });
 
+  it('refuses a folder inside another course repo, and writes nothing', async () => {
+    const dir = await emptyGitRepo();
+    await runCli(['init', dir]);
+    const r = await runCli(['init', join(dir, 'sub')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(dir, 'sub')} lies inside the course repo ${dir} (which holds coursesync.yaml)`);
+    expect(r.stdout).toBe('');
+    await expect(readFile(join(dir, 'sub', 'coursesync.yaml'), 'utf8')).rejects.toThrow();
+  });
+
   it('a fresh repo validates to one error that explains there is no program yet', async () => {
     const dir = await emptyGitRepo();
     await runCli(['init', dir]);
