@@ -41,8 +41,14 @@ async function main(argv: string[]): Promise<number> {
     .configureOutput({ outputError: (message, write) => write(redactUsageError(message)) })
     .exitOverride();
   for (const load of commands) (await load()).register(program);
+  program.addHelpText('after', '\nColour: on a terminal; --no-color or NO_COLOR turns it off, --color or FORCE_COLOR forces it (every command).');
+  // --color/--no-color are read by terminal.ts colors() from the command line itself, for any
+  // command and in any position; commander never sees them.
+  const { COLOR_FLAGS } = await import('./terminal.js');
+  const end = argv.indexOf('--');
+  const args = argv.filter((a, i) => !((end === -1 || i < end) && (COLOR_FLAGS as readonly string[]).includes(a)));
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(args);
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.Ok : ExitCode.Error;
     throw e;
