@@ -11,8 +11,9 @@ import { reportFatal } from './report-error.js';
 /** Each command file exports one function that adds its command to the program. */
 type Register = (program: Command) => void;
 
-// In the order --help lists them: the sync workflow first, then the rest of the API, then the emulator.
+// In the order --help lists them: setting up a repo, the sync workflow, then the rest of the API, then the emulator.
 const commands: Array<() => Promise<{ register: Register }>> = [
+  () => import('./init.js'),
   () => import('./validate.js'),
   () => import('./plan.js'),
   () => import('./apply.js'),
@@ -40,8 +41,14 @@ async function main(argv: string[]): Promise<number> {
     .configureOutput({ outputError: (message, write) => write(redactUsageError(message)) })
     .exitOverride();
   for (const load of commands) (await load()).register(program);
+  program.addHelpText('after', '\nColour: on a terminal; --no-color or NO_COLOR turns it off, --color or FORCE_COLOR forces it (every command).');
+  // --color/--no-color are read by terminal.ts colors() from the command line itself, for any
+  // command and in any position; commander never sees them.
+  const { COLOR_FLAGS } = await import('./terminal.js');
+  const end = argv.indexOf('--');
+  const args = argv.filter((a, i) => !((end === -1 || i < end) && (COLOR_FLAGS as readonly string[]).includes(a)));
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(args);
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.Ok : ExitCode.Error;
     throw e;

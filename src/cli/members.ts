@@ -206,7 +206,7 @@ export function register(program: Command): void {
         .command(action)
         .description(`${action[0]!.toUpperCase()}${action.slice(1)} a member, then show it`)
         .argument('<member>', 'member id, or email')
-        .option('--yes', 'do not ask for confirmation (required when not run in a terminal)')
+        .option('-y, --yes', 'do not ask for confirmation (required when not run in a terminal)')
         .option('--json', 'print the member as JSON'),
     ).action(async (who: string, options: MemberFlagOptions) => {
       process.exitCode = await runMemberFlag(action, who, options);

@@ -68,7 +68,7 @@ export function register(program: Command): void {
       .command('delete')
       .description('Move an offer to Trash: its member accesses are removed, members are kept; restorable from Trash')
       .argument('<id>', 'offer id')
-      .option('--yes', 'do not ask for confirmation (required when not run in a terminal)')
+      .option('-y, --yes', 'do not ask for confirmation (required when not run in a terminal)')
       .option('--json', 'print the result as JSON'),
   ).action(async (id: string, options: OffersDeleteOptions) => {
     process.exitCode = await runOffersDelete(id, options);

@@ -1,6 +1,6 @@
 /**
  * Terminal concerns in one place (shared by the commands): is this an interactive session,
- * colours that honour NO_COLOR, a y/N confirmation that refuses off a TTY without --yes,
+ * colours that honour NO_COLOR, FORCE_COLOR and --no-color, a y/N confirmation that refuses off a TTY without --yes,
  * readable tables, and stable JSON. Commands write results to stdout and chatter to stderr.
  */
 import { createInterface } from 'node:readline/promises';
@@ -20,10 +20,34 @@ export function isInteractive(): boolean {
   return process.stdin.isTTY === true && process.stdout.isTTY === true;
 }
 
-/** Colours for `stream`: on only when it is a TTY and NO_COLOR is unset (https://no-color.org). */
-export function colors(stream: Out = process.stdout, env: NodeJS.ProcessEnv = process.env): Colors {
-  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
-  return pc.createColors(stream.isTTY === true && !noColor);
+/** The switches every command takes; the CLI entry takes them out before commander parses. */
+export const COLOR_FLAGS = ['--color', '--no-color'] as const;
+
+/** The last colour switch on the command line (before a `--`), if any. */
+export function colorFlag(argv: readonly string[]): (typeof COLOR_FLAGS)[number] | undefined {
+  const end = argv.indexOf('--');
+  const args = end === -1 ? argv : argv.slice(0, end);
+  return args.filter((a): a is (typeof COLOR_FLAGS)[number] => (COLOR_FLAGS as readonly string[]).includes(a)).at(-1);
+}
+
+/**
+ * Colours for `stream`, by picocolors' own precedence: NO_COLOR (https://no-color.org) or
+ * --no-color turn them off; else FORCE_COLOR, CLICOLOR_FORCE or --color turn them on; else a
+ * TTY (not TERM=dumb). Decided here per stream and environment rather than read from
+ * `pc.isColorSupported`, which is fixed at import for stdout only and also turns on for any
+ * CI=…, which would write escape codes into files a CI job redirects output to.
+ */
+export function colors(stream: Out = process.stdout, env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): Colors {
+  return pc.createColors(colorOn(stream, env, argv));
+}
+
+function colorOn(stream: Out, env: NodeJS.ProcessEnv, argv: readonly string[]): boolean {
+  const set = (v: string | undefined) => v !== undefined && v !== '';
+  const forced = (v: string | undefined) => set(v) && v !== '0' && v !== 'false';
+  const flag = colorFlag(argv);
+  if (set(env.NO_COLOR) || flag === '--no-color') return false;
+  if (forced(env.FORCE_COLOR) || forced(env.CLICOLOR_FORCE) || flag === '--color') return true;
+  return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
 /**

@@ -138,7 +138,7 @@ export function register(program: Command): void {
       .command('apply')
       .description('Create the webhooks of webhooks.yaml that the school does not have')
       .argument('[dir]', 'folder of the course repo (holding webhooks.yaml)', '.')
-      .option('--yes', 'do not ask for confirmation (required when not run in a terminal)')
+      .option('-y, --yes', 'do not ask for confirmation (required when not run in a terminal)')
       .option('--json', 'print the created webhooks and the plan as JSON'),
     { dir: false },
   ).action(async (dir: string, options: WebhooksApplyOptions) => {

@@ -2,7 +2,7 @@
  * The shipped apply workflow (examples/ci/github/coursesync-apply.yml) against real git: a bare
  * origin, a teammate's clone, and one clone per workflow run. The workflow's own `run:` steps are
  * read from the YAML and run with bash as GitHub runs them (`bash -eo pipefail`), with the built
- * CLI behind `npx coursesync@0`; actions/checkout is emulated from its `with:` (ref, the branch
+ * CLI behind `npx --no coursesync` (the copy `npm ci` installs from the course repo's lockfile); actions/checkout is emulated from its `with:` (ref, the branch
  * tip or the triggering commit). The race: main moves while apply runs, and the queued run must
  * start from the state the first run pushed, so nothing is created twice.
  */
@@ -37,10 +37,13 @@ let bin: string;
 beforeAll(async () => {
   emu = await startTestEmulator();
   root = await mkdtemp(join(tmpdir(), 'coursesync-ci-race-'));
-  // `npx --yes coursesync@0 …` runs the built CLI.
+  // `npm ci` installs the pinned copy (here: the built CLI is that copy, so it has nothing to
+  // do); `npx --no coursesync …` runs it. Any other invocation fails, as a fetch would.
   bin = join(root, 'bin');
   await mkdir(bin);
-  await writeFile(join(bin, 'npx'), `#!/bin/sh\n[ "$1" = "--yes" ] && shift\n[ "$1" = "coursesync@0" ] || exit 127\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  await writeFile(join(bin, 'npm'), '#!/bin/sh\n[ "$*" = "ci" ] || exit 127\n');
+  await writeFile(join(bin, 'npx'), `#!/bin/sh\n[ "$1" = "--no" ] || exit 127\nshift\n[ "$1" = "coursesync" ] || exit 127\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  await chmod(join(bin, 'npm'), 0o755);
   await chmod(join(bin, 'npx'), 0o755);
 });
 afterAll(async () => {

@@ -1,0 +1,66 @@
+/**
+ * `coursesync init`: set up a course repo. Every file is written only when it is missing, so a
+ * re-run adds what a newer coursesync ships or what someone deleted, and never overwrites an
+ * edit; .gitignore is the one file that is extended (its missing lines are appended).
+ */
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { CONFIG_TEMPLATE, GITIGNORE_HEADING, GITIGNORE_LINES, VSCODE_SETTINGS, WORKFLOWS, WORKFLOW_DIR } from './init-templates.js';
+
+/** What happened to one file: written, extended (lines appended), or kept as it was. */
+export interface InitStep {
+  path: string;
+  outcome: 'written' | 'extended' | 'unchanged' | 'kept';
+  /** For `kept`: why it was left alone; for `extended`: what was added. */
+  detail?: string;
+}
+
+/** The workflow templates inside the installed package (shipped with it: package.json `files`). */
+const TEMPLATE_DIR = new URL('../../examples/ci/github/', import.meta.url);
+
+/** Set up `dir` (created when missing); returns one step per file, in a stable order. */
+export async function initRepo(dir: string): Promise<InitStep[]> {
+  await mkdir(dir, { recursive: true });
+  const steps: InitStep[] = [];
+  steps.push(await writeMissing(dir, 'coursesync.yaml', CONFIG_TEMPLATE));
+  steps.push(await extendGitignore(dir));
+  for (const name of WORKFLOWS) {
+    steps.push(await writeMissing(dir, `${WORKFLOW_DIR}/${name}`, await readFile(new URL(name, TEMPLATE_DIR), 'utf8')));
+  }
+  steps.push(await writeMissing(dir, '.vscode/settings.json', JSON.stringify(VSCODE_SETTINGS, null, 2) + '\n'));
+  return steps;
+}
+
+/** Write `text` at `path` unless a file is there; an existing file is reported, never replaced. */
+async function writeMissing(dir: string, path: string, text: string): Promise<InitStep> {
+  const file = join(dir, path);
+  const current = await readIfExists(file);
+  if (current === undefined) {
+    await mkdir(dirname(file), { recursive: true });
+    // 'wx': a file that appeared since the check is still never overwritten.
+    await writeFile(file, text, { flag: 'wx' });
+    return { path, outcome: 'written' };
+  }
+  if (current === text) return { path, outcome: 'unchanged' };
+  return { path, outcome: 'kept', detail: 'it differs from what init writes (edited, or from another version); delete it to get the new one' };
+}
+
+/** Append the ignore lines .gitignore lacks (compared line by line, ignoring surrounding blanks). */
+async function extendGitignore(dir: string): Promise<InitStep> {
+  const path = '.gitignore';
+  const file = join(dir, path);
+  const current = (await readIfExists(file)) ?? '';
+  const have = new Set(current.split(/\r?\n/).map((l) => l.trim()));
+  const missing = GITIGNORE_LINES.filter((l) => !have.has(l));
+  if (missing.length === 0) return { path, outcome: 'unchanged' };
+  const lead = current === '' ? '' : current.endsWith('\n') ? '\n' : '\n\n';
+  const heading = have.has(GITIGNORE_HEADING) ? '' : `${GITIGNORE_HEADING}\n`;
+  await writeFile(file, `${current}${lead}${heading}${missing.join('\n')}\n`);
+  return current === '' ? { path, outcome: 'written' } : { path, outcome: 'extended', detail: missing.join(', ') };
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  const s = await stat(file).catch(() => undefined);
+  if (s === undefined) return undefined;
+  return readFile(file, 'utf8');
+}

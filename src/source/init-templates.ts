@@ -1,0 +1,89 @@
+/**
+ * What `coursesync init` writes into a course repo: a coursesync.yaml naming every option (all
+ * commented out, so the file means "the defaults" until someone edits it), the ignore entries
+ * for what coursesync writes locally, and editor settings mapping the JSON schemas that the
+ * installed package ships. The two workflows are copied from the package's own templates.
+ */
+import { LOCK_FILE, STATE_DIR } from '../state/schema.js';
+
+/** Where a course repo that installed coursesync finds its schemas (relative to the repo root). */
+export const SCHEMA_DIR = 'node_modules/coursesync/schema';
+
+/** Every option of coursesync.yaml, commented, with what it does and its default. */
+export const CONFIG_TEMPLATE = `# yaml-language-server: $schema=./${SCHEMA_DIR}/coursesync.schema.json
+#
+# coursesync.yaml: how to reach the school and what apply does by default. Every option can
+# be left out (as all are here); uncomment the ones you need. Environment variables and flags
+# take precedence.
+
+# school:
+#   # API base address, including /api/v1 (COURSESYNC_BASE_URL or --base-url override it).
+#   # The token never goes in this file: set COURSESYNC_TOKEN or use --token-file.
+#   base_url: https://school.example.com/api/v1
+#   # Timeout of one request, in milliseconds (1000 to 600000).
+#   timeout_ms: 30000
+#   # Where learners see a lesson: links between lesson files become this URL. Needed only
+#   # when a lesson links to another lesson file.
+#   lesson_url: https://academy.example.com/products/{program_id}/lessons/{lesson_id}
+
+# apply:
+#   # At most this many requests in flight (1 to 64; default 4). --concurrency overrides it.
+#   concurrency: 4
+
+# What apply does with a lesson whose file was removed from the repo:
+#   keep       report it as orphaned and make no call (the default)
+#   unpublish  make it a draft, and move it into \`archive\` when that is set
+# removed_lessons: keep
+
+# With removed_lessons: unpublish, also move removed lessons into this section id.
+# archive: sec_archive
+
+# Error-level learner impacts acknowledged in review (docs/learner-impact.md): apply then
+# proceeds without --accept-impact. For a lesson whose file is gone or renamed; a lesson that
+# still has a file acknowledges in its own front-matter (acknowledge: [drip-grows]).
+# acknowledge:
+#   - rule: unpublished
+#     lesson: old-lesson-key
+#     reason: replaced by the new welcome lesson
+
+# Where \`coursesync assets --out <folder>\` is served. Needed only when a lesson shows an image
+# or links a file of the repo.
+# assets:
+#   base_url: https://cdn.example.com/course-assets/
+
+# Files coursesync does not read, as .gitignore patterns.
+# ignore:
+#   - README.md
+#   - drafts/
+
+# Front-matter defaults for every lesson (program.yaml and section.yaml may set their own);
+# a lesson's own front-matter wins.
+# lesson_defaults:
+#   lesson_type: text
+#   drip_delay: 0
+#   is_published: true
+#   is_progression_locked: false
+`;
+
+/**
+ * Lines .gitignore needs: the local caches, the lock an apply holds while it runs, and the
+ * temporary files of atomic writes. The state file itself is committed.
+ */
+export const GITIGNORE_LINES = ['node_modules/', `${STATE_DIR}/cache/`, `${STATE_DIR}/${LOCK_FILE}`, `${STATE_DIR}/*.tmp`] as const;
+
+/** The heading written above the lines init adds to .gitignore. */
+export const GITIGNORE_HEADING = '# coursesync: local caches, the apply lock and temporary files (the state is committed)';
+
+/** VS Code (YAML extension by Red Hat): which schema checks which file. */
+export const VSCODE_SETTINGS = {
+  'yaml.schemas': {
+    [`./${SCHEMA_DIR}/coursesync.schema.json`]: 'coursesync.yaml',
+    [`./${SCHEMA_DIR}/program.schema.json`]: '**/program.yaml',
+    [`./${SCHEMA_DIR}/section.schema.json`]: '**/section.yaml',
+    [`./${SCHEMA_DIR}/webhooks.schema.json`]: 'webhooks.yaml',
+  },
+} as const;
+
+/** The shipped workflow templates and where init puts them in a course repo. */
+export const WORKFLOWS = ['coursesync-plan.yml', 'coursesync-apply.yml'] as const;
+export const WORKFLOW_DIR = '.github/workflows';
