@@ -10,12 +10,12 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { explainSchoolError } from '../school/connection.js';
+import { listProgramSections } from '../school/program-sections.js';
 import { programFolderFiles, sectionFolderName } from '../model/program-folder.js';
 import { resolveProgramId } from '../source/resolve-program-id.js';
 import { OperationFailedError, SchoolApiError } from '../school/errors.js';
 import { waitForOperation } from '../school/operations.js';
 import type { ProgramOperation } from '../school/wire/operations.js';
-import type { Section } from '../school/wire/sections.js';
 import { duplicationKey } from './idempotency-key.js';
 import { readJournal, writeJournal } from './journal.js';
 import { openRepo, repoPath, slugKey, type OpenRepoOptions } from './open-repo.js';
@@ -96,12 +96,7 @@ export async function duplicateProgram(dir: string, programArg: string, options:
     }
     const program = op.result;
     if (!program) throw failure('duplicate/no-program', { operationId: op.id });
-    const sections: Section[] = [];
-    try {
-      for await (const s of repo.client.sections.list({ product_id: program.id })) sections.push(s);
-    } catch (e) {
-      throw explainSchoolError(e, `program ${program.id}`);
-    }
+    const sections = await listProgramSections(repo.client, program.id);
     const folderAbs = resolve(options.into ?? join(repo.dir, slugKey(program.name)));
     const files = programFolderFiles(program.id, sections, program.name);
     const clashes: string[] = [];

@@ -6,7 +6,8 @@
 import { failure } from '../diagnostics/error-codes/index.js';
 import { readdir } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
-import { resolveConnection, explainSchoolError, type ConnectionFlags } from '../school/connection.js';
+import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
+import { listProgramSections, sectionNamed } from '../school/program-sections.js';
 import { keyFromFileName } from '../compile/compile-lesson.js';
 import { compareNatural } from '../compile/natural-order.js';
 import type { DesiredLesson, DesiredProgram, DesiredSection, DesiredState } from '../model/desired.js';
@@ -84,21 +85,11 @@ export async function sectionIdOf(repo: OpenRepo, program: DesiredProgram, secti
   const name = section.ref.name;
   const known = repo.store.data.sections[section.path];
   if (known && known.name === name && known.program_id === program.id) return known.id;
-  const hits: string[] = [];
-  try {
-    for await (const s of repo.client.sections.list({ product_id: program.id })) if (s.name === name) hits.push(s.id);
-  } catch (e) {
-    throw explainSchoolError(e, `program ${program.id}`);
-  }
-  if (hits.length !== 1) {
-    throw hits.length === 0
-      ? failure('plan/section-not-found', { path: section.path, programId: program.id, name })
-      : failure('plan/section-ambiguous', { path: section.path, programId: program.id, name, count: hits.length });
-  }
+  const { id } = sectionNamed(await listProgramSections(repo.client, program.id), name, { path: section.path, programId: program.id });
   await repo.store.update((d) => {
-    d.sections[section.path] = { id: hits[0]!, name, program_id: program.id };
+    d.sections[section.path] = { id, name, program_id: program.id };
   });
-  return hits[0]!;
+  return id;
 }
 
 /**

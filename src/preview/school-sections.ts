@@ -6,7 +6,8 @@
 import type { SectionFacts } from '../learner/learner-model.js';
 import type { DesiredState } from '../model/desired.js';
 import { createSchoolClient } from '../school/client.js';
-import { explainSchoolError, resolveBaseUrl, resolveToken, type ConnectionFlags } from '../school/connection.js';
+import { resolveBaseUrl, resolveToken, type ConnectionFlags } from '../school/connection.js';
+import { listProgramSections } from '../school/program-sections.js';
 
 export interface SchoolSections {
   /** By section id. */
@@ -33,14 +34,7 @@ export function createSectionReader(flags: ConnectionFlags, env: NodeJS.ProcessE
     for (const program of desired.programs) {
       let list = byProgram.get(program.id);
       if (!list) {
-        list = [];
-        try {
-          for await (const s of client.sections.list({ product_id: program.id })) {
-            list.push({ id: s.id, name: s.name, facts: { drip_delay: s.drip_delay, is_published: s.is_published, position: s.position } });
-          }
-        } catch (e) {
-          throw explainSchoolError(e, `program ${program.id}`);
-        }
+        list = (await listProgramSections(client, program.id)).map((s) => ({ id: s.id, name: s.name, facts: { drip_delay: s.drip_delay, is_published: s.is_published, position: s.position } }));
         byProgram.set(program.id, list);
       }
       for (const s of list) out.facts.set(s.id, s.facts);

@@ -19,6 +19,7 @@ import { diffCourse } from '../plan/diff-course.js';
 import { linkLessons } from '../plan/lesson-links.js';
 import { explainReferences } from '../plan/explain-references.js';
 import { type SchoolClient, createSchoolClient } from '../school/client.js';
+import { listProgramSections, sectionNamed } from '../school/program-sections.js';
 import { SchoolApiError, SchoolConnectionError } from '../school/errors.js';
 import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -149,22 +150,10 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     );
     for (const u of unresolved) {
       let list = byProgram.get(u.programId);
-      if (!list) {
-        list = [];
-        try {
-          for await (const s of api.sections.list({ product_id: u.programId })) list.push(s);
-        } catch (e) {
-          throw explainSchoolError(e, `program ${u.programId}`);
-        }
-        byProgram.set(u.programId, list);
-      }
-      const hits = list.filter((s) => s.name === u.name);
-      if (hits.length !== 1) {
-        const args = { path: u.path, programId: u.programId, name: u.name, sections: list.map((x) => `"${x.name}" (${x.id})`).join(', ') || 'none' };
-        throw hits.length === 0 ? failure('plan/section-not-found', args) : failure('plan/section-ambiguous', { ...args, count: hits.length });
-      }
-      sectionIds.set(u.path, hits[0]!.id);
-      resolvedSections[u.path] = { id: hits[0]!.id, name: u.name, program_id: u.programId };
+      if (!list) byProgram.set(u.programId, (list = await listProgramSections(api, u.programId)));
+      const section = sectionNamed(list, u.name, u);
+      sectionIds.set(u.path, section.id);
+      resolvedSections[u.path] = { id: section.id, name: u.name, program_id: u.programId };
     }
   }
 
@@ -216,15 +205,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
 export async function readSectionFacts(api: SchoolClient, desired: DesiredState, known: ReadonlyMap<string, Section[]> = new Map()): Promise<Map<string, SectionFacts>> {
   const facts = new Map<string, SectionFacts>();
   for (const program of desired.programs) {
-    let list = known.get(program.id);
-    if (list === undefined) {
-      list = [];
-      try {
-        for await (const s of api.sections.list({ product_id: program.id })) list.push(s);
-      } catch (e) {
-        throw explainSchoolError(e, `program ${program.id}`);
-      }
-    }
+    const list = known.get(program.id) ?? (await listProgramSections(api, program.id));
     for (const s of list) facts.set(s.id, { drip_delay: s.drip_delay, is_published: s.is_published, position: s.position });
   }
   return facts;

@@ -11,10 +11,10 @@ import { parseYaml } from '../compile/parse-yaml.js';
 import { suggest } from '../compile/suggest.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { failure } from '../diagnostics/error-codes/index.js';
+import { isCoursesyncError } from '../diagnostics/errors.js';
 import type { DesiredState } from '../model/desired.js';
 import type { SchoolClient } from '../school/client.js';
-import { explainSchoolError } from '../school/connection.js';
-import { SchoolApiError } from '../school/errors.js';
+import { listProgramSections } from '../school/program-sections.js';
 import type { Section } from '../school/wire/sections.js';
 
 /** The sections of one program as GET /sections lists them. */
@@ -44,13 +44,12 @@ export async function verifySections(
     desired.programs
       .filter((p) => !lists.has(p.id))
       .map(async (p) => {
-        const list: Listed = [];
         try {
-          for await (const s of api.sections.list({ product_id: p.id })) list.push(s);
-          lists.set(p.id, list);
+          lists.set(p.id, await listProgramSections(api, p.id));
         } catch (e) {
-          if (e instanceof SchoolApiError && (e.status === 404 || e.status === 403)) lists.set(p.id, null);
-          else throw explainSchoolError(e, `program ${p.id}`);
+          // A program this key cannot see is reported at its program.yaml below.
+          if (isCoursesyncError(e) && (e.code === 'connection/not-found' || e.code === 'connection/forbidden')) lists.set(p.id, null);
+          else throw e;
         }
       }),
   );
