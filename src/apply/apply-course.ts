@@ -254,7 +254,8 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     // After a failure (a lesson held back for an unpublished file included), the next apply fills them in.
     const allDone = result.outcomes.every((o) => o.status === 'done') && !result.interrupted;
     if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
-      const again = await buildPlan(dir, planOptions);
+      // The school was read (with --refresh) before the first pass; what changed since is what this run sent.
+      const again = await buildPlan(dir, { ...planOptions, refresh: false });
       if (again.plan.changes.some(isCall)) {
         linkPlan = again.plan;
         const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });

@@ -58,6 +58,17 @@ async function touchImage(file: string): Promise<void> {
 }
 
 describe('images, files and links through plan and apply', () => {
+  it('apply --refresh reads the school once: the link-only pass does not read every lesson again', async () => {
+    expect((await runCli(['assets', repo, '--out', published])).code).toBe(0);
+    const patches = () => emu.stats().byRoute['PATCH /lessons/:id'] ?? 0;
+    const before = patches();
+    const applied = await runCli(['apply', repo, '--yes', '--refresh'], env());
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/^Apply complete: 3 created, 2 updated/m);
+    // Nothing was tracked before, so --refresh read nothing; the two PATCHes are the link updates.
+    expect(patches() - before).toBe(2);
+  });
+
   it('assets run from a subfolder writes the files of the whole repo', async () => {
     const fromInside = await runCli(['assets', '--out', published], {}, path.join(repo, 'foundations/02-project'));
     expect(fromInside.stderr).toBe('');
