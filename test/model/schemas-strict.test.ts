@@ -7,8 +7,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
@@ -34,9 +33,9 @@ const hasType = (doc: unknown) => typeof doc === 'object' && doc !== null && 'le
 
 let validators: Record<Kind, ValidateFunction>;
 beforeAll(async () => {
-  // Formats (uri) are not asserted by JSON Schema 2020-12 by default; errorMessage is read by
+  // The schemas are draft-07 (what editors and linters read best). Formats (uri) are not checked; errorMessage is read by
   // editors; `required` inside if/oneOf names properties declared at the object level.
-  const ajv = new Ajv2020({ allErrors: true, validateFormats: false, strict: true, strictRequired: false });
+  const ajv = new Ajv({ allErrors: true, validateFormats: false, strict: true, strictRequired: false });
   ajv.addKeyword('errorMessage');
   const entries = await Promise.all(
     Object.entries(SCHEMA_FILES).map(async ([kind, file]) => [kind, ajv.compile(JSON.parse(await readFile(join(root, 'schema', file), 'utf8')) as object)] as const),
