@@ -107,27 +107,28 @@ npm ci
 
 describe('the README walk-through, from an empty folder', () => {
   it('pack → install → init with a token → first lesson → validate → plan on a PR branch → apply on main → no changes', async () => {
-    // 1. The package as a release would ship it (dist/ is built by the global test setup).
-    const packed = await ok(PACKAGE_ROOT, 'npm', ['pack', '--ignore-scripts', '--pack-destination', root]);
-    const tarball = join(root, packed.stdout.trim().split('\n').at(-1)!);
-
-    // 2. An empty folder becomes the course repo, with coursesync pinned in its lockfile.
+    // 1. An empty folder becomes the course repo, with coursesync pinned in its lockfile: the
+    //    package as a release would ship it (dist/ is built by the global test setup), packed
+    //    into the repo's vendor/ folder.
     const origin = join(root, 'origin.git');
     await ok(root, 'git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
     const course = join(root, 'my-course');
-    await mkdir(course);
+    await mkdir(join(course, 'vendor'), { recursive: true });
     await ok(course, 'git', ['init', '--quiet', '--initial-branch=main']);
     await ok(course, 'npm', ['init', '--yes']);
-    await ok(course, 'npm', ['install', '--save-dev', tarball]);
+    const packed = await ok(PACKAGE_ROOT, 'npm', ['pack', '--ignore-scripts', '--pack-destination', join(course, 'vendor')]);
+    await ok(course, 'npm', ['install', '--save-dev', `./vendor/${packed.stdout.trim().split('\n').at(-1)!}`]);
 
-    // 3. init with the school's token: config, ignore entries, workflows, editor settings and
-    //    the program's section folders.
-    const school = { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url };
-    const init = await ok(course, 'npx', ['--no', 'coursesync', 'init', '--program', 'prog_intro'], school);
+    // 2. init with the school's key: config, ignore entries, workflows, editor settings and
+    //    the program's section folders; then the address goes into coursesync.yaml.
+    const school = { COURSESYNC_TOKEN: SECRET };
+    const init = await ok(course, 'npx', ['--no', 'coursesync', 'init', '--program', 'prog_intro', '--base-url', emu.url], school);
     expect(init.stdout).toContain('+ prog-intro/01-getting-started/section.yaml  (written)');
     expect(init.stdout + init.stderr).not.toContain(SECRET);
+    const config = await readFile(join(course, 'coursesync.yaml'), 'utf8');
+    await writeFile(join(course, 'coursesync.yaml'), config.replace('# school:\n', 'school:\n').replace('#   base_url: https://school.example.com/api/v1', `  base_url: ${emu.url}`));
 
-    // 4. Lesson front-matter in the editor: the remark packages init names, and its config.
+    // 3. Lesson front-matter in the editor: the remark packages init names, and its config.
     await ok(course, 'npm', ['install', '--save-dev', 'remark-frontmatter', 'remark-lint-frontmatter-schema']);
     const lessonPath = 'prog-intro/01-getting-started/01-welcome.md';
     await writeFile(join(course, lessonPath), WELCOME.replace('lesson_type: text', 'lesson_type: text\nembed_code: <div>quiz</div>'));
@@ -150,15 +151,15 @@ for (const m of file.messages) console.log(m.reason);
     expect((await ok(course, 'node', ['lint-front-matter.mjs', lessonPath])).stdout).toBe('');
     await rm(join(course, 'lint-front-matter.mjs'));
 
-    // 5. validate and plan locally.
+    // 4. validate and plan locally.
     const validate = await ok(course, 'npx', ['--no', 'coursesync', 'validate']);
     expect(validate.stdout).toBe('1 program, 3 sections, 1 lesson: valid\n');
     const plan = await sh(course, 'npx', ['--no', 'coursesync', 'plan', '--detailed-exitcode'], school);
     expect(plan.code, plan.stderr).toBe(2);
     expect(plan.stdout).toContain('Welcome to the course');
 
-    // 6. The first commit on main (setup only), pushed; the lesson on a branch: the pull request.
-    await ok(course, 'git', ['add', '.gitignore', 'coursesync.yaml', 'package.json', 'package-lock.json', '.github', '.vscode', '.remarkrc.mjs', 'prog-intro/program.yaml', 'prog-intro/01-getting-started/section.yaml', 'prog-intro/02-types/section.yaml', 'prog-intro/03-tooling/section.yaml']);
+    // 5. The first commit on main (setup only), pushed; the lesson on a branch: the pull request.
+    await ok(course, 'git', ['add', '.gitignore', 'coursesync.yaml', 'package.json', 'package-lock.json', 'vendor', '.github', '.vscode', '.remarkrc.mjs', 'prog-intro/program.yaml', 'prog-intro/01-getting-started/section.yaml', 'prog-intro/02-types/section.yaml', 'prog-intro/03-tooling/section.yaml']);
     await ok(course, 'git', ['commit', '--quiet', '-m', 'Set up coursesync']);
     await ok(course, 'git', ['remote', 'add', 'origin', origin]);
     await ok(course, 'git', ['push', '--quiet', 'origin', 'main']);
@@ -170,14 +171,13 @@ for (const m of file.messages) console.log(m.reason);
     // The plan workflow on the pull request: a fresh checkout of the branch, npm ci, plan.
     const prRun = join(root, 'pr-run');
     await ok(root, 'git', ['clone', '--quiet', '--branch', 'first-lesson', course, prRun]);
-    // (The lockfile pins ../coursesync-<version>.tgz, which the checkout's parent folder holds.)
     const prLog = await runWorkflow('coursesync-plan.yml', 'plan', prRun, {}, { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: join(root, 'pr-output'), GITHUB_STEP_SUMMARY: join(root, 'pr-summary') });
     const comment = await readFile(join(prRun, 'plan.md'), 'utf8');
     expect(comment).toContain('Welcome to the course');
     expect(await readFile(join(root, 'pr-output'), 'utf8')).toContain('exitcode=2');
     expect(prLog).not.toContain(SECRET);
 
-    // 7. Merged: main holds the lesson; the apply workflow runs on a checkout of the tip.
+    // 6. Merged: main holds the lesson; the apply workflow runs on a checkout of the tip.
     await ok(course, 'git', ['switch', '--quiet', 'main']);
     await ok(course, 'git', ['merge', '--quiet', '--ff-only', 'first-lesson']);
     await ok(course, 'git', ['push', '--quiet', 'origin', 'main']);
@@ -188,13 +188,13 @@ for (const m of file.messages) console.log(m.reason);
       'apply',
       mainRun,
       { 'secrets.COURSESYNC_TOKEN': SECRET },
-      { GITHUB_ACTIONS: 'true', GITHUB_REF_NAME: 'main', COURSESYNC_BASE_URL: emu.url },
+      { GITHUB_ACTIONS: 'true', GITHUB_REF_NAME: 'main' },
     );
     expect(applyLog).not.toContain(SECRET);
     const lessons = [...(await schoolSections(emu)).get('sec_start')!].map((l) => l.name);
     expect(lessons).toContain('Welcome to the course');
 
-    // 8. The state came back to main; a fresh pull plans no changes.
+    // 7. The state came back to main; a fresh pull plans no changes.
     await ok(course, 'git', ['pull', '--quiet', '--ff-only', 'origin', 'main']);
     expect((await ok(course, 'git', ['log', '-1', '--format=%s'])).stdout).toMatch(/^coursesync: state after apply/);
     const again = await sh(course, 'npx', ['--no', 'coursesync', 'plan', '--detailed-exitcode'], school);
