@@ -123,7 +123,8 @@ describe('each cross-field rule: validate and the schema both reject it', () => 
   });
 
   const lesson = (front: string) => `---\n${front}\n---\n\nSee the [guide](https://example.com/guide) and the table:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n`;
-  const cases: Array<{ rule: string; code: string; section?: string; lesson?: string }> = [
+  const cases: Array<{ rule: string; code: string; section?: string; lesson?: string; config?: string }> = [
+    { rule: 'a lesson URL without {lesson_id}', code: 'config/invalid-field', config: 'school:\n  lesson_url: https://academy.example.com/products/{program_id}/lessons\n' },
     { rule: 'section.yaml gives both id and name', code: 'section/id-or-name', section: 'id: sec_1\nname: Getting started\n' },
     { rule: 'section.yaml gives neither id nor name', code: 'section/id-or-name', section: 'lessons: [intro]\n' },
     { rule: 'a key listed twice in lessons', code: 'section/lessons-list-duplicate', section: 'id: sec_1\nlessons: [intro, intro]\n' },
@@ -136,7 +137,7 @@ describe('each cross-field rule: validate and the schema both reject it', () => 
     { rule: 'an empty lesson name', code: 'lesson/invalid-field', lesson: 'name: ""' },
   ];
 
-  it.each(cases)('$rule', async ({ code, section, lesson: front }) => {
+  it.each(cases)('$rule', async ({ code, section, lesson: front, config }) => {
     const repo = join(dir, code.replace('/', '-') + Math.random().toString(36).slice(2, 8));
     await mkdir(join(repo, 'p/s'), { recursive: true });
     await writeFile(join(repo, 'p/program.yaml'), 'id: prog_1\n');
@@ -144,11 +145,12 @@ describe('each cross-field rule: validate and the schema both reject it', () => 
     const lessonText = lesson(front ?? 'name: Introduction\nlesson_type: text');
     await writeFile(join(repo, 'p/s/section.yaml'), sectionText);
     await writeFile(join(repo, 'p/s/intro.md'), lessonText);
+    if (config !== undefined) await writeFile(join(repo, 'coursesync.yaml'), config);
     const result = await loadCourse(repo, { renderThreads: 1 });
-    const file = section !== undefined ? 'p/s/section.yaml' : 'p/s/intro.md';
+    const [file, kind, text] =
+      config !== undefined ? ['coursesync.yaml', 'config' as const, config] : section !== undefined ? ['p/s/section.yaml', 'section' as const, section] : ['p/s/intro.md', 'lesson' as const, lessonText];
     expect(result.diagnostics.filter((d) => d.file === file).map((d) => d.code)).toContain(code);
-    const kind = section !== undefined ? 'section' : 'lesson';
-    expect(validators[kind](documentOf(kind, section ?? lessonText))).toBe(false);
+    expect(validators[kind](documentOf(kind, text))).toBe(false);
   });
 
   it('a lesson that leaves lesson_type to the section\'s defaults is judged by validate alone', async () => {
