@@ -12,10 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, schoolSections, startTestEmulator } from '../apply/helpers.js';
-import { EXAMPLES } from './helpers.js';
+import { runShellStep, workflowSteps } from './workflow-steps.js';
 
 const exec = promisify(execFile);
 const PACKAGE_ROOT = join(import.meta.dirname, '../..');
@@ -58,29 +57,17 @@ const ok = async (cwd: string, cmd: string, args: string[], extra: Record<string
   return r;
 };
 
-interface Step {
-  name?: string;
-  uses?: string;
-  run?: string;
-  if?: string;
-  env?: Record<string, string>;
-}
-
 /**
- * The `run:` steps of a shipped workflow, run with bash as GitHub runs them, in `workspace`
- * (the checkout). `uses:` steps are the runner's business (checkout, node, cache, Pages), and
- * a step whose `if:` needs GitHub (the sticky comment, Pages) is skipped with them.
+ * The `run:` steps of a shipped workflow in `workspace` (the checkout), in order; each must
+ * pass. The `uses:` steps are the runner's (checkout, node, cache, Pages, the sticky comment).
  */
 async function runWorkflow(file: string, job: string, workspace: string, context: Record<string, string>, extra: Record<string, string>) {
-  const doc = parse(await readFile(join(EXAMPLES, 'ci/github', file), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
   const logs: string[] = [];
-  for (const step of doc.jobs[job]!.steps) {
+  for (const step of await workflowSteps(file, job)) {
     if (step.run === undefined) continue;
-    const stepEnv: Record<string, string> = { ...extra };
-    for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = v.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_m, name: string) => context[name] ?? '');
-    const r = await sh(workspace, 'bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], stepEnv);
-    logs.push(`## ${step.name ?? step.run}\n${r.stdout}${r.stderr}`);
-    expect(r.code, logs.join('\n')).toBe(0);
+    const r = await runShellStep({ ...step, run: step.run }, workspace, env(extra) as Record<string, string>, context);
+    logs.push(`## ${step.name ?? step.run}\n${r.output}`);
+    expect(r.ok, logs.join('\n')).toBe(true);
   }
   return logs.join('\n');
 }
