@@ -35,10 +35,13 @@ export async function initPrograms(dir: string, school: InitSchool): Promise<Ini
     taken.add(name);
     folders.set(id, name);
   }
+  // Every program's sections first: a school error (an unknown program) then writes nothing.
+  const programs = [...folders].sort(([, a], [, b]) => a.localeCompare(b));
+  const sections = await Promise.all(programs.map(([id]) => school.sectionsOf(id)));
   const steps: InitStep[] = [];
-  for (const [id, folder] of [...folders].sort(([, a], [, b]) => a.localeCompare(b))) {
+  for (const [i, [id, folder]] of programs.entries()) {
     const programDir = join(dir, folder);
-    const files = await missingProgramFiles(programDir, id, await school.sectionsOf(id));
+    const files = await missingProgramFiles(programDir, id, sections[i]!);
     await writeNewFiles(programDir, files);
     const prefix = folder === '.' ? '' : `${folder}/`;
     if (files.length === 0) steps.push({ path: `${prefix}program.yaml`, outcome: 'unchanged', detail: `program ${id}: a folder for every section` });

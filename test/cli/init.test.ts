@@ -263,6 +263,24 @@ describe('coursesync init with a token: program and section folders from the sch
     expect(await read(dir, 'intro/program.yaml')).toBe('id: prog_intro\n');
   });
 
+  it('reads the token from --token-file and the address from --base-url; an unknown program is named in the error', async () => {
+    const dir = await emptyGitRepo();
+    const { COURSESYNC_BASE_URL: url } = await school(true);
+    const tokenFile = join(dir, '..', `${dir.split('/').pop()}.token`);
+    dirs.push(tokenFile);
+    await writeFile(tokenFile, `${TOKEN}\n`);
+    const r = await runCli(['init', dir, '--program', 'prog_advanced', '--token-file', tokenFile, '--base-url', url!]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('+ prog-advanced/03-archive/section.yaml  (written)');
+    await rm(join(dir, 'prog-advanced/02-patterns'), { recursive: true });
+    const missing = await runCli(['init', dir, '--program', 'prog_nope', '--token-file', tokenFile, '--base-url', url!]);
+    expect(missing.code).toBe(1);
+    // The school's error comes before any folder is written: 02-patterns is not added back.
+    await expect(readFile(join(dir, 'prog-advanced/02-patterns/section.yaml'), 'utf8')).rejects.toThrow();
+    expect(missing.stderr).toContain('program prog_nope');
+    expect(missing.stdout + missing.stderr).not.toContain(TOKEN);
+  });
+
   it('a wrong token fails with the school\'s answer explained, and never prints the token', async () => {
     const dir = await emptyGitRepo();
     const env = { ...(await school(true)), COURSESYNC_TOKEN: 'tok_WRONG_9f9f9f' };
