@@ -33,8 +33,9 @@ export async function runSectionsList(arg: string, options: SectionsListOptions,
     options.group === undefined ? `program ${programId}` : `program ${programId} or section group ${options.group} in it`,
   );
   if (options.scaffold !== undefined) {
-    const { mkdir, writeFile, access } = await import('node:fs/promises');
-    const { join, dirname } = await import('node:path');
+    const { access } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { writeNewFiles } = await import('../source/program-scaffold.js');
     const dir = options.scaffold;
     const exists = async (p: string) => access(p).then(() => true, () => false);
     const all = programFolderFiles(programId, sections);
@@ -45,10 +46,7 @@ export async function runSectionsList(arg: string, options: SectionsListOptions,
     if (clashes.length > 0) {
       throw failure('sections/scaffold-exists', { clashes });
     }
-    for (const f of files) {
-      await mkdir(dirname(join(dir, f.path)), { recursive: true });
-      await writeFile(join(dir, f.path), f.text, { flag: 'wx' });
-    }
+    await writeNewFiles(dir, files);
     if (!options.json && io.stderr.isTTY) io.stderr.write(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} under ${dir}: ${files.map((f) => f.path).join(', ')}.\n`);
   }
   if (options.json) {

@@ -13,7 +13,7 @@ interface Entry {
 const e = (hint: string): Entry => ({ severity: 'error', hint });
 const w = (hint: string): Entry => ({ severity: 'warning', hint });
 
-const WEBHOOKS_SCHEMA = 'see schema/webhooks.schema.json and docs/school-api.md#webhooks (README, "Webhooks as code")';
+const WEBHOOKS_SCHEMA = 'see schema/webhooks.schema.json and docs/school-api.md#webhooks (docs/school-commands.md#webhooks-as-code)';
 
 export const CODES = {
   // Reading files (reported by source/).

@@ -9,7 +9,8 @@ import { sortDiagnostics, hasErrors } from '../diagnostics/diagnostic.js';
 import { CourseConfigSchema, DEFAULT_CONFIG, type CourseConfig } from '../model/config.js';
 import type { DesiredLesson, DesiredProgram, DesiredSection, DesiredState, SectionRef } from '../model/desired.js';
 import { ProgramFileSchema } from '../model/program.js';
-import { SectionFileSchema } from '../model/section.js';
+import { presentKeys } from '../model/field-rules.js';
+import { SECTION_REF_RULE, SectionFileSchema } from '../model/section.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import { diag } from './codes.js';
 import { compareNatural } from './natural-order.js';
@@ -140,7 +141,7 @@ function compileSections(source: SourceTree, programs: ProgramMap, counts: Compi
     counts.sections++;
     const { data, yaml } = compileYamlFile(SectionFileSchema, file, 'section', out);
     if (!data || !yaml) continue;
-    if ((data.id === undefined) === (data.name === undefined)) {
+    if (presentKeys(SECTION_REF_RULE, data).length !== 1) {
       const both = data.id !== undefined;
       out.push(diag('section/id-or-name', file.path, both ? yaml.placeOf(['name'], 'key') : yaml.start, both ? 'section.yaml gives both id and name' : 'section.yaml gives neither id nor name'));
       continue;

@@ -4,7 +4,8 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LessonFields } from '../model/desired.js';
-import { LESSON_KEY_PATTERN, LessonFrontMatterSchema, VIDEO_KEYS, type LessonDefaults, type LessonFrontMatter } from '../model/lesson.js';
+import { allows, presentKeys } from '../model/field-rules.js';
+import { EMBED_CODE_ONLY_ON_EMBED, LESSON_KEY_PATTERN, LessonFrontMatterSchema, VIDEO_ONLY_ON_VIDEO, VIDEO_SOURCE_RULE, type LessonDefaults, type LessonFrontMatter } from '../model/lesson.js';
 import type { LessonSource } from '../model/source-tree.js';
 import { characterCount, DEFAULT_LESSON_FIELDS, MAX_CONTENT_LENGTH } from '../model/school-rules.js';
 import { videoIdFromUrl } from '../school/video-urls.js';
@@ -187,10 +188,10 @@ function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, 
   const file = source.path;
   const type = fm.lesson_type ?? DEFAULT_LESSON_FIELDS.lesson_type;
   const video = fm.video;
-  if (video && type !== 'video') {
+  if (video && !allows(VIDEO_ONLY_ON_VIDEO, type)) {
     out.push(diag('lesson/video-not-allowed', file, yaml.placeOf(['video'], 'key'), `"video" is only for video lessons, and this is a ${type} lesson`));
   } else if (video) {
-    const given = VIDEO_KEYS.filter((k) => video[k] !== undefined);
+    const given = presentKeys(VIDEO_SOURCE_RULE, video);
     if (given.length !== 1) {
       const what = given.length === 0 ? 'no video source' : `${given.length} video sources (${given.join(', ')})`;
       out.push(diag('lesson/video-sources', file, yaml.placeOf(['video'], 'key'), `"video" has ${what}; it needs exactly one`));
@@ -203,7 +204,7 @@ function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, 
       }
     }
   }
-  if (fm.embed_code !== undefined && type !== 'embed') {
+  if (fm.embed_code !== undefined && !allows(EMBED_CODE_ONLY_ON_EMBED, type)) {
     out.push(diag('lesson/embed-code-not-allowed', file, yaml.placeOf(['embed_code'], 'key'), `"embed_code" is only for embed lessons, and this is a ${type} lesson`));
   }
 

@@ -14,7 +14,9 @@ export const RemovedLessonsPolicy = z
 /** Where learners see a lesson: links between lesson files become this URL. */
 export const LessonUrlSchema = z
   .url({ protocol: /^https?$/ })
-  .refine((u) => u.includes('{lesson_id}'), 'must contain {lesson_id}')
+  // A check zod can write as `pattern`, so editors reject a URL without the placeholder too.
+  .regex(/\{lesson_id\}/, 'must contain {lesson_id}')
+  .meta({ format: 'uri' })
   .describe('URL of a lesson page for learners, with {program_id} and {lesson_id}, e.g. https://academy.example.com/products/{program_id}/lessons/{lesson_id}. Needed for links between lesson files.');
 
 export const AssetsSchema = z

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { LessonAcknowledgeSchema } from './acknowledge.js';
-import { CONTENT_FORMATS, dripDelay, lessonType, MAX_CONTENT_LENGTH, MAX_NAME_LENGTH } from './school-rules.js';
+import { exactlyOne, fieldRulesSchema, onlyWhen } from './field-rules.js';
+import { CONTENT_FORMATS, dripDelay, lessonName, lessonType, MAX_CONTENT_LENGTH, MAX_NAME_LENGTH } from './school-rules.js';
 
 /** A lesson key: a file-name-like identity, never a path. */
 export const LESSON_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -14,15 +15,20 @@ const LessonKey = z
   .regex(LESSON_KEY_PATTERN, 'a key is letters, digits, ".", "_" and "-", starting with a letter or digit')
   .max(MAX_NAME_LENGTH);
 
-/** Lesson name: 1 to 255 characters (zod counts code points, as the school does), not blank. */
-const LessonName = z
-  .string()
-  .refine((s) => s.trim().length > 0, { message: 'name must not be blank' })
-  .max(MAX_NAME_LENGTH)
-  .meta({ minLength: 1 })
-  .describe('Lesson name shown in the school, 1 to 255 characters.');
+/** Lesson name: the school's rule (1 to 255 code points, not blank), also a `pattern` in the schema. */
+const LessonName = lessonName().describe('Lesson name shown in the school, 1 to 255 characters, not blank.');
 
 const VideoSource = z.string().min(1).max(MAX_CONTENT_LENGTH);
+
+/** The keys of `video:`, in the order sources are listed in messages. */
+export const VIDEO_KEYS = ['host_a', 'host_b', 'host_c', 'host_d', 'embed_code'] as const;
+
+/** `video:` names exactly one source. */
+export const VIDEO_SOURCE_RULE = exactlyOne(VIDEO_KEYS);
+/** `video:` only on video lessons. */
+export const VIDEO_ONLY_ON_VIDEO = onlyWhen('video', 'lesson_type', 'video', '"video" is only for video lessons: remove `video:`, or set `lesson_type: video`');
+/** `embed_code:` only on embed lessons (a video's own embed HTML goes under `video:`). */
+export const EMBED_CODE_ONLY_ON_EMBED = onlyWhen('embed_code', 'lesson_type', 'embed', '"embed_code" is only for embed lessons: remove `embed_code:`, or set `lesson_type: embed`');
 
 /** Where a video lesson's video comes from: exactly one source. */
 export const VideoSchema = z
@@ -33,11 +39,9 @@ export const VideoSchema = z
     host_d: VideoSource.describe('Video host D (Loom-like): a video id or URL.').optional(),
     embed_code: VideoSource.describe('Custom video embed HTML.').optional(),
   })
-  .describe('Only for video lessons: exactly one of host_a, host_b, host_c, host_d, embed_code.');
+  .describe('Only for video lessons: exactly one of host_a, host_b, host_c, host_d, embed_code.')
+  .meta(fieldRulesSchema([VIDEO_SOURCE_RULE]));
 export type VideoFrontMatter = z.output<typeof VideoSchema>;
-
-/** The keys of `video:`, in the order sources are listed in messages. */
-export const VIDEO_KEYS = ['host_a', 'host_b', 'host_c', 'host_d', 'embed_code'] as const;
 
 const LessonFrontMatterFields = {
   lesson_type: lessonType().describe('Lesson type (default video).').optional(),
@@ -76,7 +80,8 @@ export const LessonFrontMatterSchema = z
     content_format: z.enum(['markdown', 'html'] as const satisfies readonly (typeof CONTENT_FORMATS)[number][]).describe('How the body of this file is written (default markdown).').optional(),
     acknowledge: LessonAcknowledgeSchema.optional(),
   })
-  .describe('Front-matter of a coursesync lesson file');
+  .describe('Front-matter of a coursesync lesson file')
+  .meta(fieldRulesSchema([VIDEO_ONLY_ON_VIDEO, EMBED_CODE_ONLY_ON_EMBED]));
 export type LessonFrontMatter = z.output<typeof LessonFrontMatterSchema>;
 
 /** Every front-matter key, for did-you-mean hints. */

@@ -24,7 +24,7 @@ export function renderSchemas(): Array<{ file: string; text: string }> {
   return Object.entries(SCHEMA_SOURCES)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([file, schema]) => {
-      const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' });
+      const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-7' });
       const withId = { $id: `https://coursesync.dev/schema/${file}`, ...json };
       return { file, text: JSON.stringify(withId, null, 2) + '\n' };
     });

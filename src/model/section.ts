@@ -1,7 +1,11 @@
 /** section.yaml: marks a folder as a section of its program (docs/course-repo.md). Source of schema/section.schema.json. */
 import { z } from 'zod';
+import { exactlyOne, fieldRulesSchema } from './field-rules.js';
 import { LESSON_KEY_PATTERN, LessonDefaultsSchema } from './lesson.js';
 import { MAX_NAME_LENGTH, schoolId } from './school-rules.js';
+
+/** A section.yaml names its section by `id` or by `name`, never both. */
+export const SECTION_REF_RULE = exactlyOne(['id', 'name'] as const);
 
 export const SectionFileSchema = z
   .strictObject({
@@ -15,8 +19,11 @@ export const SectionFileSchema = z
     lessons: z
       .array(z.string().regex(LESSON_KEY_PATTERN, 'not a lesson key'))
       .describe('Lesson keys in the order of the section; must list every lesson of the folder exactly once. Default: file names in natural order.')
+      // Validate reports a repeated key with its place (order-lessons.ts); editors, from this.
+      .meta({ uniqueItems: true })
       .optional(),
     lesson_defaults: LessonDefaultsSchema.optional(),
   })
-  .describe('section.yaml: a coursesync section folder');
+  .describe('section.yaml: a coursesync section folder')
+  .meta(fieldRulesSchema([SECTION_REF_RULE]));
 export type SectionFile = z.output<typeof SectionFileSchema>;

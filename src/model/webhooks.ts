@@ -54,6 +54,6 @@ export const WebhooksFileSchema = z
 /** The exact text of schema/webhooks.schema.json (same form as renderSchemas in schemas.ts). */
 export function renderWebhooksSchema(): { file: string; text: string } {
   const file = 'webhooks.schema.json';
-  const json = z.toJSONSchema(WebhooksFileSchema, { io: 'input', target: 'draft-2020-12' });
+  const json = z.toJSONSchema(WebhooksFileSchema, { io: 'input', target: 'draft-7' });
   return { file, text: JSON.stringify({ $id: `https://coursesync.dev/schema/${file}`, ...json }, null, 2) + '\n' };
 }

@@ -1,11 +1,12 @@
 /**
  * `coursesync init`: set up a course repo. Every file is written only when it is missing, so a
  * re-run adds what a newer coursesync ships or what someone deleted, and never overwrites an
- * edit; .gitignore is the one file that is extended (its missing lines are appended).
+ * edit; .gitignore and the two VS Code files are extended (their missing lines or entries are
+ * added). With the school at hand, program and section folders are added too (init-programs.ts).
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { CONFIG_TEMPLATE, GITIGNORE_HEADING, GITIGNORE_LINES, VSCODE_SETTINGS, WORKFLOWS, WORKFLOW_DIR } from './init-templates.js';
+import { CONFIG_TEMPLATE, GITIGNORE_HEADING, GITIGNORE_LINES, REMARK_CONFIG, VSCODE_EXTENSIONS, VSCODE_SETTINGS, WORKFLOWS, WORKFLOW_DIR } from './init-templates.js';
 
 /** What happened to one file: written, extended (lines appended), or kept as it was. */
 export interface InitStep {
@@ -27,8 +28,54 @@ export async function initRepo(dir: string): Promise<InitStep[]> {
   for (const name of WORKFLOWS) {
     steps.push(await writeMissing(dir, `${WORKFLOW_DIR}/${name}`, await readFile(new URL(name, TEMPLATE_DIR), 'utf8')));
   }
-  steps.push(await writeMissing(dir, '.vscode/settings.json', JSON.stringify(VSCODE_SETTINGS, null, 2) + '\n'));
+  steps.push(await mergeJson(dir, '.vscode/settings.json', VSCODE_SETTINGS));
+  steps.push(await mergeJson(dir, '.vscode/extensions.json', VSCODE_EXTENSIONS));
+  steps.push(await writeMissing(dir, '.remarkrc.mjs', REMARK_CONFIG));
   return steps;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Add to the JSON file at `path` what `wanted` has and it lacks: a missing key of an object, a
+ * missing item of a list. A value already there is never changed, so an edited schema path or
+ * glob stays. A file that is not plain JSON (VS Code allows comments) is left alone.
+ */
+async function mergeJson(dir: string, path: string, wanted: Readonly<Record<string, unknown>>): Promise<InitStep> {
+  const file = join(dir, path);
+  const current = await readIfExists(file);
+  if (current === undefined) return writeMissing(dir, path, JSON.stringify(wanted, null, 2) + '\n');
+  let data: unknown;
+  try {
+    data = JSON.parse(current);
+  } catch {
+    return { path, outcome: 'kept', detail: `it is not plain JSON (comments?): add ${Object.keys(wanted).join(', ')} from docs/editors.md by hand` };
+  }
+  if (!isObject(data)) return { path, outcome: 'kept', detail: 'it is not a JSON object' };
+  const added: string[] = [];
+  for (const [key, value] of Object.entries(wanted)) {
+    const have: Json | undefined = data[key];
+    if (have === undefined) {
+      data[key] = value as Json;
+      added.push(key);
+    } else if (isObject(have) && isObject(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (k in have) continue;
+        have[k] = v;
+        added.push(`${key}: ${k}`);
+      }
+    } else if (Array.isArray(have) && Array.isArray(value)) {
+      for (const v of value as Json[]) {
+        if (have.includes(v)) continue;
+        have.push(v);
+        added.push(`${key}: ${String(v)}`);
+      }
+    }
+  }
+  if (added.length === 0) return { path, outcome: 'unchanged' };
+  await writeFile(file, JSON.stringify(data, null, 2) + '\n');
+  return { path, outcome: 'extended', detail: added.join(', ') };
 }
 
 /** Write `text` at `path` unless a file is there; an existing file is reported, never replaced. */

@@ -74,7 +74,10 @@ export const GITIGNORE_LINES = ['node_modules/', `${STATE_DIR}/cache/`, `${STATE
 /** The heading written above the lines init adds to .gitignore. */
 export const GITIGNORE_HEADING = '# coursesync: local caches, the apply lock and temporary files (the state is committed)';
 
-/** VS Code (YAML extension by Red Hat): which schema checks which file. */
+/**
+ * VS Code (YAML extension by Red Hat): which schema checks which file. Merged into an existing
+ * settings file: an entry already there (even for the same schema) is kept as it is.
+ */
 export const VSCODE_SETTINGS = {
   'yaml.schemas': {
     [`./${SCHEMA_DIR}/coursesync.schema.json`]: 'coursesync.yaml',
@@ -87,3 +90,33 @@ export const VSCODE_SETTINGS = {
 /** The shipped workflow templates and where init puts them in a course repo. */
 export const WORKFLOWS = ['coursesync-plan.yml', 'coursesync-apply.yml'] as const;
 export const WORKFLOW_DIR = '.github/workflows';
+
+/**
+ * The editor extensions the settings are for, recommended to whoever opens the repo in VS Code:
+ * YAML (program, section, coursesync and webhooks files) and remark (lesson front-matter, which
+ * the YAML extension cannot see inside a .md file).
+ */
+export const VSCODE_EXTENSIONS = { recommendations: ['redhat.vscode-yaml', 'unifiedjs.vscode-remark'] } as const;
+
+/** The two packages the remark configuration needs, installed by the course repo itself. */
+export const REMARK_PACKAGES = ['remark-frontmatter', 'remark-lint-frontmatter-schema'] as const;
+
+/**
+ * .remarkrc.mjs: lesson front-matter checked against lesson.schema.json by remark-lint, in the
+ * editor (VS Code: unifiedjs.vscode-remark) and on the command line (\`npx remark --frail .\`).
+ * Files without front-matter (a README) are skipped by the plugin.
+ */
+export const REMARK_CONFIG = `// Lesson front-matter checked against coursesync's schema while you type (VS Code: the remark
+// extension, unifiedjs.vscode-remark) or with \`npx remark --frail .\`. Needs, once:
+//   npm install --save-dev ${REMARK_PACKAGES.join(' ')}
+// validate stays the judge: it also knows lesson_defaults, links and the school's limits.
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkLintFrontmatterSchema from 'remark-lint-frontmatter-schema';
+
+export default {
+  plugins: [
+    remarkFrontmatter,
+    [remarkLintFrontmatterSchema, { schemas: { './${SCHEMA_DIR}/lesson.schema.json': ['**/*.md'] } }],
+  ],
+};
+`;

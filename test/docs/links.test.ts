@@ -85,8 +85,8 @@ describe('links to docs/', () => {
 });
 
 describe('source files named in docs/', () => {
-  it('every `*.ts` a doc names exists (paths are under src/, or the emulator\'s and the school client\'s folders)', () => {
-    const roots = ['', 'src/', 'src/emulator/', 'src/school/'];
+  it('every `*.ts` a doc names exists (paths are under src/, or the emulator\'s and the school client\'s folders, or the reliability, end-to-end and browser tests)', () => {
+    const roots = ['', 'src/', 'src/emulator/', 'src/school/', 'test/reliability/', 'test/e2e/', 'test/browser/'];
     const missing: string[] = [];
     for (const doc of walk(DOCS).filter((f) => f.endsWith('.md'))) {
       for (const m of readFileSync(doc, 'utf8').matchAll(/`([A-Za-z0-9_./-]+\.ts)`/g)) {

@@ -12,24 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
 import { BASE_REPO } from '../apply/course-files.js';
 import { CLI, EXAMPLES, lesson, writeRepo } from './helpers.js';
 import { serveAssets } from './static-server.js';
+import { expand, runShellStep, workflowSteps } from './workflow-steps.js';
 
 const run = promisify(execFile);
-const WORKFLOW = join(EXAMPLES, 'ci/github/coursesync-apply.yml');
-
-interface Step {
-  name?: string;
-  uses?: string;
-  run?: string;
-  if?: string;
-  env?: Record<string, string>;
-  with?: Record<string, string | number>;
-}
 
 let emu: RunningEmulator;
 let root: string;
@@ -61,18 +51,12 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
   return stdout.trim();
 }
 
-/** `${{ github.x }}` and `${{ secrets.X }}` in a workflow value. */
-function expand(value: string, context: Record<string, string>): string {
-  return value.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_m, name: string) => context[name] ?? '');
-}
-
 /**
  * One run of the workflow, triggered by a push of `sha`; steps run one at a time.
  * `checkout` overrides what the checkout step checks out (a re-run of an old job).
  */
 async function workflowRun(origin: string, sha: string, name: string, options: { checkout?: string } = {}) {
-  const doc = parse(await readFile(WORKFLOW, 'utf8')) as { jobs: { apply: { steps: Step[] } } };
-  const steps = doc.jobs.apply.steps;
+  const steps = await workflowSteps('coursesync-apply.yml', 'apply');
   const context = { 'github.ref_name': 'main', 'github.ref': 'refs/heads/main', 'github.sha': sha, 'secrets.COURSESYNC_TOKEN': SECRET };
   const workspace = join(root, name);
   let failed = false;
@@ -99,15 +83,9 @@ async function workflowRun(origin: string, sha: string, name: string, options: {
           GITHUB_REF_NAME: 'main',
           COURSESYNC_BASE_URL: emu.url,
         };
-        for (const [k, v] of Object.entries(step.env ?? {})) env[k] = expand(v, context);
-        try {
-          const r = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: workspace, env });
-          log.push(r.stdout, r.stderr);
-        } catch (e) {
-          const err = e as { stdout: string; stderr: string };
-          log.push(err.stdout, err.stderr);
-          failed = true;
-        }
+        const r = await runShellStep({ ...step, run: step.run }, workspace, env, context);
+        log.push(r.output);
+        if (!r.ok) failed = true;
       }
       if (until !== undefined && step.name === until) {
         next++;

@@ -78,7 +78,7 @@ export const COMMAND_ERRORS = {
   'webhooks/no-file': entry<{ file: string; dir: string }>(
     'the repo has no webhooks.yaml',
     ({ file, dir }) => `There is no ${file} in ${dir}.`,
-    ({ file }) => `Create ${file} at the repo root with a list of webhooks (see README, "Webhooks as code"), or pass the repo folder: coursesync webhooks plan <dir>.`,
+    ({ file }) => `Create ${file} at the repo root with a list of webhooks (see docs/school-commands.md#webhooks-as-code), or pass the repo folder: coursesync webhooks plan <dir>.`,
   ),
   'webhooks/unreadable': entry<{ path: string; reason: string }>(
     'webhooks.yaml cannot be read',
@@ -121,6 +121,6 @@ export const COMMAND_ERRORS = {
         ? 'Fix the YAML syntax at that place.'
         : kind === 'reference'
           ? 'Every id a seed refers to must be defined once in the same seed.'
-          : 'See the seed format in docs/school-api.md#choices-where-the-api-is-silent or the README section "The emulator".',
+          : 'See the seed format in docs/school-api.md#choices-where-the-api-is-silent or docs/development.md#the-emulator.',
   ),
 };

@@ -1,0 +1,47 @@
+/**
+ * The shipped GitHub workflows (examples/ci/github/) run step by step in tests: their `run:`
+ * steps are read from the YAML and run with bash as GitHub runs them (`bash -eo pipefail`),
+ * with `${{ … }}` expressions of `env:` filled from a context. The `uses:` steps are the
+ * caller's business (checkout, node, caches, Pages).
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { EXAMPLES } from './helpers.js';
+
+const run = promisify(execFile);
+
+export interface WorkflowStep {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string | number>;
+}
+
+/** The steps of `job` in the shipped workflow `file` (e.g. coursesync-apply.yml). */
+export async function workflowSteps(file: string, job: string): Promise<WorkflowStep[]> {
+  const doc = parse(await readFile(join(EXAMPLES, 'ci/github', file), 'utf8')) as { jobs: Record<string, { steps: WorkflowStep[] }> };
+  return doc.jobs[job]!.steps;
+}
+
+/** `${{ github.x }}` and `${{ secrets.X }}` in a workflow value. */
+export function expand(value: string, context: Record<string, string>): string {
+  return value.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_m, name: string) => context[name] ?? '');
+}
+
+/** Run one `run:` step in `cwd` with `env` plus the step's own `env:` (expanded). */
+export async function runShellStep(step: WorkflowStep & { run: string }, cwd: string, env: Record<string, string>, context: Record<string, string>): Promise<{ ok: boolean; output: string }> {
+  const stepEnv = { ...env };
+  for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = expand(v, context);
+  try {
+    const r = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd, env: stepEnv, maxBuffer: 16 * 1024 * 1024 });
+    return { ok: true, output: r.stdout + r.stderr };
+  } catch (e) {
+    const err = e as { stdout: string; stderr: string };
+    return { ok: false, output: err.stdout + err.stderr };
+  }
+}
