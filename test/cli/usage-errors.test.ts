@@ -9,7 +9,7 @@ describe('usage errors', () => {
   it('an unknown --token=VALUE is named without its value, on every level of the command tree', async () => {
     for (const args of [['plan', `--token=${KEY}`], [`--token=${KEY}`], ['members', 'list', `--api-key=${KEY}`], ['webhooks', 'plan', `--tokn=${KEY}`]]) {
       const r = await runCli(args);
-      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/unknown option '--[a-z-]+=…'/);
       expect(r.stdout + r.stderr).not.toContain(KEY);
     }
@@ -17,7 +17,7 @@ describe('usage errors', () => {
 
   it('the key from COURSESYNC_TOKEN typed as a stray word is masked', async () => {
     const r = await runCli([KEY], { COURSESYNC_TOKEN: KEY });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown command '…'");
     expect(r.stdout + r.stderr).not.toContain(KEY);
   });
