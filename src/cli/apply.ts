@@ -118,6 +118,8 @@ export async function runApply(target: string | undefined, options: ApplyCommand
         const question = `Apply ${calls === 1 ? 'this' : 'these'} ${plural(calls, 'call')} to ${ctx.baseUrl}?`;
         // Off a terminal nobody can confirm; asked only when there is a call to make.
         if (!interactive && !options.yes) throw failure('cli/needs-yes', { question, plan: true });
+        // Stopped while planning: no prompt, no call.
+        if (stoppedBy) throw failure('cli/interrupted', { question }, { exitCode: stoppedBy === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted });
         const ok = await confirm(question, { yes: options.yes });
         if (ok && interactive) {
           const { SingleBar, Presets } = await import('cli-progress');

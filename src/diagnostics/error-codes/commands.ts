@@ -39,8 +39,8 @@ export const COMMAND_ERRORS = {
     ({ plan }) => (plan ? 'Review the plan with `coursesync plan`, then re-run with --yes (CI: `coursesync apply --yes`).' : 'Re-run the command with --yes to confirm without a prompt.'),
   ),
   'cli/interrupted': entry<{ question: string }>(
-    'Ctrl-C at a confirmation prompt',
-    ({ question }) => `Interrupted at the prompt (${question.replace(/\?$/, '')}); nothing was changed.`,
+    'Ctrl-C (or SIGTERM) before a change was confirmed',
+    ({ question }) => `Interrupted before confirming (${question.replace(/\?$/, '')}); nothing was changed.`,
     () => undefined,
     ExitCode.Interrupted,
   ),
