@@ -27,3 +27,24 @@ describe('usage errors', () => {
     expect(redactUsageError("error: unknown option '-x=1'", {})).toBe("error: unknown option '-x=…'");
   });
 });
+
+describe('exit codes (docs/cli.md#exit-codes)', () => {
+  it('2 for every usage error: an unknown option or command, a missing argument, a malformed value; 0 for --help and --version', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['plan', '--no-such-flag'], /unknown option '--no-such-flag'/],
+      [['frobnicate'], /unknown command 'frobnicate'/],
+      [['state', 'show'], /missing required argument 'key'/],
+      [['apply', '--concurrency', 'many'], /--concurrency must be a whole number from 1 to 64, not "many"\.\n {2}hint: e\.g\. --concurrency 2/],
+      [['validate', '--format', 'yaml'], /unknown format "yaml"\n {2}hint: use --format text or json/],
+      [['badges', 'award', '--email', 'ada@example.com'], /Give exactly one of --badge-id or --badge-name\./],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli(args)));
+    results.forEach((r, i) => {
+      expect(r.code, cases[i]![0].join(' ')).toBe(2);
+      expect(r.stderr).toMatch(cases[i]![1]);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+    expect((await runCli(['plan', '--help'])).code).toBe(0);
+    expect((await runCli(['--version'])).code).toBe(0);
+  });
+});
