@@ -35,7 +35,7 @@ export function register(program: Command): void {
     .command('apply')
     .description('Apply the repo (or a saved plan) to the school: creates, moves and updates in planned order')
     .argument('[target]', 'folder of the course repo (default: found from the current folder upward), or a plan saved with `coursesync plan --out plan.json`')
-    .option('-y, --yes', 'apply without asking (required when not run in a terminal)')
+    .option('-y, --yes', 'apply without asking (required off a terminal when there is a call to make)')
     .option('--concurrency <n>', 'at most this many requests in flight (default: coursesync.yaml apply.concurrency, else 4)')
     .option('--refresh', 'read every tracked lesson from the school first and report drift')
     .option('--recreate <key>', 'drop the uncertain create KEY from state and create it again (repeatable)', (v: string, prev: string[] = []) => [...prev, v])

@@ -79,7 +79,10 @@ export async function runAuthStatus(options: AuthStatusOptions, io: CommandIo = 
       status.accepted = true;
       status.check = 'GET /members answered 200';
     } catch (e) {
-      if (!(e instanceof SchoolApiError)) throw e;
+      if (!(e instanceof SchoolApiError)) {
+        status.check = 'GET /members got no answer';
+        throw e;
+      }
       status.check = `GET /members answered ${e.status}`;
       // 403: the school knows the key, which may not read members; every other status is a refusal or a fault.
       status.accepted = e.status === 403;
