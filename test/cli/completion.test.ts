@@ -1,8 +1,8 @@
 /**
  * `coursesync completion bash|zsh|fish` from the built CLI: the bash script is run in bash and
- * asked what it completes; the zsh and fish scripts name the same subcommands and flags; every
- * command --help lists is in the scripts (they are generated from the program, so never drift).
- * The same walk of every --help checks that each has an Examples block.
+ * asked what it completes; the zsh and fish scripts name the same subcommands and flags. That
+ * every command and option of --help is in the scripts is checked in cli-consistency.test.ts,
+ * on its one walk of every --help.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -14,17 +14,6 @@ function bashComplete(script: string, words: string[]): string[] {
   const r = spawnSync('bash', ['--norc', '--noprofile', '-c', program], { encoding: 'utf8' });
   expect(r.stderr).toBe('');
   return r.stdout.split('\n').filter((l) => l !== '');
-}
-
-/** Command paths (`members ban`) and options of every command --help lists, walked from the top. */
-async function commandsFromHelp(prefix: string[] = []): Promise<Array<{ path: string; options: string[]; help: string }>> {
-  const help = (await runCli([...prefix, '--help'])).stdout;
-  const [, commands = ''] = help.split(/^Commands:$/m);
-  const [, optionText = ''] = help.split(/^Options:$/m);
-  const options = [...optionText.split(/^Commands:$/m)[0]!.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]!);
-  const names = [...commands.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((n) => n !== 'help');
-  const nested = await Promise.all(names.map((n) => commandsFromHelp([...prefix, n])));
-  return [{ path: prefix.join(' '), options, help }, ...nested.flat()];
 }
 
 describe('coursesync completion', () => {
@@ -52,22 +41,6 @@ describe('coursesync completion', () => {
     expect(fish).toContain(`complete -c coursesync -n '__coursesync_at "members"' -f -a 'ban' -d 'Ban a member, then show it'`);
     expect(fish).toContain(`complete -c coursesync -n '__coursesync_at "apply"' -s y -l yes -d`);
     expect(fish).toContain(`complete -c coursesync -n '__coursesync_at "apply"' -l concurrency -r -d`);
-  });
-
-  // One walk of every --help (40 runs of the CLI) serves both checks.
-  it('every command and option --help shows is in every script (generated from the program, never stale), and every --help has examples', async () => {
-    const scripts = await Promise.all(['bash', 'zsh', 'fish'].map(async (shell) => (await runCli(['completion', shell])).stdout));
-    const commands = await commandsFromHelp();
-    expect(commands.length).toBeGreaterThan(35);
-    const [bash, zsh, fish] = scripts as [string, string, string];
-    for (const { path, options, help } of commands) {
-      expect(help, path).toMatch(/\nExamples:\n {2}\$ coursesync /);
-      expect(bash, path).toContain(`    '${path}') echo `);
-      expect(zsh, path).toContain(`    '${path}') reply=(`);
-      expect(fish, path).toContain(`-n '__coursesync_at "${path}"'`);
-      const line = bash.split('\n').filter((l) => l.startsWith(`    '${path}') echo `))[1]!;
-      for (const o of options) expect(line, `${path} ${o}`).toContain(o);
-    }
   });
 
   it('an unknown shell is a usage error (exit 2) naming the choices', async () => {
