@@ -80,7 +80,9 @@ export async function runApply(target: string | undefined, options: ApplyCommand
   const controller = new AbortController();
   // SIGTERM (a CI job cancelled, `kill`) is as graceful as Ctrl-C; each exits with its own code.
   let stoppedBy: NodeJS.Signals | undefined;
+  let atPrompt = false;
   const onSignal = (signal: NodeJS.Signals) => {
+    if (atPrompt) return; // the prompt stops itself (terminal.ts confirm)
     const code = signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
     if (stoppedBy === undefined) {
       stoppedBy = signal;
@@ -120,7 +122,8 @@ export async function runApply(target: string | undefined, options: ApplyCommand
         if (!interactive && !options.yes) throw failure('cli/needs-yes', { question, plan: true });
         // Stopped while planning: no prompt, no call.
         if (stoppedBy) throw failure('cli/interrupted', { question }, { exitCode: stoppedBy === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted });
-        const ok = await confirm(question, { yes: options.yes });
+        atPrompt = true;
+        const ok = await confirm(question, { yes: options.yes }).finally(() => (atPrompt = false));
         if (ok && interactive) {
           const { SingleBar, Presets } = await import('cli-progress');
           bar = new SingleBar(

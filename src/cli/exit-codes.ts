@@ -16,7 +16,7 @@ export const ExitCode = {
   Cancelled: 3,
   /** Stopped by SIGINT (Ctrl-C): at the prompt, or during apply after the calls in flight finished. */
   Interrupted: 130,
-  /** Stopped by SIGTERM during apply, after the calls in flight finished (128 + 15, as shells report it). */
+  /** Stopped by SIGTERM: at a prompt, or during apply after the calls in flight finished (128 + 15, as shells report it). */
   Terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

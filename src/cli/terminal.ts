@@ -6,6 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import pc from 'picocolors';
 import { failure } from '../diagnostics/error-codes/index.js';
+import { ExitCode } from './exit-codes.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
@@ -53,8 +54,8 @@ function colorOn(stream: Out, env: NodeJS.ProcessEnv, argv: readonly string[]): 
 /**
  * Ask `question` (y/N, default no) before a change. With `yes` the answer is yes without asking.
  * Off a TTY there is nobody to ask, so without `yes` it refuses (GitHub CLI behaviour).
- * Ctrl-D answers no (the caller exits with ExitCode.Cancelled); Ctrl-C stops the command.
- * @throws CoursesyncError `cli/needs-yes` off a TTY without `yes`; `cli/interrupted` (exit 130) on Ctrl-C
+ * Ctrl-D answers no (the caller exits with ExitCode.Cancelled); Ctrl-C or SIGTERM stops the command.
+ * @throws CoursesyncError `cli/needs-yes` off a TTY without `yes`; `cli/interrupted` on Ctrl-C (exit 130) or SIGTERM (143)
  */
 export async function confirm(question: string, options: { yes?: boolean | undefined }): Promise<boolean> {
   if (options.yes) return true;
@@ -63,15 +64,16 @@ export async function confirm(question: string, options: { yes?: boolean | undef
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   // readline turns Ctrl-C into its own 'SIGINT' event and, with no listener, only pauses: the
-  // prompt would hang. A kill -INT while the prompt waits is the same Ctrl-C.
+  // prompt would hang. A kill -INT or -TERM while the prompt waits stops it the same way.
   const abort = new AbortController();
-  let interrupted = false;
-  const onInterrupt = () => {
-    interrupted = true;
+  let interrupted: NodeJS.Signals | undefined;
+  const onInterrupt = (signal: NodeJS.Signals = 'SIGINT') => {
+    interrupted = signal;
     abort.abort();
   };
-  rl.on('SIGINT', onInterrupt);
+  rl.on('SIGINT', () => onInterrupt('SIGINT'));
   process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
   rl.on('close', () => abort.abort());
   try {
     const answer = await rl.question(`${question} [y/N] `, { signal: abort.signal });
@@ -79,10 +81,11 @@ export async function confirm(question: string, options: { yes?: boolean | undef
   } catch (e) {
     if (!abort.signal.aborted) throw e;
     process.stderr.write('\n');
-    if (interrupted) throw failure('cli/interrupted', { question });
+    if (interrupted) throw failure('cli/interrupted', { question }, interrupted === 'SIGTERM' ? { exitCode: ExitCode.Terminated } : {});
     return false;
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     rl.close();
   }
 }

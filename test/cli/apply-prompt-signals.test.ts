@@ -77,6 +77,19 @@ describe('the confirmation prompt (in a terminal)', () => {
     expect([...(await schoolSections(emu)).values()].flat().map((l) => l.name)).toEqual(expect.arrayContaining(['Part 1', 'Part 2']));
   });
 
+  it('SIGTERM while the prompt waits stops it too: exit 143, nothing sent, lock released', async () => {
+    const dir = await repo(1);
+    const run = runInPty(['apply', dir], env());
+    await run.waitFor(/\[y\/N\] /);
+    run.signal('SIGTERM');
+    const r = await run.done;
+    expect(r.code).toBe(143);
+    expect(r.screen).toMatch(/coursesync: Interrupted before confirming \(Apply this 1 call to .*\); nothing was changed\./);
+    expect(r.screen).not.toContain('Stopping');
+    expect(lessonCalls(emu)).toBe(0);
+    expect(existsSync(lockFile(dir))).toBe(false);
+  });
+
   it('Ctrl-C at the prompt of another command (offers delete) exits 130 too, and deletes nothing', async () => {
     const run = runInPty(['offers', 'delete', 'off_pro'], env());
     await run.waitFor(/Delete offer "Pro" \(off_pro\)\? \[y\/N\] /);

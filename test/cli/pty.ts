@@ -3,7 +3,7 @@
  * stdout and asks its questions; the test types into it with `type` and reads what a person
  * would see (stdout and stderr mixed, as on a terminal).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { CLI } from '../e2e/helpers.js';
 
 export interface PtyRun {
@@ -11,6 +11,8 @@ export interface PtyRun {
   type(keys: string): void;
   /** Resolves once the screen shows `pattern`. */
   waitFor(pattern: RegExp): Promise<string>;
+  /** Send `signal` to the CLI itself (the child of `script`). */
+  signal(signal: NodeJS.Signals): void;
   /** The exit code and everything shown. */
   done: Promise<{ code: number | null; screen: string }>;
 }
@@ -35,6 +37,9 @@ export function runInPty(args: string[], env: Record<string, string>): PtyRun {
   const done = new Promise<{ code: number | null; screen: string }>((resolve) => child.on('close', (code) => resolve({ code, screen })));
   return {
     type: (keys) => child.stdin.write(keys),
+    signal: (signal) => {
+      for (const pid of execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean)) process.kill(Number(pid), signal);
+    },
     waitFor: (pattern) =>
       new Promise((resolve, reject) => {
         if (pattern.test(screen)) return resolve(screen);
