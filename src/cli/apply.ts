@@ -86,7 +86,7 @@ export async function runApply(target: string | undefined, options: ApplyCommand
     const code = signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
     if (stoppedBy === undefined) {
       stoppedBy = signal;
-      err.write(`\nStopping (${signal}): no new calls will start; waiting for the calls in flight, then saving the state. Press Ctrl-C again to stop at once.\n`);
+      err.write(`\nStopping: no new calls will start; waiting for the calls in flight, then saving the state. Press Ctrl-C again to stop at once.\n`);
       controller.abort();
       return;
     }
