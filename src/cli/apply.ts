@@ -2,9 +2,11 @@
  * `coursesync apply [dir|plan.json]`: run the plan against the school (docs/architecture.md#apply, docs/school-api.md#webhooks).
  * Flags → options → applyCourse (src/apply/); this file only talks to the terminal:
  * - on a TTY: the plan, a y/N confirmation, a progress bar (calls done, in flight, failed);
- * - off a TTY: `--yes` is required, and each call gets one line;
- * - SIGINT: the first stops starting calls, lets those in flight finish, saves state and exits
- *   130; a second exits at once (the state may hold pending calls; the next apply resolves them).
+ * - off a TTY: `--yes` is required when there is a call to make, and each call gets one line;
+ * - with --json: one document on stdout at the end (apply-report.ts), everything else on stderr;
+ * - SIGINT or SIGTERM: the first stops starting calls, lets those in flight finish, saves state
+ *   and exits 130 (143 for SIGTERM); a second exits at once (the state may hold pending calls;
+ *   the next apply resolves them).
  * A saved plan is applied to the course repo found from the current folder (or `--dir`), as
  * Terraform applies a saved plan in its working directory.
  */
@@ -24,6 +26,7 @@ export interface ApplyCommandOptions extends ConnectionFlags {
   dir?: string;
   forceUnlock?: boolean;
   acceptImpact?: boolean;
+  json?: boolean;
 }
 
 /** Add the apply command. */
@@ -32,7 +35,7 @@ export function register(program: Command): void {
     .command('apply')
     .description('Apply the repo (or a saved plan) to the school: creates, moves and updates in planned order')
     .argument('[target]', 'folder of the course repo (default: found from the current folder upward), or a plan saved with `coursesync plan --out plan.json`')
-    .option('-y, --yes', 'apply without asking (required when not run in a terminal)')
+    .option('-y, --yes', 'apply without asking (required off a terminal when there is a call to make)')
     .option('--concurrency <n>', 'at most this many requests in flight (default: coursesync.yaml apply.concurrency, else 4)')
     .option('--refresh', 'read every tracked lesson from the school first and report drift')
     .option('--recreate <key>', 'drop the uncertain create KEY from state and create it again (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
@@ -40,6 +43,7 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: found from the current folder upward)')
     .option('--force-unlock', 'take the state lock even if another apply seems to hold it')
     .option('--accept-impact', 'apply even when the plan has error-level learner impact not acknowledged in the repo')
+    .option('--json', 'print what was done as JSON on stdout (the plan and progress go to stderr)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
     .action(async (target: string | undefined, options: ApplyCommandOptions) => {
@@ -49,12 +53,9 @@ export function register(program: Command): void {
 
 /** Run apply on the repo or saved plan `target` (default: the repo found from the current folder); returns the exit code. */
 export async function runApply(target: string | undefined, options: ApplyCommandOptions, io: CommandIo = processIo()): Promise<number> {
-  const { colors, confirm } = await import('./terminal.js');
+  const { colors, confirm, printJson } = await import('./terminal.js');
+  const { plural } = await import('../diagnostics/error-codes/entry.js');
   const interactive = io.interactive === true;
-  // Refuse before reading anything: off a terminal nobody can confirm.
-  if (!interactive && !options.yes) {
-    throw failure('cli/needs-yes', { question: 'the changes (nothing was applied)', plan: true });
-  }
   const concurrency = positiveInt('--concurrency', options.concurrency, 64);
   const { stat, readFile } = await import('node:fs/promises');
   const { findRepoRoot } = await import('../source/repo-root.js');
@@ -71,27 +72,33 @@ export async function runApply(target: string | undefined, options: ApplyCommand
 
   const { applyCourse, describeOutcome, summarizeApply } = await import('../apply/index.js');
   const { renderText, summaryLine } = await import('../plan/index.js');
-  const out = io.stdout;
   const err = io.stderr;
+  // With --json, stdout holds the one JSON document; what a person reads goes to stderr.
+  const out = options.json ? err : io.stdout;
   const c = colors(out, io.env);
   const color = c.isColorSupported;
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      err.write('\nStopping: no new calls will start; waiting for the calls in flight, then saving the state. Press Ctrl-C again to stop at once.\n');
+  // SIGTERM (a CI job cancelled, `kill`) is as graceful as Ctrl-C; each exits with its own code.
+  let stoppedBy: NodeJS.Signals | undefined;
+  let atPrompt = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (atPrompt) return; // the prompt stops itself (terminal.ts confirm)
+    const code = signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
+    if (stoppedBy === undefined) {
+      stoppedBy = signal;
+      err.write(`\nStopping: no new calls will start; waiting for the calls in flight, then saving the state. Press Ctrl-C again to stop at once.\n`);
       controller.abort();
       return;
     }
     err.write('\nStopped at once. The state may hold calls still pending; the next `coursesync apply` resolves them first.\n');
-    process.exit(ExitCode.Interrupted);
+    process.exit(code);
   };
 
   let bar: import('cli-progress').SingleBar | undefined;
   let failedCount = 0;
   let started = performance.now();
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   let result: Awaited<ReturnType<typeof applyCourse>>;
   try {
     result = await applyCourse(dir, {
@@ -110,7 +117,13 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       confirm: async (plan, ctx) => {
         out.write(renderText(plan, { color }));
         const calls = plan.changes.filter((ch) => ch.action === 'create' || ch.action === 'update' || ch.action === 'move' || ch.action === 'unpublish').length;
-        const ok = await confirm(`Apply these ${calls} call${calls === 1 ? '' : 's'} to ${ctx.baseUrl}?`, { yes: options.yes });
+        const question = `Apply ${calls === 1 ? 'this' : 'these'} ${plural(calls, 'call')} to ${ctx.baseUrl}?`;
+        // Off a terminal nobody can confirm; asked only when there is a call to make.
+        if (!interactive && !options.yes) throw failure('cli/needs-yes', { question, plan: true });
+        // Stopped while planning: no prompt, no call.
+        if (stoppedBy) throw failure('cli/interrupted', { question }, { exitCode: stoppedBy === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted });
+        atPrompt = true;
+        const ok = await confirm(question, { yes: options.yes }).finally(() => (atPrompt = false));
         if (ok && interactive) {
           const { SingleBar, Presets } = await import('cli-progress');
           bar = new SingleBar(
@@ -136,16 +149,23 @@ export async function runApply(target: string | undefined, options: ApplyCommand
     });
   } finally {
     bar?.stop();
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 
+  const { applyReport } = await import('./apply-report.js');
+  const report = (status: import('./apply-report.js').ApplyStatus, seconds: number | null = null) => {
+    if (options.json) printJson(applyReport(result, status, seconds), io.stdout);
+  };
   if (result.cancelled) {
-    out.write('Apply cancelled; nothing was changed.\n');
-    return ExitCode.Error;
+    err.write('Apply cancelled; nothing was changed.\n');
+    report('cancelled');
+    return ExitCode.Cancelled;
   }
   if (result.result === null) {
     if (result.plan.summary.uncertain > 0) {
       out.write(renderText(result.plan, { color }));
+      report('failed');
       throw uncertainError(result.plan.summary.uncertain);
     }
     const settled = result.settledDrift.length;
@@ -154,13 +174,15 @@ export async function runApply(target: string | undefined, options: ApplyCommand
         (settled > 0 ? ` Nothing to send: recorded ${settled} drifted lesson${settled === 1 ? '' : 's'} as the school has ${settled === 1 ? 'it' : 'them'} (${result.settledDrift.join(', ')}).` : '') +
         '\n',
     );
+    report('no-changes');
     return ExitCode.Ok;
   }
   const seconds = (performance.now() - started) / 1000;
   const lines = summarizeApply(result, { seconds });
   const ok = result.result.outcomes.every((o) => o.status === 'done');
   out.write((ok ? c.green(lines[0]!) : c.red(lines[0]!)) + '\n' + lines.slice(1).map((l) => l + '\n').join(''));
-  if (result.result.interrupted) return ExitCode.Interrupted;
+  report(result.result.interrupted ? 'interrupted' : ok && result.plan.summary.uncertain === 0 ? 'applied' : 'failed', seconds);
+  if (result.result.interrupted) return stoppedBy === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
   if (!ok) {
     // A tracked lesson the school no longer has: say how to recover, with the exact commands.
     const { SchoolApiError } = await import('../school/errors.js');

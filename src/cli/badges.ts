@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import type { BadgeAwardBody } from '../school/wire/badges.js';
 import { ExitCode } from './exit-codes.js';
 import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
-import { printJson } from './terminal.js';
+import { printDocument } from './terminal.js';
 
 export interface BadgesAwardOptions extends SchoolFlags {
   badgeId?: string;
@@ -59,7 +59,7 @@ export async function runBadgesAward(options: BadgesAwardOptions, io: CommandIo 
   const award = await explained(client.badges.award(body), `${badge} or no ${member}`);
   const outcome = classifyAward(award.unlocked_at, answeredAt);
   if (options.json) {
-    printJson({ outcome, award }, io.stdout);
+    printDocument({ outcome, award }, io.stdout);
     return ExitCode.Ok;
   }
   const text =

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { ExitCode } from './exit-codes.js';
 import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
-import { printJson } from './terminal.js';
+import { printDocument } from './terminal.js';
 
 export interface CustomCodePullOptions extends SchoolFlags {
   out?: string;
@@ -37,7 +37,7 @@ export async function runCustomCodePull(options: CustomCodePullOptions, io: Comm
     throw failure('custom-code/write-failed', { dir: outDir, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
   if (options.json) {
-    printJson({ files, note: NO_WRITE_ENDPOINT }, io.stdout);
+    printDocument({ files, note: NO_WRITE_ENDPOINT }, io.stdout);
     return ExitCode.Ok;
   }
   for (const f of files) io.stdout.write(`wrote ${f.path} (${f.bytes} bytes${f.changed ? '' : ', unchanged'})\n`);

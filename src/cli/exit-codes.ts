@@ -1,12 +1,22 @@
-/** Named exit codes, in one place (docs/cli.md). */
+/** Named exit codes, in one place (docs/cli.md#exit-codes). */
 export const ExitCode = {
   /** Success; for plan: no changes. */
   Ok: 0,
   /** An error: invalid input, failed call, refused action. */
   Error: 1,
-  /** `plan --detailed-exitcode`: changes are present. */
+  /**
+   * A usage error: an unknown command or option, a missing or malformed argument. Also
+   * `plan --detailed-exitcode` (and `webhooks plan --detailed-exitcode`): changes are present,
+   * Terraform's meaning, kept so CI scripts written for Terraform read it the same way.
+   */
+  Usage: 2,
+  /** `plan --detailed-exitcode`: changes are present (the same number as Usage, see above). */
   Changes: 2,
-  /** Stopped by SIGINT after finishing the calls in flight. */
+  /** Answered no (or Ctrl-D) at a confirmation prompt: nothing was changed. */
+  Cancelled: 3,
+  /** Stopped by SIGINT (Ctrl-C): at the prompt, or during apply after the calls in flight finished. */
   Interrupted: 130,
+  /** Stopped by SIGTERM: at a prompt, or during apply after the calls in flight finished (128 + 15, as shells report it). */
+  Terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -44,8 +44,8 @@ export async function runImport(ids: string[], options: ImportCommandOptions, io
   const keys = new Set(result.lessons.map((l) => l.key));
   const left = await pendingChangesFor(dir, keys, options, io.env);
   if (options.json) {
-    const { printJson } = await import('./terminal.js');
-    printJson({ format_version: 1, lessons: result.lessons, resolved_uncertain: result.resolvedUncertain, next_plan: left }, io.stdout);
+    const { printDocument } = await import('./terminal.js');
+    printDocument({ lessons: result.lessons, resolved_uncertain: result.resolvedUncertain, next_plan: left }, io.stdout);
     return ExitCode.Ok;
   }
   const out = io.stdout;

@@ -29,6 +29,8 @@ const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./badges.js'),
   () => import('./custom-code.js'),
   () => import('./sections.js'),
+  () => import('./auth.js'),
+  () => import('./completion.js'),
   () => import('./emulator.js'),
 ];
 
@@ -41,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
     .configureOutput({ outputError: (message, write) => write(redactUsageError(message)) })
     .exitOverride();
   for (const load of commands) (await load()).register(program);
+  (await import('./help-examples.js')).addExamples(program);
   program.addHelpText('after', '\nColour: on a terminal; --no-color or NO_COLOR turns it off, --color or FORCE_COLOR forces it (every command).');
   // --color/--no-color are read by terminal.ts colors() from the command line itself, for any
   // command and in any position; commander never sees them.
@@ -50,7 +53,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(args);
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.Ok : ExitCode.Error;
+    // Help and --version exit 0; anything else commander stops on is a usage error.
+    if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     throw e;
   }
   return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok;

@@ -8,7 +8,7 @@ import type { MemberLookup, SchoolClient } from '../school/client.js';
 import type { Member, MemberAccess } from '../school/wire/members.js';
 import { ExitCode } from './exit-codes.js';
 import { addSchoolOptions, explained, openSchool, positiveInt, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
-import { confirm, printJson, printRecord, printTable, type Out } from './terminal.js';
+import { confirm, printDocument, printRecord, printTable, type Out } from './terminal.js';
 
 export interface MembersListOptions extends SchoolFlags {
   all?: boolean;
@@ -74,7 +74,7 @@ export async function runMembersList(options: MembersListOptions, io: CommandIo 
     pagination = p.pagination;
   }
   if (options.json) {
-    printJson({ members, page: options.all ? null : pagination.current_page, total_pages: pagination.total_pages, total_count: pagination.total_count }, io.stdout);
+    printDocument({ members, page: options.all ? null : pagination.current_page, total_pages: pagination.total_pages, total_count: pagination.total_count }, io.stdout);
     return ExitCode.Ok;
   }
   printMembers(members, io.stdout);
@@ -101,7 +101,7 @@ export async function runMembersGet(options: MembersGetOptions, io: CommandIo = 
   const lookup: MemberLookup = options.id !== undefined ? { id: options.id } : { email: options.email! };
   const client = await openSchool(options, io);
   const member = await explained(client.members.get(lookup), describeLookup(lookup));
-  if (options.json) printJson(member, io.stdout);
+  if (options.json) printDocument({ member }, io.stdout);
   else printRecord(member, io.stdout);
   return ExitCode.Ok;
 }
@@ -127,7 +127,7 @@ export async function runMembersAccesses(options: MembersAccessesOptions, io: Co
     accesses = accesses.filter((a) => a.member_id === member!.id);
   }
   if (options.json) {
-    printJson({ member: member ?? null, accesses }, io.stdout);
+    printDocument({ member: member ?? null, accesses }, io.stdout);
     return ExitCode.Ok;
   }
   printTable(
@@ -163,10 +163,10 @@ export async function runMemberFlag(action: MemberFlagAction, who: string, optio
   const spec = FLAG_ACTIONS[action];
   if (!(await confirm(`${action[0]!.toUpperCase()}${action.slice(1)} ${fullName(member) || member.email} <${member.email}> (${member.id})?`, { yes: options.yes }))) {
     io.stderr.write('Nothing was changed.\n');
-    return ExitCode.Error;
+    return ExitCode.Cancelled;
   }
   const after = await explained(client.members[spec.call]({ member_id: member.id, value: spec.value }), describeLookup(lookup));
-  if (options.json) printJson(after, io.stdout);
+  if (options.json) printDocument({ member: after }, io.stdout);
   else printRecord(after, io.stdout);
   if (io.stdout.isTTY && !options.json) io.stderr.write(`${spec.done} ${after.email} (${after.id}).\n`);
   return ExitCode.Ok;

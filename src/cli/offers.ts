@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { Offer } from '../school/wire/offers.js';
 import { ExitCode } from './exit-codes.js';
 import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
-import { confirm, printJson, printRecord } from './terminal.js';
+import { confirm, printDocument, printRecord } from './terminal.js';
 
 export interface OffersGetOptions extends SchoolFlags {
   json?: boolean;
@@ -23,7 +23,7 @@ const pricesOf = (o: Offer) => o.prices.map((p) => `${p.amount} ${p.currency} ($
 export async function runOffersGet(id: string, options: OffersGetOptions, io: CommandIo = processIo()): Promise<number> {
   const client = await openSchool(options, io);
   const offer = await explained(client.offers.get(id), `offer ${id} (or it is in Trash)`);
-  if (options.json) printJson(offer, io.stdout);
+  if (options.json) printDocument({ offer }, io.stdout);
   else printRecord({ ...offer, prices: pricesOf(offer) }, io.stdout);
   return ExitCode.Ok;
 }
@@ -44,11 +44,11 @@ export async function runOffersDelete(id: string, options: OffersDeleteOptions, 
   if (!options.json) io.stderr.write(consequences + '\n');
   if (!(await confirm(`Delete offer "${offer.name}" (${offer.id})?`, { yes: options.yes }))) {
     io.stderr.write('Nothing was deleted.\n');
-    return ExitCode.Error;
+    return ExitCode.Cancelled;
   }
   const result = await explained(client.offers.delete(offer.id), subject);
   if (options.json) {
-    printJson({ ...result, offer, removed_accesses: accesses, restorable_from_trash: true }, io.stdout);
+    printDocument({ ...result, offer, removed_accesses: accesses, restorable_from_trash: true }, io.stdout);
   } else {
     io.stdout.write(`Deleted offer "${offer.name}" (${offer.id}): it is in Trash, ${accesses} member access${accesses === 1 ? '' : 'es'} removed, members kept. Restore it from Trash in the school if needed.\n`);
   }

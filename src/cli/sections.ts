@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { Section } from '../school/wire/sections.js';
 import { ExitCode } from './exit-codes.js';
 import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
-import { printJson, printTable } from './terminal.js';
+import { printDocument, printTable } from './terminal.js';
 
 export interface SectionsListOptions extends SchoolFlags {
   group?: string;
@@ -50,7 +50,7 @@ export async function runSectionsList(arg: string, options: SectionsListOptions,
     if (!options.json && io.stderr.isTTY) io.stderr.write(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} under ${dir}: ${files.map((f) => f.path).join(', ')}.\n`);
   }
   if (options.json) {
-    printJson({ program_id: programId, sections }, io.stdout);
+    printDocument({ program_id: programId, sections }, io.stdout);
     return ExitCode.Ok;
   }
   printTable(

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { LessonState, StateData } from '../state/schema.js';
 import { ExitCode } from './exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
-import { printJson, printRecord, printTable } from './terminal.js';
+import { printDocument, printRecord, printTable } from './terminal.js';
 
 export interface StateCommandOptions {
   dir?: string;
@@ -32,7 +32,7 @@ export async function runStateList(options: StateCommandOptions, io: CommandIo =
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, l]) => ({ key, ...l }));
   if (options.json) {
-    printJson({ format_version: 1, lineage: exists ? state.lineage : null, serial: state.serial, lessons: rows.map(({ key, id, program_id, section_id, position, path }) => ({ key, id, program_id, section_id, position, path })) }, io.stdout);
+    printDocument({ lineage: exists ? state.lineage : null, serial: state.serial, lessons: rows.map(({ key, id, program_id, section_id, position, path }) => ({ key, id, program_id, section_id, position, path })) }, io.stdout);
     return ExitCode.Ok;
   }
   if (!exists) {
@@ -67,7 +67,7 @@ export async function runStateShow(key: string, options: StateCommandOptions, io
   const entry = state.lessons[key];
   if (!entry) return unknownKey(state, key);
   if (options.json) {
-    printJson({ format_version: 1, key, ...entry }, io.stdout);
+    printDocument({ key, ...entry }, io.stdout);
     return ExitCode.Ok;
   }
   const { applied, response: _hashes, uncertain, ...where } = entry;

@@ -6,6 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import pc from 'picocolors';
 import { failure } from '../diagnostics/error-codes/index.js';
+import { ExitCode } from './exit-codes.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
@@ -53,7 +54,8 @@ function colorOn(stream: Out, env: NodeJS.ProcessEnv, argv: readonly string[]): 
 /**
  * Ask `question` (y/N, default no) before a change. With `yes` the answer is yes without asking.
  * Off a TTY there is nobody to ask, so without `yes` it refuses (GitHub CLI behaviour).
- * @throws CoursesyncError `cli/needs-yes` off a TTY without `yes`
+ * Ctrl-D answers no (the caller exits with ExitCode.Cancelled); Ctrl-C or SIGTERM stops the command.
+ * @throws CoursesyncError `cli/needs-yes` off a TTY without `yes`; `cli/interrupted` on Ctrl-C (exit 130) or SIGTERM (143)
  */
 export async function confirm(question: string, options: { yes?: boolean | undefined }): Promise<boolean> {
   if (options.yes) return true;
@@ -62,20 +64,28 @@ export async function confirm(question: string, options: { yes?: boolean | undef
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   // readline turns Ctrl-C into its own 'SIGINT' event and, with no listener, only pauses: the
-  // prompt would hang. Ctrl-C (or Ctrl-D) at the prompt answers no.
+  // prompt would hang. A kill -INT or -TERM while the prompt waits stops it the same way.
   const abort = new AbortController();
-  rl.on('SIGINT', () => abort.abort());
+  let interrupted: NodeJS.Signals | undefined;
+  const onInterrupt = (signal: NodeJS.Signals = 'SIGINT') => {
+    interrupted = signal;
+    abort.abort();
+  };
+  rl.on('SIGINT', () => onInterrupt('SIGINT'));
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
   rl.on('close', () => abort.abort());
   try {
     const answer = await rl.question(`${question} [y/N] `, { signal: abort.signal });
     return /^y(es)?$/i.test(answer.trim());
   } catch (e) {
-    if (abort.signal.aborted) {
-      process.stderr.write('\n');
-      return false;
-    }
-    throw e;
+    if (!abort.signal.aborted) throw e;
+    process.stderr.write('\n');
+    if (interrupted) throw failure('cli/interrupted', { question }, interrupted === 'SIGTERM' ? { exitCode: ExitCode.Terminated } : {});
+    return false;
   } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     rl.close();
   }
 }
@@ -112,6 +122,18 @@ export function printRecord(record: Record<string, unknown>, out: Out = process.
 /** Print `value` as stable JSON: 2-space indentation, a final newline. */
 export function printJson(value: unknown, out: Out = process.stdout): void {
   out.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/**
+ * Version of every JSON document a command prints with --json, except plans (`plan`, `webhooks
+ * plan`), which carry their own format version. Raised when a field changes meaning or goes away
+ * (docs/cli.md#json-output).
+ */
+export const JSON_FORMAT_VERSION = 1;
+
+/** Print a --json document: `format_version` first, then `body`'s fields. */
+export function printDocument(body: Record<string, unknown>, out: Out = process.stdout): void {
+  printJson({ format_version: JSON_FORMAT_VERSION, ...body }, out);
 }
 
 /** Tabs and newlines would break both table forms. */

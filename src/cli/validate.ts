@@ -1,6 +1,7 @@
 /**
  * `coursesync validate [dir]`: read and check the whole course repo, print every diagnostic
- * at once (sorted, `path:line:col`) and a summary line; exit 0 when valid, 1 when not.
+ * at once (sorted, `path:line:col`, on stderr) and a summary line (on stdout); exit 0 when
+ * valid, 1 when not. With --json, one document on stdout holds both.
  * It compiles like plan, with the lesson cache under `.coursesync/cache/`: a lesson file whose
  * bytes this very compiler found clean is not parsed or rendered again. Nothing is hidden by
  * it: lessons with any diagnostic are never cached, and the references of every lesson,
@@ -12,6 +13,7 @@ import { processIo, type CommandIo } from './school-command.js';
 
 export interface ValidateOptions {
   format: 'text' | 'json';
+  json?: boolean;
 }
 
 /** Add the validate command. */
@@ -20,6 +22,7 @@ export function register(program: Command): void {
     .command('validate')
     .description('Parse and check the course repo: every problem at once, as path:line:col')
     .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
+    .option('--json', 'print the diagnostics and counts as JSON (same as --format json)')
     .option('--format <format>', 'output format: text or json (versioned)', 'text')
     .action(async (dir: string | undefined, options: ValidateOptions) => {
       process.exitCode = await runValidate(dir, options);
@@ -29,8 +32,9 @@ export function register(program: Command): void {
 /** Run validate on the repo `dirArg` (or the one found from the current folder); returns the exit code. */
 export async function runValidate(dirArg: string | undefined, options: ValidateOptions, io: CommandIo = processIo()): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
-  if (options.format !== 'text' && options.format !== 'json') {
-    throw failure('cli/bad-format', { format: String(options.format), allowed: 'text or json' });
+  const format = options.json ? 'json' : options.format;
+  if (format !== 'text' && format !== 'json') {
+    throw failure('cli/bad-format', { format: String(format), allowed: 'text or json' });
   }
   const { findRepoRoot } = await import('../source/repo-root.js');
   const dir = await findRepoRoot(dirArg);
@@ -44,13 +48,13 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
   const diagnostics = sortDiagnostics([...result.diagnostics, ...(webhooks?.diagnostics ?? [])]);
   const valid = result.desired !== undefined && !hasErrors(webhooks?.diagnostics ?? []);
   const counts = webhooks ? { ...result.counts, webhooks: webhooks.count } : result.counts;
-  if (options.format === 'json') {
-    const report = { format_version: 1, valid, counts, diagnostics };
-    io.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  if (format === 'json') {
+    const { printDocument } = await import('./terminal.js');
+    printDocument({ valid, counts, diagnostics }, io.stdout);
   } else {
-    const lines = diagnostics.map(formatDiagnostic);
-    lines.push(summaryLine(counts, diagnostics));
-    io.stdout.write(lines.join('\n') + '\n');
+    // Diagnostics are chatter on stderr, as with every command; the verdict is the result.
+    for (const d of diagnostics) io.stderr.write(formatDiagnostic(d) + '\n');
+    io.stdout.write(summaryLine(counts, diagnostics) + '\n');
   }
   if (io.env.GITHUB_ACTIONS === 'true') {
     // Annotations go to stderr so `--format json` stdout stays parseable; Actions reads both.

@@ -9,7 +9,7 @@ import type { Webhook } from '../school/wire/webhooks.js';
 import type { WebhooksPlan } from '../webhooks/diff-webhooks.js';
 import { ExitCode } from './exit-codes.js';
 import { addSchoolOptions, explained, openSchool, planFormat, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
-import { colors, confirm, printJson, printTable } from './terminal.js';
+import { colors, confirm, printDocument, printTable } from './terminal.js';
 
 export interface WebhooksPlanOptions extends SchoolFlags {
   json?: boolean;
@@ -71,7 +71,7 @@ export async function runWebhooksApply(dir: string, options: WebhooksApplyOption
     const ok = await confirm(`Create ${creates.length} webhook${creates.length === 1 ? '' : 's'} in the school?`, { yes: options.yes });
     if (!ok) {
       io.stderr.write('Nothing was created.\n');
-      return ExitCode.Error;
+      return ExitCode.Cancelled;
     }
     for (const c of creates) {
       try {
@@ -86,7 +86,7 @@ export async function runWebhooksApply(dir: string, options: WebhooksApplyOption
     }
   }
   if (options.json) {
-    printJson({ format_version: plan.format_version, created, plan }, io.stdout);
+    printDocument({ created, plan }, io.stdout);
   } else {
     const lines = created.map((w) => `Created ${w.id}: ${w.event_type} → ${w.webhook_url}`);
     lines.push(creates.length === 0 ? webhooksSummaryLine(plan) : `Apply complete: ${created.length} webhook${created.length === 1 ? '' : 's'} created.`);
@@ -100,7 +100,7 @@ export async function runWebhooksList(options: WebhooksListOptions, io: CommandI
   const client = await openSchool(options, io);
   const hooks = await explained(client.webhooks.list());
   if (options.json) {
-    printJson(hooks, io.stdout);
+    printDocument({ webhooks: hooks }, io.stdout);
     return ExitCode.Ok;
   }
   printTable(

@@ -69,10 +69,46 @@ async function helpOfEveryCommand(prefix: string[] = []): Promise<Array<{ path: 
   return [{ path: prefix.join(' '), help }, ...nested.flat()];
 }
 
+/** The walk runs the CLI some 40 times: once per file, shared by the tests below. */
+let walked: ReturnType<typeof helpOfEveryCommand> | undefined;
+const everyHelp = () => (walked ??= helpOfEveryCommand());
+
+/** The options block of a help text (examples mention options too). */
+const optionsOf = (help: string) => (help.split(/^Options:$/m)[1] ?? '').split(/^\S/m)[0]!;
+
 describe('-y', () => {
   it('is the short form of --yes on every command that offers --yes', async () => {
-    const withYes = (await helpOfEveryCommand()).filter((c) => /--yes\b/.test(c.help));
+    const withYes = (await everyHelp()).map((c) => ({ ...c, help: optionsOf(c.help) })).filter((c) => /--yes\b/.test(c.help));
     for (const c of withYes) expect(c.help, c.path).toMatch(/^ {2}-y, --yes\b/m);
     expect(withYes.map((c) => c.path)).toEqual(expect.arrayContaining(['apply', 'offers delete', 'webhooks apply', 'members ban']));
+  });
+});
+
+describe('exit codes', () => {
+  it('every named exit code has its row in docs/cli.md#exit-codes, and the table names no other', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { ExitCode } = await import('../../src/cli/exit-codes.js');
+    const doc = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const section = doc.split(/^## Exit codes$/m)[1]!.split(/^## /m)[0]!;
+    const rows = [...section.matchAll(/^\| (\d+) \| `(\w+)` \|/gm)].map((m) => [m[2], Number(m[1])]);
+    expect(Object.fromEntries(rows)).toEqual({ ...ExitCode });
+    expect(rows).toHaveLength(Object.keys(ExitCode).length);
+  });
+});
+
+describe('--help and completion', () => {
+  it('every --help has examples; every command and option it shows is in every completion script (generated from the program, never stale)', async () => {
+    const [commands, ...scripts] = await Promise.all([everyHelp(), ...['bash', 'zsh', 'fish'].map(async (shell) => (await runCli(['completion', shell])).stdout)]);
+    expect(commands.length).toBeGreaterThan(35);
+    const [bash, zsh, fish] = scripts as [string, string, string];
+    for (const { path, help } of commands) {
+      expect(help, path).toMatch(/\nExamples:\n {2}\$ coursesync /);
+      expect(bash, path).toContain(`    '${path}') echo `);
+      expect(zsh, path).toContain(`    '${path}') reply=(`);
+      expect(fish, path).toContain(`-n '__coursesync_at "${path}"'`);
+      // The second table of the bash script is the options one.
+      const line = bash.split('\n').filter((l) => l.startsWith(`    '${path}') echo `))[1]!;
+      for (const [, o] of optionsOf(help).matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)) expect(line, `${path} ${o}`).toContain(o);
+    }
   });
 });

@@ -74,7 +74,7 @@ describe('connection settings', () => {
       await writeFile(join(dir, 'coursesync.yaml'), `school:\n  base_url: ${school.emu.url}\n`);
       const io = school.io({ env: { COURSESYNC_BASE_URL: '' } });
       expect(await runMembersGet({ id: 'mem_1', dir, json: true }, io)).toBe(0);
-      expect(JSON.parse(io.stdout.text).id).toBe('mem_1');
+      expect(JSON.parse(io.stdout.text).member.id).toBe('mem_1');
       await writeFile(join(dir, 'coursesync.yaml'), 'school:\n  base_ur: x\n');
       const e = await school.fails(runMembersGet({ id: 'mem_1', dir }, school.io()));
       expect(e.code).toBe('config/invalid');
@@ -99,7 +99,7 @@ describe('members get', () => {
     const b = school.io();
     await runMembersGet({ email: ' GRACE@example.com ', json: true }, b);
     expect(JSON.parse(a.stdout.text)).toEqual(JSON.parse(b.stdout.text));
-    expect(JSON.parse(a.stdout.text)).toMatchObject({ id: 'mem_2', email: 'grace@example.com', first_name: 'Grace' });
+    expect(JSON.parse(a.stdout.text).member).toMatchObject({ id: 'mem_2', email: 'grace@example.com', first_name: 'Grace' });
   });
 
   it('prints field/value lines off a TTY', async () => {
@@ -160,7 +160,7 @@ describe('members suspend|unsuspend|ban|unban', () => {
   ] as const)('%s --yes sets the flag and prints the member after the change; the opposite clears it', async (action, flag, value) => {
     const io = school.io();
     expect(await runMemberFlag(action, 'ada@example.com', { yes: true, json: true }, io)).toBe(0);
-    const printed = JSON.parse(io.stdout.text);
+    const printed = JSON.parse(io.stdout.text).member;
     const live = (await school.state()).members.find((m: any) => m.id === 'mem_1');
     expect(live[flag]).toBe(value);
     expect(printed).toMatchObject({ id: 'mem_1', email: 'ada@example.com', updated_at: live.updated_at });

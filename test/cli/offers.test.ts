@@ -9,7 +9,7 @@ describe('offers get', () => {
   it('prints the offer (JSON) and a field/value table', async () => {
     const json = school.io();
     await runOffersGet('off_pro', { json: true }, json);
-    expect(JSON.parse(json.stdout.text)).toMatchObject({ id: 'off_pro', name: 'Pro', prices: [{ id: 'pri_pro', amount: 4900, currency: 'EUR' }] });
+    expect(JSON.parse(json.stdout.text).offer).toMatchObject({ id: 'off_pro', name: 'Pro', prices: [{ id: 'pri_pro', amount: 4900, currency: 'EUR' }] });
     const text = school.io();
     await runOffersGet('off_pro', {}, text);
     expect(text.stdout.text).toContain('prices\t4900 EUR (pri_pro)\n');

@@ -171,7 +171,7 @@ describe('coursesync plan', () => {
 
   it('an unknown format is refused', async () => {
     const r = await runCli(['plan', await repoWithIds(), '--format', 'yaml']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown format "yaml"/);
   });
 });

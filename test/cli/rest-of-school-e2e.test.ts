@@ -70,7 +70,7 @@ describe('the built CLI', () => {
     expect(good.code).toBe(0);
     expect(good.stdout).toMatch(/^Awarded badge bdg_finisher to member mem_1: a new award/);
     const flag = await cli(['members', 'list', '--token', SECRET]);
-    expect(flag.code).toBe(1);
+    expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/unknown option '--token'/);
     // commander echoes the unknown flag, not its value
   });

@@ -35,8 +35,9 @@ describe('validate, plan and apply with injected I/O', () => {
     const dir = await writeRepo(WARNED);
     const io = ioWith({ GITHUB_ACTIONS: 'true' });
     expect(await runValidate(dir, { format: 'text' }, io)).toBe(0);
-    expect(io.stdout.text).toMatch(/^intro\/a\/5-links\.md:\d+:\d+ warning .*\[lesson\/javascript-url\]$/m);
-    expect(io.stdout.text).toMatch(/2 programs, 3 sections, 8 lessons: valid \(1 warning\)\n$/);
+    // Diagnostics on stderr, the verdict on stdout.
+    expect(io.stderr.text).toMatch(/^intro\/a\/5-links\.md:\d+:\d+ warning .*\[lesson\/javascript-url\]$/m);
+    expect(io.stdout.text).toBe('2 programs, 3 sections, 8 lessons: valid (1 warning)\n');
     expect(io.stderr.text).toMatch(/^::warning file=intro\/a\/5-links\.md,/m);
   });
 

@@ -9,7 +9,7 @@ describe('usage errors', () => {
   it('an unknown --token=VALUE is named without its value, on every level of the command tree', async () => {
     for (const args of [['plan', `--token=${KEY}`], [`--token=${KEY}`], ['members', 'list', `--api-key=${KEY}`], ['webhooks', 'plan', `--tokn=${KEY}`]]) {
       const r = await runCli(args);
-      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/unknown option '--[a-z-]+=…'/);
       expect(r.stdout + r.stderr).not.toContain(KEY);
     }
@@ -17,7 +17,7 @@ describe('usage errors', () => {
 
   it('the key from COURSESYNC_TOKEN typed as a stray word is masked', async () => {
     const r = await runCli([KEY], { COURSESYNC_TOKEN: KEY });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown command '…'");
     expect(r.stdout + r.stderr).not.toContain(KEY);
   });
@@ -25,5 +25,26 @@ describe('usage errors', () => {
   it('keeps everything else of the message', () => {
     expect(redactUsageError("error: unknown option '--tokn'\n(Did you mean --token-file?)\n", {})).toBe("error: unknown option '--tokn'\n(Did you mean --token-file?)\n");
     expect(redactUsageError("error: unknown option '-x=1'", {})).toBe("error: unknown option '-x=…'");
+  });
+});
+
+describe('exit codes (docs/cli.md#exit-codes)', () => {
+  it('2 for every usage error: an unknown option or command, a missing argument, a malformed value; 0 for --help and --version', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['plan', '--no-such-flag'], /unknown option '--no-such-flag'/],
+      [['frobnicate'], /unknown command 'frobnicate'/],
+      [['state', 'show'], /missing required argument 'key'/],
+      [['apply', '--concurrency', 'many'], /--concurrency must be a whole number from 1 to 64, not "many"\.\n {2}hint: e\.g\. --concurrency 2/],
+      [['validate', '--format', 'yaml'], /unknown format "yaml"\n {2}hint: use --format text or json/],
+      [['badges', 'award', '--email', 'ada@example.com'], /Give exactly one of --badge-id or --badge-name\./],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli(args)));
+    results.forEach((r, i) => {
+      expect(r.code, cases[i]![0].join(' ')).toBe(2);
+      expect(r.stderr).toMatch(cases[i]![1]);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+    expect((await runCli(['plan', '--help'])).code).toBe(0);
+    expect((await runCli(['--version'])).code).toBe(0);
   });
 });

@@ -27,7 +27,8 @@ function copyFixture(name: string): string {
 function validate(dir: string) {
   const { GITHUB_ACTIONS: _ignored, ...base } = process.env;
   const r = spawnSync(process.execPath, [cli, 'validate', dir], { cwd: root, env: { ...base, NO_COLOR: '1' }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  // `text`: the diagnostics (stderr) followed by the summary (stdout), as a terminal shows them.
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, text: r.stderr + r.stdout };
 }
 
 /** validate with the cache removed first: what a fresh checkout reports. */
@@ -62,7 +63,7 @@ describe('validate uses the lesson cache', () => {
     writeFileSync(cacheFile(dir), JSON.stringify(cache));
     const warm = validate(dir);
     expect(warm.code).toBe(1);
-    expect(warm.stdout).toMatch(/^foundations\/01-intro\/01-welcome\.md:9:1 error "images\/not-in-the-cache\.png": no file .* \[lesson\/missing-file\]$/m);
+    expect(warm.text).toMatch(/^foundations\/01-intro\/01-welcome\.md:9:1 error "images\/not-in-the-cache\.png": no file .* \[lesson\/missing-file\]$/m);
     // The same entries said to come from another compiler (another coursesync version): all
     // ignored, every lesson compiled from its source.
     writeFileSync(cacheFile(dir), JSON.stringify({ ...cache, compiler: '0'.repeat(64) }));
@@ -83,7 +84,7 @@ describe('validate uses the lesson cache', () => {
     rmSync(join(dir, 'foundations/01-intro/images/clone_repo.png'));
     const warm = validate(dir);
     expect(warm.code).toBe(1);
-    expect(warm.stdout.split('\n').filter((l) => !l.startsWith('  hint: '))).toEqual([
+    expect(warm.text.split('\n').filter((l) => !l.startsWith('  hint: '))).toEqual([
       'foundations/01-intro/01-welcome.md:9:1 error "images/clone_repo.png": no file foundations/01-intro/images/clone_repo.png in the repo [lesson/missing-file]',
       'foundations/02-project/01-recipes.md:10:1 error "../01-intro/images/clone_repo.png": no file foundations/01-intro/images/clone_repo.png in the repo [lesson/missing-file]',
       '1 program, 2 sections, 3 lessons: 2 errors',
@@ -101,7 +102,7 @@ describe('validate uses the lesson cache', () => {
     writeFileSync(setup, readFileSync(setup, 'utf8').replace('## Installing Git', '## Install Git'));
     const renamed = validate(dir);
     expect(renamed.code).toBe(1);
-    expect(renamed.stdout).toMatch(
+    expect(renamed.text).toMatch(
       /^foundations\/01-intro\/01-welcome\.md:3:14 error #installing-git: no heading or anchor with this id in foundations\/01-intro\/02-setup\.md \[lesson\/missing-anchor\]\n {2}hint: did you mean #install-git\?$/m,
     );
     expect(renamed.stdout).toMatch(/: 1 error\n$/);
@@ -119,7 +120,7 @@ describe('validate uses the lesson cache', () => {
     const runs = [validateCold(dir), validate(dir), validate(dir)];
     for (const r of runs) {
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/^foundations\/02-project\/02-script-link\.md:7:\d+ warning .*\[lesson\/javascript-url\]$/m);
+      expect(r.text).toMatch(/^foundations\/02-project\/02-script-link\.md:7:\d+ warning .*\[lesson\/javascript-url\]$/m);
       expect(r.stdout).toMatch(/: valid \(1 warning\)\n$/);
     }
     expect(runs[1]).toEqual(runs[0]);
@@ -127,7 +128,7 @@ describe('validate uses the lesson cache', () => {
     expect(cachedPaths(dir)).toEqual(ODIN_LESSONS);
     // A clean edit of another lesson (a cache miss for it) does not change what is reported for this one.
     appendFileSync(join(dir, WELCOME), '\nOne more line.\n');
-    expect(validate(dir).stdout).toBe(runs[0]!.stdout);
+    expect(validate(dir).text).toBe(runs[0]!.text);
   });
 
   it('never caches a lesson with an error: every error is reported on every run', () => {

@@ -38,7 +38,9 @@ describe('coursesync validate (built CLI)', () => {
   it('prints every diagnostic sorted as path:line:col with a hint, then the summary, and exits 1', () => {
     const r = run(['validate', fixture('video-rules')]);
     expect(r.code).toBe(1);
-    const lines = r.stdout.trimEnd().split('\n');
+    // Diagnostics on stderr, the summary on stdout.
+    const lines = (r.stderr + r.stdout).trimEnd().split('\n');
+    expect(r.stdout).toBe('1 program, 1 section, 5 lessons: 5 errors\n');
     expect(lines.filter((l) => !l.startsWith('  hint: '))).toEqual([
       'p/s/01-text-with-video.md:4:1 error "video" is only for video lessons, and this is a text lesson [lesson/video-not-allowed]',
       'p/s/02-two-sources.md:3:1 error "video" has 2 video sources (host_a, host_c); it needs exactly one [lesson/video-sources]',
@@ -86,8 +88,8 @@ describe('coursesync validate (built CLI)', () => {
       const r = run(['validate', dir]);
       const expected = (await loadCourse(dir)).diagnostics.map(formatDiagnostic);
       expect(expected.length, name).toBeGreaterThan(0);
-      expect([r.code, r.stdout], name).toEqual([1, expected.join('\n') + '\n' + r.stdout.trimEnd().split('\n').at(-1) + '\n']);
-      expect(r.stdout.trimEnd().split('\n').at(-1), name).toMatch(/: \d+ errors?(, \d+ warnings?)?$/);
+      expect([r.code, r.stderr], name).toEqual([1, expected.join('\n') + '\n']);
+      expect(r.stdout, name).toMatch(/^[^\n]*: \d+ errors?(, \d+ warnings?)?\n$/);
     }
   });
 
@@ -121,7 +123,7 @@ describe('coursesync validate checks webhooks.yaml when the repo has one', () =>
     const dir = withWebhooks('- webhook_url: https://hooks.example.com/a\n  event_type: new_paymnt\n');
     const r = run(['validate', dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^webhooks\.yaml:2:\d+ error .*\[webhooks\//m);
+    expect(r.stderr).toMatch(/^webhooks\.yaml:2:\d+ error .*\[webhooks\//m);
     expect(r.stdout).toMatch(/: 1 error\n$/);
   });
 });

@@ -57,14 +57,17 @@ describe('coursesync apply: examples/', () => {
     expect(await stateText(dir)).not.toContain(SECRET);
   });
 
-  it('off a terminal, without --yes: refuses before any request, and says to add --yes', async () => {
+  it('off a terminal, without --yes: with calls to make, refuses before any write (only the section check reads), and says to add --yes', async () => {
     const dir = await copyExamples();
-    const before = emu.stats().requests;
+    const before = emu.stats().byRoute;
     const r = await runCli(['apply', dir], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/nobody can confirm/);
     expect(r.stderr).toMatch(/hint: .*--yes/);
-    expect(emu.stats().requests).toBe(before);
+    const after = emu.stats().byRoute;
+    const called = Object.keys(after).filter((route) => after[route] !== before[route]);
+    expect(called.every((route) => /^GET /.test(route)), called.join(', ')).toBe(true);
+    expect(existsSync(join(dir, '.coursesync/state.json'))).toBe(false);
   });
 });
 

@@ -125,7 +125,7 @@ describe('images, files and links through plan and apply', () => {
     await writeFile(welcome, (await readFile(welcome, 'utf8')).replace('(images/clone_repo.png)', '(img/missing.png)'));
     const validate = await runCli(['validate', repo]);
     expect(validate.code).toBe(1);
-    expect(validate.stdout).toContain('foundations/01-intro/01-welcome.md:9:1 error "img/missing.png": no file foundations/01-intro/img/missing.png in the repo [lesson/missing-file]');
+    expect(validate.stderr).toContain('foundations/01-intro/01-welcome.md:9:1 error "img/missing.png": no file foundations/01-intro/img/missing.png in the repo [lesson/missing-file]');
     const before = lessonCalls(emu);
     const applied = await runCli(['apply', repo, '--yes'], env());
     expect(applied.code).toBe(1);

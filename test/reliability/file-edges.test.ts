@@ -86,7 +86,7 @@ describe('odd files', () => {
     await writeFile(Buffer.concat([Buffer.from(section + '/09-caf'), Buffer.from([0xe9]), Buffer.from('.md')]), lesson('name: Café\nlesson_type: text'));
     const r = await run(['validate', dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('intro-to-typescript/01-getting-started/09-caf\uFFFD.md error the name is not valid UTF-8 (bytes 30 39 2d 63 61 66 e9 2e 6d 64) [file/name-not-utf8]');
+    expect(r.stderr).toContain('intro-to-typescript/01-getting-started/09-caf\uFFFD.md error the name is not valid UTF-8 (bytes 30 39 2d 63 61 66 e9 2e 6d 64) [file/name-not-utf8]');
     expect(r.stdout + r.stderr).not.toContain('ENOENT');
   });
 
@@ -97,8 +97,8 @@ describe('odd files', () => {
     // Root reads any file, so as root the CLI runs as `nobody`; anyone else runs as themselves.
     const r = await run(['validate', dir], isRoot ? { uid: 65534 } : {});
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('intro-to-typescript/01-getting-started/section.yaml error cannot read the file: EACCES [file/unreadable]');
-    expect(r.stdout).not.toContain('section/missing-yaml');
+    expect(r.stderr).toContain('intro-to-typescript/01-getting-started/section.yaml error cannot read the file: EACCES [file/unreadable]');
+    expect(r.stderr).not.toContain('section/missing-yaml');
   });
 
   it('ESC and BEL in a file name never reach a GitHub annotation raw', async () => {

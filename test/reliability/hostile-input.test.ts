@@ -131,8 +131,10 @@ describe('hostile input', () => {
       await writeHostileRepo({ ...hostileRepo(createRng(1), 0), files: { 'p/program.yaml': 'id: prog_intro\n', 'p/s/section.yaml': 'id: sec_start\n', 'p/s/01-k.md': '---\nname: K\n[a, b]: c\n---\nx\n' } }, dir, outside);
       const r = await runCli(['validate', dir]);
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/^p\/s\/01-k\.md:\d+:\d+ error .*\[lesson\/unknown-key\]$/m);
-      expect(r.stderr).toBe('');
+      // stderr holds the diagnostic (with its hint) and nothing else.
+      expect(r.stderr).toMatch(/^p\/s\/01-k\.md:\d+:\d+ error .*\[lesson\/unknown-key\]$/m);
+      expect(r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('p/s/01-k.md:') && !l.startsWith('  hint: '))).toEqual([]);
+      expect(r.stdout).toMatch(/: 1 error\n$/);
     });
   });
 });

@@ -142,11 +142,11 @@ describe('webhooks plan → apply → plan', () => {
 });
 
 describe('webhooks list', () => {
-  it('JSON is the school’s list; off a TTY one tab-separated line each; on a TTY a table', async () => {
+  it('JSON holds the school’s list under `webhooks`, versioned; off a TTY one tab-separated line each; on a TTY a table', async () => {
     await school.client().webhooks.create({ webhook_url: 'https://hooks.example.com/a', event_type: 'gamification_level_passed', extra_parameters: { activeLevels: [3] } });
     const json = school.io();
     await runWebhooksList({ json: true }, json);
-    expect(JSON.parse(json.stdout.text)).toEqual([expect.objectContaining({ event_type: 'gamification_level_passed', extra_parameters: { activeLevels: [3] } })]);
+    expect(JSON.parse(json.stdout.text)).toEqual({ format_version: 1, webhooks: [expect.objectContaining({ event_type: 'gamification_level_passed', extra_parameters: { activeLevels: [3] } })] });
     const plain = school.io();
     await runWebhooksList({}, plain);
     expect(plain.stdout.text).toMatch(/^whk_\d+\tgamification_level_passed\thttps:\/\/hooks\.example\.com\/a\tapi\t\{"activeLevels":\[3\]\}\n$/);

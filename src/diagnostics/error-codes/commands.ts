@@ -1,37 +1,48 @@
 /** Runtime errors of command arguments, repo folders, configuration, webhooks.yaml and the emulator. */
+import { ExitCode } from '../../cli/exit-codes.js';
 import { entry, plural } from './entry.js';
 
 export const COMMAND_ERRORS = {
   'assets/changed': entry<{ path: string }>('a referenced file changed while the assets were written', ({ path }) => `${path} changed while the assets were being written`, () => 'run `coursesync assets` again'),
-  'cli/bad-port': entry<{ port: string }>('--port is not a port number', ({ port }) => `--port ${port} is not a port number from 0 to 65535`, () => 'e.g. --port 4300, or --port 0 for a free one'),
+  'cli/bad-port': entry<{ port: string }>('--port is not a port number', ({ port }) => `--port ${port} is not a port number from 0 to 65535`, () => 'e.g. --port 4300, or --port 0 for a free one', ExitCode.Usage),
   'cli/port-in-use': entry<{ port: number }>('the port to listen on is taken', ({ port }) => `port ${port} on 127.0.0.1 is already in use`, () => 'pick another with --port, or --port 0 for a free one'),
   'cli/bad-impact-level': entry<{ option: string; value: string }>(
     'an unknown learner-impact level',
     ({ option, value }) => `${option} ${value} is not a learner-impact level`,
     ({ option }) => `use ${option} error, warning or info`,
+    ExitCode.Usage,
   ),
   'cli/bad-number': entry<{ flag: string; max: number; value: string }>(
     'a numeric option is not a whole number in range',
     ({ flag, max, value }) => `${flag} must be a whole number from 1 to ${max}, not "${value}".`,
     ({ flag }) => `e.g. ${flag} 2`,
+    ExitCode.Usage,
   ),
-  'cli/bad-format': entry<{ format: string; allowed?: string }>('an unknown --format', ({ format }) => `unknown format "${format}"`, ({ allowed }) => `use --format ${allowed ?? 'text, markdown or json'}`),
-  'cli/conflicting-options': entry<{ options: string; hint: string }>('options that cannot be combined', ({ options }) => `${options} cannot be combined.`, ({ hint }) => hint),
+  'cli/bad-format': entry<{ format: string; allowed?: string }>('an unknown --format', ({ format }) => `unknown format "${format}"`, ({ allowed }) => `use --format ${allowed ?? 'text, markdown or json'}`, ExitCode.Usage),
+  'cli/conflicting-options': entry<{ options: string; hint: string }>('options that cannot be combined', ({ options }) => `${options} cannot be combined.`, ({ hint }) => hint, ExitCode.Usage),
   'cli/member-selector': entry<{ options: string; example: string }>(
     'not exactly one way to name the member',
     ({ options }) => `Give exactly one of ${options}.`,
     ({ example }) => `e.g. ${example}`,
+    ExitCode.Usage,
   ),
   'cli/badge-selector': entry(
     'not exactly one of --badge-id and --badge-name',
     () => 'Give exactly one of --badge-id or --badge-name.',
     () => 'e.g. coursesync badges award --badge-name Finisher --email ada@example.com',
+    ExitCode.Usage,
   ),
-  'cli/missing-option': entry<{ what: string; example: string }>('a required option is missing', ({ what }) => what, ({ example }) => `e.g. ${example}`),
+  'cli/missing-option': entry<{ what: string; example: string }>('a required option is missing', ({ what }) => what, ({ example }) => `e.g. ${example}`, ExitCode.Usage),
   'cli/needs-yes': entry<{ question: string; plan?: boolean }>(
     'a change needs confirmation and there is no terminal to ask',
     ({ question }) => `Not run in a terminal, so nobody can confirm: ${question.replace(/\?$/, '')}.`,
     ({ plan }) => (plan ? 'Review the plan with `coursesync plan`, then re-run with --yes (CI: `coursesync apply --yes`).' : 'Re-run the command with --yes to confirm without a prompt.'),
+  ),
+  'cli/interrupted': entry<{ question: string }>(
+    'Ctrl-C (or SIGTERM) before a change was confirmed',
+    ({ question }) => `Interrupted before confirming (${question.replace(/\?$/, '')}); nothing was changed.`,
+    () => undefined,
+    ExitCode.Interrupted,
   ),
   'source/not-a-folder': entry<{ dir: string }>('the repo path is not a folder', ({ dir }) => `${dir} is not a folder`, () => 'give the folder of the course repo'),
   'source/not-found': entry<{ dir: string; reason: string }>(

@@ -4,11 +4,18 @@ export interface ErrorEntry<A> {
   summary: string;
   message: (args: A) => string;
   hint: (args: A) => string | undefined;
+  /** Process exit code when not 1 (docs/cli.md#exit-codes), e.g. 2 for a usage error. */
+  exitCode?: number;
 }
 
 /** Declare an entry; `A` is the facts its message and hint need. */
-export function entry<A = Record<string, never>>(summary: string, message: (args: A) => string, hint: (args: A) => string | undefined): ErrorEntry<A> {
-  return { summary, message, hint };
+export function entry<A = Record<string, never>>(
+  summary: string,
+  message: (args: A) => string,
+  hint: (args: A) => string | undefined,
+  exitCode?: number,
+): ErrorEntry<A> {
+  return exitCode === undefined ? { summary, message, hint } : { summary, message, hint, exitCode };
 }
 
 /** `n thing` / `n things`. */

@@ -27,7 +27,7 @@ export interface FailureOptions {
 export function errorParts<C extends ErrorCode>(code: C, args: ErrorArgs<C>, options: FailureOptions = {}): [string, { code: C; hint?: string } & FailureOptions] {
   const e = ERRORS[code] as ErrorEntry<ErrorArgs<C>>;
   const hint = e.hint(args);
-  return [e.message(args), { code, ...(hint === undefined ? {} : { hint }), ...options }];
+  return [e.message(args), { code, ...(hint === undefined ? {} : { hint }), ...(e.exitCode === undefined ? {} : { exitCode: e.exitCode }), ...options }];
 }
 
 /** The CoursesyncError `code` for these facts. */

@@ -1,0 +1,50 @@
+/**
+ * `coursesync completion bash|zsh|fish`: a completion script for the shell, generated from the
+ * commander program itself at run time (completion-scripts.ts), so it lists exactly the
+ * commands and options this version has.
+ */
+import { Argument, type Command, type Option } from 'commander';
+import { SHELLS, completionScript, type CommandSpec, type OptionSpec, type Shell } from './completion-scripts.js';
+import { ExitCode } from './exit-codes.js';
+import { COLOR_FLAGS } from './terminal.js';
+
+/** Add the completion command; it describes `program` as it is when the command runs. */
+export function register(program: Command): void {
+  program
+    .command('completion')
+    .description('Print a shell completion script: bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
+    .addHelpText(
+      'after',
+      '\nInstall (or add `source <(coursesync completion bash)` to ~/.bashrc, the same for zsh; fish: `coursesync completion fish | source`).',
+    )
+    .action(async (shell: string) => {
+      process.exitCode = await runCompletion(shell, program);
+    });
+}
+
+/** Print the script for `shell` (commander has checked it is one of SHELLS); returns the exit code. */
+export async function runCompletion(shell: string, program: Command, out: { write(s: string): unknown } = process.stdout): Promise<number> {
+  const root = describe(program);
+  // The colour switches are read by every command before commander parses (terminal.ts).
+  root.options.push(...COLOR_FLAGS.map((long) => ({ long, description: long === '--color' ? 'force colour' : 'no colour', takesValue: false })));
+  out.write(completionScript(shell as Shell, root));
+  return ExitCode.Ok;
+}
+
+/** The command tree as completion-scripts.ts reads it; --help everywhere, hidden commands left out. */
+export function describe(command: Command): CommandSpec {
+  const help = command.createHelp();
+  const options: OptionSpec[] = help.visibleOptions(command).map((o: Option) => ({
+    short: o.short,
+    long: o.long ?? o.flags,
+    description: o.description,
+    takesValue: o.required || o.optional,
+  }));
+  return {
+    name: command.name(),
+    description: command.summary() || command.description().split('\n')[0]!,
+    options,
+    commands: help.visibleCommands(command).filter((c) => c.name() !== 'help').map(describe),
+  };
+}
