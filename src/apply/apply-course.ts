@@ -23,6 +23,7 @@ import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { StateStore } from '../state/state-store.js';
 import { applyPlan, type ApplyEvent, type ApplyResult } from './apply-plan.js';
 import { checkSavedPlan } from './check-saved-plan.js';
+import { selectHtmlOnly, type HtmlOnlySelection } from '../plan/html-only.js';
 import { findRepoLesson } from '../plan/uncertain-create.js';
 import { resolvePendingCalls, type LessonLookup, type ResolvePendingResult } from './resolve-pending.js';
 
@@ -50,6 +51,8 @@ export interface ApplyCourseOptions extends ConnectionFlags {
   client?: SchoolClient;
   /** Apply even when the plan has error-level learner impact not acknowledged in the repo. */
   acceptImpact?: boolean;
+  /** Hold back the updates whose HTML alone changes (`skip`), or send only them (`only`). */
+  htmlOnly?: HtmlOnlySelection;
 }
 
 export interface ApplyCourseResult {
@@ -197,7 +200,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     }
     if (resolvedCount > 0 || options.recreate?.length || options.replace?.length) built = await buildPlan(dir, planOptions);
 
-    const plan = options.savedPlan?.plan ?? built.plan;
+    const plan = selectHtmlOnly(options.savedPlan?.plan ?? built.plan, options.htmlOnly ?? 'all');
     const calls = plan.changes.filter(isCall).length;
     const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file, settledDrift: [] as string[] };
     // Drift that needs no call (the school already holds the repo's values, or only positions
@@ -256,9 +259,10 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
       // The school was read (with --refresh) before the first pass; what changed since is what this run sent.
       const again = await buildPlan(dir, { ...planOptions, refresh: false });
-      if (again.plan.changes.some(isCall)) {
-        linkPlan = again.plan;
-        const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });
+      const linking = selectHtmlOnly(again.plan, options.htmlOnly ?? 'all');
+      if (linking.changes.some(isCall)) {
+        linkPlan = linking;
+        const second = await applyPlan(linking, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });
         result = { outcomes: [...result.outcomes, ...second.outcomes], mismatches: [...result.mismatches, ...second.mismatches], interrupted: second.interrupted };
       }
     }

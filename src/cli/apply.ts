@@ -24,6 +24,9 @@ export interface ApplyCommandOptions extends ConnectionFlags {
   dir?: string;
   forceUnlock?: boolean;
   acceptImpact?: boolean;
+  htmlDiff?: boolean;
+  skipHtmlOnly?: boolean;
+  htmlOnly?: boolean;
 }
 
 /** Add the apply command. */
@@ -40,6 +43,9 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: found from the current folder upward)')
     .option('--force-unlock', 'take the state lock even if another apply seems to hold it')
     .option('--accept-impact', 'apply even when the plan has error-level learner impact not acknowledged in the repo')
+    .option('--skip-html-only', 'leave out the updates whose HTML alone changes (renderer upgrade, changed image, inherited setting); the next apply sends them')
+    .option('--html-only', 'send only the updates whose HTML alone changes; the rest waits for the next apply')
+    .option('--html-diff', 'show lesson bodies as an HTML diff, not as the Markdown of their files')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
     .action(async (target: string | undefined, options: ApplyCommandOptions) => {
@@ -56,6 +62,8 @@ export async function runApply(target: string | undefined, options: ApplyCommand
     throw failure('cli/needs-yes', { question: 'the changes (nothing was applied)', plan: true });
   }
   const concurrency = positiveInt('--concurrency', options.concurrency, 64);
+  const { htmlOnlySelection } = await import('./plan.js');
+  const selection = htmlOnlySelection(options);
   const { stat, readFile } = await import('node:fs/promises');
   const { findRepoRoot } = await import('../source/repo-root.js');
   let savedPlan: { plan: import('../plan/plan-schema.js').Plan; file: string } | undefined;
@@ -104,11 +112,13 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       replace: options.replace,
       forceUnlock: options.forceUnlock,
       acceptImpact: options.acceptImpact,
+      htmlOnly: selection,
       signal: controller.signal,
       env: io.env,
       onNotice: (m) => err.write(`coursesync: ${m}\n`),
       confirm: async (plan, ctx) => {
-        out.write(renderText(plan, { color }));
+        const { readPlanSources } = await import('../sync/plan-sources.js');
+        out.write(renderText(plan, { color, sources: await readPlanSources(dir, plan), htmlDiff: options.htmlDiff === true }));
         const calls = plan.changes.filter((ch) => ch.action === 'create' || ch.action === 'update' || ch.action === 'move' || ch.action === 'unpublish').length;
         const ok = await confirm(`Apply these ${calls} call${calls === 1 ? '' : 's'} to ${ctx.baseUrl}?`, { yes: options.yes });
         if (ok && interactive) {
@@ -139,6 +149,9 @@ export async function runApply(target: string | undefined, options: ApplyCommand
     process.off('SIGINT', onSigint);
   }
 
+  const { heldBackNote } = await import('../plan/html-only.js');
+  const held = heldBackNote(result.plan);
+  if (held) err.write(`Note: ${held}\n`);
   if (result.cancelled) {
     out.write('Apply cancelled; nothing was changed.\n');
     return ExitCode.Error;

@@ -63,9 +63,12 @@ export function showValue(v: FieldChange['before']): string {
  * HTML without line breaks is split at block tags first, so a one-line body diffs readably.
  */
 export function diffLinesOf(before: FieldChange['before'], after: FieldChange['before']): string[] {
-  const a = splitForDiff(before);
-  const b = splitForDiff(after);
-  const patch = structuredPatch('before', 'after', a, b, '', '', { context: 2 });
+  return hunkLines(splitForDiff(before), splitForDiff(after), 2);
+}
+
+/** The unified diff hunks (`@@`, `-`, `+`, ` ` lines) of two texts, without file headers. */
+export function hunkLines(a: string, b: string, context: number): string[] {
+  const patch = structuredPatch('before', 'after', a, b, '', '', { context });
   const out: string[] = [];
   for (const h of patch.hunks) {
     out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);

@@ -49,6 +49,17 @@ const Call = {
   request: LessonRequestSchema,
   /** Why the body or description changed when the lesson file alone does not say: "image img/x.png changed". */
   why: z.array(z.string()).optional(),
+  /**
+   * The lesson file as git blob ids: as last applied (state `blob`) and now; null when unknown.
+   * Lets a plan show the Markdown source diff on any clone that has the history.
+   */
+  source: z.strictObject({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() }).optional(),
+  /**
+   * Why body/description changed: `file` the lesson file changed; `renderer` only the compiler;
+   * `references` only a referenced asset or linked lesson; `settings` only inherited settings.
+   * Absent when neither changed.
+   */
+  cause: z.enum(['file', 'renderer', 'references', 'settings']).optional(),
 };
 
 export const CreateStepSchema = z.strictObject({ action: z.literal('create'), ...Call });
