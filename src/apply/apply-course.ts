@@ -79,6 +79,11 @@ export interface ApplyCourseResult {
   settledDrift: string[];
 }
 
+/** A built plan with its HTML-only updates selected (--skip-html-only, --html-only). */
+function selectBuilt(built: BuiltPlan, selection: HtmlOnlySelection): BuiltPlan {
+  return { ...built, plan: selectHtmlOnly(built.plan, selection) };
+}
+
 /** Live lessons of drift steps whose key has no call in the plan. */
 function driftWithoutCall(plan: Plan, live: BuiltPlan['live']): Array<LiveLesson & { key: string }> {
   if (!live) return [];
@@ -258,11 +263,10 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     const allDone = result.outcomes.every((o) => o.status === 'done') && !result.interrupted;
     if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
       // The school was read (with --refresh) before the first pass; what changed since is what this run sent.
-      const again = await buildPlan(dir, { ...planOptions, refresh: false });
-      const linking = selectHtmlOnly(again.plan, options.htmlOnly ?? 'all');
-      if (linking.changes.some(isCall)) {
-        linkPlan = linking;
-        const second = await applyPlan(linking, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });
+      const again = selectBuilt(await buildPlan(dir, { ...planOptions, refresh: false }), options.htmlOnly ?? 'all');
+      if (again.plan.changes.some(isCall)) {
+        linkPlan = again.plan;
+        const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });
         result = { outcomes: [...result.outcomes, ...second.outcomes], mismatches: [...result.mismatches, ...second.mismatches], interrupted: second.interrupted };
       }
     }

@@ -49,15 +49,12 @@ const Call = {
   request: LessonRequestSchema,
   /** Why the body or description changed when the lesson file alone does not say: "image img/x.png changed". */
   why: z.array(z.string()).optional(),
-  /**
-   * The lesson file as git blob ids: as last applied (state `blob`) and now; null when unknown.
-   * Lets a plan show the Markdown source diff on any clone that has the history.
-   */
+  /** Git blob ids of the lesson file as last applied and now (null when unknown): the old Markdown is `git cat-file blob <before>`. */
   source: z.strictObject({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() }).optional(),
   /**
-   * Why body/description changed: `file` the lesson file changed; `renderer` only the compiler;
-   * `references` only a referenced asset or linked lesson; `settings` only inherited settings.
-   * Absent when neither changed.
+   * Why body or description changed: the lesson `file`; only the `renderer` (compiler) while
+   * file, references and settings did not; only a referenced file or linked lesson
+   * (`references`); only inherited `settings`. Absent when neither changed or it is not known.
    */
   cause: z.enum(['file', 'renderer', 'references', 'settings']).optional(),
 };

@@ -5,17 +5,11 @@
  * plan then falls back to a field-level summary.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 
 /** What was read: blob id → its bytes (ids git does not have are absent), or why nothing could be. */
 export type GitBlobs = { ok: true; blobs: Map<string, Buffer> } | { ok: false; reason: string };
 
 const BLOB_ID = /^[0-9a-f]{40}$/;
-
-/** The git blob id of `bytes`: sha1 of `"blob <size>\0"` + bytes, as `git hash-object` computes it. */
-export function gitBlobId(bytes: Uint8Array): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-}
 
 /**
  * Read the blobs `ids` from the git repository that holds `dir`. Ids that are not 40-hex blob

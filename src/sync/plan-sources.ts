@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { LONG_FIELDS } from '../plan/describe-change.js';
 import { isCall, type CallStep, type Plan } from '../plan/plan-schema.js';
 import type { PlanSources, StepSource } from '../plan/source-diff.js';
-import { gitBlobId, readGitBlobs } from '../source/git-blobs.js';
+import { gitBlobId } from '../source/blob-id.js';
+import { readGitBlobs } from '../source/git-blobs.js';
 
 const NOT_RECORDED = 'the state does not record which version of the file was last applied (applied by an older coursesync, or adopted from the school)';
 

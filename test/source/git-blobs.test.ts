@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitBlobId, readGitBlobs } from '../../src/source/git-blobs.js';
+import { gitBlobId } from '../../src/source/blob-id.js';
+import { readGitBlobs } from '../../src/source/git-blobs.js';
 
 const run = promisify(execFile);
 let root: string;
