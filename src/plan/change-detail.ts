@@ -5,7 +5,8 @@
  */
 import { LONG_FIELDS, diffLinesOf, showValue } from './describe-change.js';
 import { isCall, type PlanChange } from './plan-schema.js';
-import { createPreview, fieldLabel, isFingerprint, longFieldSummary, sourceDiffLines, type PlanSources } from './source-diff.js';
+import { isFingerprint } from '../state/fingerprint.js';
+import { createPreview, fieldLabel, longFieldSummary, sourceDiffLines, type PlanSources } from './source-diff.js';
 
 export interface DetailOptions {
   /** The lesson files (as last applied and now) by call id; see src/sync/plan-sources.ts. */
@@ -50,10 +51,7 @@ export function changeDetail(c: PlanChange, options: DetailOptions = {}): Change
   const fileDiff = src && src.before !== null && src.after !== null ? sourceDiffLines(c.path, src.before, src.after) : [];
   if (fileDiff.length > 0) detail.diffs.push({ title: null, lines: fileDiff });
   if (options.htmlDiff) {
-    for (const f of long) {
-      if (isFingerprint(f.before)) detail.notes.push(`${longFieldSummary(f)}: the HTML sent last is kept only as a fingerprint, so it cannot be diffed`);
-      else detail.diffs.push({ title: fieldLabel(f.field), lines: diffLinesOf(f.before, f.after) });
-    }
+    for (const f of long) detail.diffs.push({ title: fieldLabel(f.field), lines: diffLinesOf(f.before, f.after) });
     return detail;
   }
   if (fileDiff.length > 0) return detail;

@@ -6,7 +6,8 @@
  */
 import { FRONT_MATTER_KEY } from '../model/lesson.js';
 import type { LessonField } from '../model/school-rules.js';
-import { hunkLines } from './describe-change.js';
+import { isFingerprint } from '../state/fingerprint.js';
+import { diffLinesOf } from './describe-change.js';
 import type { CallStep, FieldChange } from './plan-schema.js';
 
 /** A call step's lesson file: as last applied and now, or why the old one is not known. */
@@ -28,19 +29,12 @@ export function fieldLabel(field: string): string {
   return Object.hasOwn(FRONT_MATTER_KEY, field) ? FRONT_MATTER_KEY[field as LessonField] : field;
 }
 
-/** Whether a value is a fingerprint of HTML sent earlier (state v2 keeps no HTML). */
-export function isFingerprint(v: FieldChange['before']): boolean {
-  return typeof v === 'string' && /^sha256:[0-9a-f]{32,64}$/.test(v);
-}
-
 /** The lesson file's change as a unified diff with `---`/`+++` headers; [] when identical. */
 export function sourceDiffLines(path: string, before: string, after: string): string[] {
   if (before === after) return [];
-  const hunks = hunkLines(withEol(before), withEol(after), 3);
+  const hunks = diffLinesOf(before, after);
   return hunks.length === 0 ? [] : [`--- ${path} (as last applied)`, `+++ ${path}`, ...hunks];
 }
-
-const withEol = (s: string) => (s === '' || s.endsWith('\n') ? s : s + '\n');
 
 /** Lines of a new file shown in a plan. */
 export const PREVIEW_LINES = 8;

@@ -225,6 +225,9 @@ describe('the shipped plan workflow', () => {
     expect(list[1]!.body.startsWith(`<!-- coursesync-plan -->\n### coursesync plan for \`${folder}\` on ${host}\n\n**Plan: 1 to update, 1 unchanged.**`)).toBe(true);
     expect(list[1]!.body).toMatch(/<details open><summary>⚠ 1 warning<\/summary>\n\n- intro\/notes\.md: .*\[repo\/stray-markdown\]/);
     expect(list[1]!.body).toContain('**intro/a/2-tables.md**');
+    // With the file as applied recorded in state, the lesson's Markdown diff (full history checked out).
+    if ((await readFile(join(team, '.coursesync/state.json'), 'utf8')).includes('"blob"')) expect(list[1]!.body).toContain('\n  +| `video` | a host |\n');
+    expect(list[1]!.body).not.toMatch(/<td>/);
 
     // The next push: the same comment, replaced.
     const sha2 = await push(team, { 'intro/a/1-welcome.md': FILES['intro/a/1-welcome.md']!.replace('- then the tables\n', '- then the tables\n- and the quiz\n') }, 'A quiz');

@@ -112,12 +112,12 @@ describe('HTML-only updates', () => {
     expect(selectHtmlOnly(plan, 'all')).toBe(plan);
   });
 
-  it('a body known only by its fingerprint (state v2) is summarised, never diffed as text', () => {
+  it('a body known only by its fingerprint (state v2) is summarised; --html-diff shows the new HTML whole', () => {
     const plan = mixedPlan();
     const edited = plan.changes.find((c) => c.key === 'edited')!;
     const fingerprinted = { ...edited, fields: edited.fields.map((f) => (f.field === 'body' ? { ...f, before: `sha256:${'a'.repeat(32)}` } : f)) };
     const p = { ...plan, changes: plan.changes.map((c) => (c.key === 'edited' ? fingerprinted : c)) };
     expect(renderText(p, { color: false })).toContain('      body: changed (HTML known by fingerprint → 37 characters of HTML)\n');
-    expect(renderText(p, { color: false, htmlDiff: true })).toContain('body: changed (HTML known by fingerprint → 37 characters of HTML): the HTML sent last is kept only as a fingerprint, so it cannot be diffed');
+    expect(renderText(p, { color: false, htmlDiff: true })).toContain(`      body:\n        (the HTML last sent is not kept in state, only its fingerprint sha256:${'a'.repeat(32)})\n        @@ -1,0 +1,4 @@\n        +<ul>\n`);
   });
 });

@@ -112,16 +112,14 @@ describe('plans show the lesson files, not HTML', () => {
         '      video: host_a: "dQw4w9WgXcQ" → "https://youtu.be/9bZkp7q19f0"',
         '      --- intro/a/1-lists.md (as last applied)',
         '      +++ intro/a/1-lists.md',
-        '      @@ -2,7 +2,7 @@',
-        '       name: Lists and links',
+        '      @@ -3,5 +3,5 @@',
         '       lesson_type: video',
         '       video:',
         '      -  host_a: dQw4w9WgXcQ',
         '      +  host_a: https://youtu.be/9bZkp7q19f0',
         '       ---',
         '       # Lists',
-        '       ',
-        '      @@ -10,6 +10,7 @@',
+        '      @@ -11,4 +11,5 @@',
       ].join('\n'),
     );
     expect(text).toContain('      +- a [GitHub account](https://github.com/signup)\n');
