@@ -6,7 +6,9 @@
  * the school ends with both. Also: the two flags together are refused, a plan without recorded
  * file versions says so in one line, and a failed markdown plan is a comment naming folder and school.
  */
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -50,12 +52,18 @@ async function bodyOf(name: string): Promise<string> {
   return (await client.lessons.update(state.lessons[name]!.id, {})).body ?? '';
 }
 let dir: string;
+const GIT_ENV = { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@example.com', GIT_CONFIG_NOSYSTEM: '1' };
+const git = async (cwd: string, ...args: string[]) => (await promisify(execFile)('git', args, { cwd, env: { ...process.env, ...GIT_ENV } })).stdout;
 
 describe('coursesync apply --skip-html-only / --html-only', () => {
   it('sends the edited lesson first, then the lessons whose HTML alone changed; the school ends with both', async () => {
     dir = await writeRepo(FILES);
     const first = await runCli(['apply', dir, '-y'], env);
     expect(first.code, first.stderr).toBe(0);
+    // The applied files in git, where a plan finds them again.
+    await git(dir, 'init', '--quiet', '--initial-branch=main');
+    await git(dir, 'add', '.');
+    await git(dir, 'commit', '--quiet', '-m', 'Applied');
     await writeFile(join(dir, 'coursesync.yaml'), config(URL_2));
     await writeFile(join(dir, 'intro/a/3-tables.md'), FILES['intro/a/3-tables.md']!.replace('| `name` | shown |\n', '| `name` | shown |\n| `video` | a host |\n'));
 

@@ -147,7 +147,7 @@ describe('plans show the lesson files, not HTML', () => {
     const plan = await planWithSources(shallow);
     const text = renderText(plan, { color: false, sources: await readPlanSources(shallow, plan) });
     const lists = text.slice(text.indexOf('~ intro/a/1-lists.md'), text.indexOf('~ intro/a/2-tables.md'));
-    expect(lists).toMatch(/video: host_a: "dQw4w9WgXcQ" → "https:\/\/youtu\.be\/9bZkp7q19f0"\n {6}body: changed \(\d+ characters → \d+ characters of HTML\)\n {6}no Markdown diff: the file as last applied \(blob [0-9a-f]{10}\) is not in this clone's history \(a shallow clone\? actions\/checkout needs fetch-depth: 0\) \(--html-diff shows the HTML\)\n/);
+    expect(lists).toMatch(/video: host_a: "dQw4w9WgXcQ" → "https:\/\/youtu\.be\/9bZkp7q19f0"\n {6}body: changed \((\d+ characters|HTML known by fingerprint) → \d+ characters of HTML\)\n {6}no Markdown diff: the file as last applied \(blob [0-9a-f]{10}\) is not in this clone's history \(a shallow clone\? actions\/checkout needs fetch-depth: 0\) \(--html-diff shows the HTML\)\n/);
     // The new lesson needs no history.
     expect(text).toContain('      │ name: Code blocks\n');
     // --html-diff still shows the HTML.
