@@ -168,12 +168,12 @@ export function renderFailureMarkdown(f: PlanFailure): string {
   const sorted = sortDiagnostics([...f.diagnostics]);
   const errors = sorted.filter((d) => d.severity === 'error');
   const warnings = sorted.filter((d) => d.severity !== 'error');
-  for (const [list, title, open] of [
-    [errors, `✖ ${errors.length} error${errors.length === 1 ? '' : 's'}`, ' open'],
-    [warnings, `⚠ ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`, ' open'],
+  for (const [list, title] of [
+    [errors, `✖ ${errors.length} error${errors.length === 1 ? '' : 's'}`],
+    [warnings, `⚠ ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`],
   ] as const) {
     if (list.length === 0) continue;
-    out.push(`<details${open}><summary>${title}</summary>`, '');
+    out.push(`<details open><summary>${title}</summary>`, '');
     for (const d of list.slice(0, 100)) out.push(diagnosticItem(d));
     if (list.length > 100) out.push(`- …and ${list.length - 100} more (run \`coursesync validate\` for all)`);
     out.push('', '</details>', '');

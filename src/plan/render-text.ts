@@ -36,7 +36,8 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
     out.push(plan.changes.some(isCall) ? 'coursesync will perform these actions:' : 'coursesync will make no call; to note:', '');
     for (const change of plan.changes) if (!htmlOnlyCause(change)) out.push(...renderChange(change, tint[change.action], c, options), '');
   }
-  for (const group of htmlOnlyGroups(plan)) {
+  const groups = htmlOnlyGroups(plan);
+  for (const group of groups) {
     out.push(c.bold(`${htmlOnlyTitle(group.cause, group.steps.length)}:`));
     for (const step of group.steps) {
       const why = group.cause === 'references' && step.why?.length ? `: ${step.why.join('; ')}` : '';
@@ -45,7 +46,7 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
     }
     out.push('');
   }
-  if (htmlOnlyGroups(plan).length > 0) out.push(c.dim('(`--skip-html-only` applies the rest without them, `--html-only` applies only them)'), '');
+  if (groups.length > 0) out.push(c.dim('(`--skip-html-only` applies the rest without them, `--html-only` applies only them)'), '');
   for (const r of plan.renames) out.push(`  renamed: ${r.from} → ${r.to} (matched through aliases; state only)`);
   if (plan.renames.length > 0) out.push('');
   for (const w of plan.warnings ?? []) out.push(c.yellow(formatDiagnostic(w)));

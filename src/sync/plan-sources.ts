@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { LONG_FIELDS } from '../plan/describe-change.js';
 import { isCall, type CallStep, type Plan } from '../plan/plan-schema.js';
 import type { PlanSources, StepSource } from '../plan/source-diff.js';
@@ -28,21 +29,22 @@ export async function readPlanSources(dir: string, plan: Plan): Promise<PlanSour
   const ids = steps.flatMap((s) => (s.action === 'create' ? [] : [s.source?.before, s.source?.after])).filter((id): id is string => typeof id === 'string');
   const git = ids.length > 0 ? await readGitBlobs(dir, ids) : ({ ok: true, blobs: new Map() } as const);
   const text = (id: string | null | undefined) => (id && git.ok ? git.blobs.get(id)?.toString('utf8') : undefined) ?? null;
-  await Promise.all(
-    steps.map(async (step) => {
-      const bytes = await readFile(join(dir, step.path)).catch(() => null);
-      // The work tree, unless the file changed since the plan was made (a saved plan): then git's copy.
-      const current = bytes && (!step.source?.after || gitBlobId(bytes) === step.source.after) ? bytes.toString('utf8') : text(step.source?.after);
-      if (step.action === 'create') {
-        sources.set(step.call_id, { before: null, after: current });
-        return;
-      }
-      const id = step.source?.before ?? null;
-      const before = text(id);
-      const why = id === null ? NOT_RECORDED : !git.ok ? git.reason : before === null ? missingBlob(id) : undefined;
-      sources.set(step.call_id, why === undefined ? { before, after: current } : { before, after: current, why });
-    }),
-  );
+  // A first plan creates every lesson: read a few files at a time, never thousands of handles at once.
+  const limit = pLimit(16);
+  const read = async (step: CallStep): Promise<void> => {
+    const bytes = await readFile(join(dir, step.path)).catch(() => null);
+    // The work tree, unless the file changed since the plan was made (a saved plan): then git's copy.
+    const current = bytes && (!step.source?.after || gitBlobId(bytes) === step.source.after) ? bytes.toString('utf8') : text(step.source?.after);
+    if (step.action === 'create') {
+      sources.set(step.call_id, { before: null, after: current });
+      return;
+    }
+    const id = step.source?.before ?? null;
+    const before = text(id);
+    const why = id === null ? NOT_RECORDED : !git.ok ? git.reason : before === null ? missingBlob(id) : undefined;
+    sources.set(step.call_id, why === undefined ? { before, after: current } : { before, after: current, why });
+  };
+  await Promise.all(steps.map((step) => limit(() => read(step))));
   return sources;
 }
 
