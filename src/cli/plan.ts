@@ -74,7 +74,7 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
     plan = selectHtmlOnly((await buildPlan(dir, { ...options, concurrency, env: io.env })).plan, selection);
   } catch (e) {
     // The pull-request comment must say that the plan failed, not keep showing an old plan.
-    if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io);
+    if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io).catch(() => undefined);
     throw e;
   }
   const { colors } = await import('./terminal.js');
