@@ -47,9 +47,10 @@ export function changeDetail(c: PlanChange, options: DetailOptions = {}): Change
     if (LONG_FIELDS.has(f.field)) continue;
     detail.fields.push({ label: fieldLabel(f.field), change: c.action === 'create' ? ` = ${showValue(f.after)}` : `: ${showValue(f.before)} → ${showValue(f.after)}` });
   }
-  if (long.length === 0) return detail;
+  // The file's diff whenever it changed: what the author edited, also when only short fields follow from it.
   const fileDiff = src && src.before !== null && src.after !== null ? sourceDiffLines(c.path, src.before, src.after) : [];
   if (fileDiff.length > 0) detail.diffs.push({ title: null, lines: fileDiff });
+  if (long.length === 0) return detail;
   if (options.htmlDiff) {
     for (const f of long) detail.diffs.push({ title: fieldLabel(f.field), lines: diffLinesOf(f.before, f.after) });
     return detail;

@@ -15,10 +15,11 @@ import { readGitBlobs } from '../source/git-blobs.js';
 
 const NOT_RECORDED = 'the state does not record which version of the file was last applied (applied by an older coursesync, or adopted from the school)';
 
-/** The steps whose file a rendering shows: creates, and changes of body or description. */
+/** The steps whose file a rendering shows: creates, changes of body or description, and edited files. */
 function wanted(step: CallStep): boolean {
   if (step.action === 'unpublish') return false;
-  return step.action === 'create' || step.fields.some((f) => LONG_FIELDS.has(f.field));
+  const edited = step.source?.before != null && step.source.before !== step.source.after;
+  return step.action === 'create' || edited || step.fields.some((f) => LONG_FIELDS.has(f.field));
 }
 
 /** Read the files of `plan`'s changed lessons from the course repo at `dir`. */

@@ -45,6 +45,9 @@ const CODE = lesson(
   '# Code\n\n```ts\nconst answer: number = 42;\nconsole.log(answer);\n```\n\nSee [the tables](2-tables.md).\n\n<details><summary>Raw HTML</summary>kept as is</details>\n',
 );
 
+/** Only its front-matter changes: no body to diff, the file diff still shows the edit. */
+const VIDEO_1 = lesson('name: A video\nlesson_type: video\nvideo:\n  host_b: "76979871"', 'Watch it, then answer the questions.');
+
 let emu: RunningEmulator;
 let root: string;
 let env: Record<string, string>;
@@ -65,6 +68,7 @@ beforeAll(async () => {
       'intro/a/section.yaml': 'id: sec_start\n',
       'intro/a/1-lists.md': LISTS_1,
       'intro/a/2-tables.md': TABLES_1,
+      'intro/a/4-video.md': VIDEO_1,
     },
     join(root, 'course'),
   );
@@ -81,6 +85,7 @@ beforeAll(async () => {
   await writeFile(join(repo, 'intro/a/1-lists.md'), LISTS_2);
   await writeFile(join(repo, 'intro/a/2-tables.md'), TABLES_2);
   await writeFile(join(repo, 'intro/a/3-code.md'), CODE);
+  await writeFile(join(repo, 'intro/a/4-video.md'), VIDEO_1.replace('host_b: "76979871"', 'host_b: https://vimeo.com/148751763'));
   await git(repo, 'add', '.');
   await git(repo, 'commit', '--quiet', '-m', 'More on lists, tables and code');
 });
@@ -126,6 +131,20 @@ describe('plans show the lesson files, not HTML', () => {
     expect(text).toContain('      +| `lesson_type` | video, text, pdf, embed or audio |\n');
     expect(text).toMatch(/ {2}\+ intro\/a\/3-code\.md will be created in sec_start at 3\n {6}name "Code blocks" · text · draft · 2\d\d bytes, 16 lines\n {6}│ ---\n {6}│ name: Code blocks\n/);
     expect(text).toContain('      │ … 8 more lines\n');
+    expect(text).toContain(
+      [
+        '      video: host_b: "76979871" → "https://vimeo.com/148751763"',
+        '      --- intro/a/4-video.md (as last applied)',
+        '      +++ intro/a/4-video.md',
+        '      @@ -3,5 +3,5 @@',
+        '       lesson_type: video',
+        '       video:',
+        '      -  host_b: "76979871"',
+        '      +  host_b: https://vimeo.com/148751763',
+        '       ---',
+        '       Watch it, then answer the questions.',
+      ].join('\n'),
+    );
     // No rendered HTML and no API field name anywhere.
     expect(text).not.toMatch(/<li>|<table|<tr>|<pre|<img|@@ -1,0|settings_embed/);
   });
@@ -133,7 +152,7 @@ describe('plans show the lesson files, not HTML', () => {
   it('the pull-request comment: folder and school in the header, the diffs fenced', async () => {
     const plan = await planWithSources(repo);
     const md = renderMarkdown(plan, { sources: await readPlanSources(repo, plan), folder: 'course' });
-    expect(md.startsWith(`### coursesync plan for \`course\` on ${new URL(emu.url).host}\n\n**Plan: 1 to create, 2 to update, 0 unchanged.**`)).toBe(true);
+    expect(md.startsWith(`### coursesync plan for \`course\` on ${new URL(emu.url).host}\n\n**Plan: 1 to create, 3 to update, 0 unchanged.**`)).toBe(true);
     expect(md).toContain('  - `video: host_a`: "dQw4w9WgXcQ" → "https://youtu.be/9bZkp7q19f0"\n');
     expect(md).toContain('  ````diff\n  --- intro/a/2-tables.md (as last applied)\n  +++ intro/a/2-tables.md\n');
     expect(md).toContain('  ````markdown\n  ---\n  name: Code blocks\n');
