@@ -23,7 +23,7 @@ import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { StateStore } from '../state/state-store.js';
 import { applyPlan, type ApplyEvent, type ApplyResult } from './apply-plan.js';
 import { checkSavedPlan } from './check-saved-plan.js';
-import { selectHtmlOnly, type HtmlOnlySelection } from '../plan/html-only.js';
+import { heldBackNote, selectHtmlOnly, type HtmlOnlySelection } from '../plan/html-only.js';
 import { findRepoLesson } from '../plan/uncertain-create.js';
 import { resolvePendingCalls, type LessonLookup, type ResolvePendingResult } from './resolve-pending.js';
 
@@ -206,6 +206,8 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     if (resolvedCount > 0 || options.recreate?.length || options.replace?.length) built = await buildPlan(dir, planOptions);
 
     const plan = selectHtmlOnly(options.savedPlan?.plan ?? built.plan, options.htmlOnly ?? 'all');
+    const held = heldBackNote(plan);
+    if (held) notice(held);
     const calls = plan.changes.filter(isCall).length;
     const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file, settledDrift: [] as string[] };
     // Drift that needs no call (the school already holds the repo's values, or only positions

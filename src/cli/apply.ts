@@ -17,6 +17,9 @@ import { positiveInt, processIo, type CommandIo } from './school-command.js';
 
 export interface ApplyCommandOptions extends ConnectionFlags {
   yes?: boolean;
+  htmlDiff?: boolean;
+  skipHtmlOnly?: boolean;
+  htmlOnly?: boolean;
   concurrency?: string;
   refresh?: boolean;
   recreate?: string[];
@@ -24,9 +27,6 @@ export interface ApplyCommandOptions extends ConnectionFlags {
   dir?: string;
   forceUnlock?: boolean;
   acceptImpact?: boolean;
-  htmlDiff?: boolean;
-  skipHtmlOnly?: boolean;
-  htmlOnly?: boolean;
 }
 
 /** Add the apply command. */
@@ -38,14 +38,14 @@ export function register(program: Command): void {
     .option('-y, --yes', 'apply without asking (required when not run in a terminal)')
     .option('--concurrency <n>', 'at most this many requests in flight (default: coursesync.yaml apply.concurrency, else 4)')
     .option('--refresh', 'read every tracked lesson from the school first and report drift')
+    .option('--skip-html-only', 'leave out the updates whose HTML alone changes (renderer upgrade, changed image, inherited setting); the next apply sends them')
+    .option('--html-only', 'send only the updates whose HTML alone changes; the rest waits for the next apply')
+    .option('--html-diff', 'show lesson bodies as an HTML diff, not as the Markdown of their files')
     .option('--recreate <key>', 'drop the uncertain create KEY from state and create it again (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--replace <key>', 'forget the tracked lesson KEY and create it anew from its file, e.g. after it was deleted in the school (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: found from the current folder upward)')
     .option('--force-unlock', 'take the state lock even if another apply seems to hold it')
     .option('--accept-impact', 'apply even when the plan has error-level learner impact not acknowledged in the repo')
-    .option('--skip-html-only', 'leave out the updates whose HTML alone changes (renderer upgrade, changed image, inherited setting); the next apply sends them')
-    .option('--html-only', 'send only the updates whose HTML alone changes; the rest waits for the next apply')
-    .option('--html-diff', 'show lesson bodies as an HTML diff, not as the Markdown of their files')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
     .action(async (target: string | undefined, options: ApplyCommandOptions) => {
@@ -149,9 +149,6 @@ export async function runApply(target: string | undefined, options: ApplyCommand
     process.off('SIGINT', onSigint);
   }
 
-  const { heldBackNote } = await import('../plan/html-only.js');
-  const held = heldBackNote(result.plan);
-  if (held) err.write(`Note: ${held}\n`);
   if (result.cancelled) {
     out.write('Apply cancelled; nothing was changed.\n');
     return ExitCode.Error;

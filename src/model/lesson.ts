@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { LessonAcknowledgeSchema } from './acknowledge.js';
-import { CONTENT_FORMATS, dripDelay, lessonType, MAX_CONTENT_LENGTH, MAX_NAME_LENGTH, type LessonField } from './school-rules.js';
+import { CONTENT_FORMATS, dripDelay, lessonType, MAX_CONTENT_LENGTH, MAX_NAME_LENGTH } from './school-rules.js';
 
 /** A lesson key: a file-name-like identity, never a path. */
 export const LESSON_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -38,27 +38,6 @@ export type VideoFrontMatter = z.output<typeof VideoSchema>;
 
 /** The keys of `video:`, in the order sources are listed in messages. */
 export const VIDEO_KEYS = ['host_a', 'host_b', 'host_c', 'host_d', 'embed_code'] as const;
-
-/**
- * Where each managed lesson field is written in a lesson file, as the author wrote it: plans
- * name fields this way (`video: host_a`, not the API's `settings_embed_host_a`). `body` is the
- * Markdown under the front-matter. Must follow compile-lesson.ts, which fills the fields.
- */
-export const FRONT_MATTER_KEY: Readonly<Record<LessonField, string>> = {
-  name: 'name',
-  lesson_type: 'lesson_type',
-  drip_delay: 'drip_delay',
-  is_published: 'is_published',
-  is_progression_locked: 'is_progression_locked',
-  description: 'description',
-  body: 'body',
-  settings_embed_host_a: 'video: host_a',
-  settings_embed_host_b: 'video: host_b',
-  settings_embed_host_c: 'video: host_c',
-  settings_embed_host_d: 'video: host_d',
-  settings_embed_code: 'video: embed_code',
-  embed_code: 'embed_code',
-};
 
 const LessonFrontMatterFields = {
   lesson_type: lessonType().describe('Lesson type (default video).').optional(),

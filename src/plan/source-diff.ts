@@ -4,7 +4,7 @@
  * its file, and a field by its front-matter key (`video: host_a`, not `settings_embed_host_a`).
  * The texts come from the caller (src/sync/plan-sources.ts reads them from git and the work tree).
  */
-import { FRONT_MATTER_KEY } from '../model/lesson.js';
+import { FRONT_MATTER_KEY } from '../model/front-matter-keys.js';
 import type { LessonField } from '../model/school-rules.js';
 import { isFingerprint } from '../state/fingerprint.js';
 import { diffLinesOf } from './describe-change.js';

@@ -78,7 +78,7 @@ describe('coursesync apply --skip-html-only / --html-only', () => {
 
     const rest = await runCli(['apply', planFile, '--dir', dir, '--skip-html-only', '-y'], env);
     expect(rest.code, rest.stderr).toBe(0);
-    expect(rest.stderr).toContain('Note: 2 HTML-only updates held back (--skip-html-only): the next plan still shows them');
+    expect(rest.stderr).toContain('coursesync: 2 HTML-only updates held back (--skip-html-only): the next plan still shows them');
     expect(rest.stdout).toMatch(/^Apply complete: .*1 updated/m);
     expect(await bodyOf('tables')).toContain('<td><code>video</code></td>');
     expect(await bodyOf('welcome')).toContain('https://academy.example.com/products/prog_intro/lessons/');
