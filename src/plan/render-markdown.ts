@@ -81,7 +81,7 @@ function renderChange(c: PlanChange, withBodies: boolean, options: DetailOptions
     return out;
   }
   if (detail.preview?.lines.length) out.push('', ...fence(detail.preview.lines, 'markdown').map((l) => `  ${l}`));
-  const diffs = detail.diffs.flatMap((d) => (d.title === null ? d.lines : [`# ${d.title} (HTML)`, ...d.lines]));
+  const diffs = detail.diffs.flatMap((d) => (d.title === null ? d.lines : [`# ${d.title}`, ...d.lines]));
   if (diffs.length > 0) out.push('', ...fence(diffs, 'diff').map((l) => `  ${l}`));
   return out;
 }
@@ -116,7 +116,7 @@ function render(plan: Plan, withBodies: boolean, perAction: number, options: Ren
       const why = group.cause === 'references' && step.why?.length ? `: ${esc(step.why.join('; '))}` : '';
       out.push(`- **${esc(step.path)}** (${esc(step.lesson_id ?? '')})${why}`);
       if (withBodies && options.htmlDiff) {
-        const lines = step.fields.flatMap((f) => [`# ${fieldLabel(f.field)} (HTML)`, ...diffLinesOf(f.before, f.after)]);
+        const lines = step.fields.flatMap((f) => [`# ${fieldLabel(f.field)}`, ...diffLinesOf(f.before, f.after)]);
         out.push('', ...fence(lines, 'diff').map((l) => `  ${l}`));
       }
     }

@@ -81,7 +81,7 @@ describe('renderings', () => {
         - \`is_progression_locked\` = false
 
         \`\`\`diff
-        # body (HTML)
+        # body
         @@ -1,0 +1,1 @@
         +<p>Body of new</p>
         \`\`\`
@@ -94,7 +94,7 @@ describe('renderings', () => {
         - \`name\`: "Lesson a" → "Alpha"
 
         \`\`\`diff
-        # body (HTML)
+        # body
         @@ -1,1 +1,2 @@
          <p>Body of a</p>
         +<p>second line</p>
