@@ -13,7 +13,7 @@ import type { Plan, PlanChange } from './plan-schema.js';
 import { ACTIONS } from './plan-schema.js';
 import { SYMBOL, diffLinesOf, headline, summaryLine } from './describe-change.js';
 import { changeDetail, type DetailOptions } from './change-detail.js';
-import { htmlOnlyCause, htmlOnlyGroups, htmlOnlyTitle } from './html-only.js';
+import { heldBackNote, htmlOnlyCause, htmlOnlyGroups, htmlOnlyTitle } from './html-only.js';
 import { impactMarkdown } from './render-impact.js';
 import { fieldLabel } from './source-diff.js';
 
@@ -120,7 +120,9 @@ function render(plan: Plan, withBodies: boolean, perAction: number, options: Ren
         out.push('', ...fence(lines, 'diff').map((l) => `  ${l}`));
       }
     }
-    out.push(...more(group.steps.length), '', 'Apply the rest without them with `coursesync apply --skip-html-only`, or only them with `--html-only`.', '', '</details>', '');
+    out.push(...more(group.steps.length), '');
+    if (!heldBackNote(plan)) out.push('Apply the rest without them with `coursesync apply --skip-html-only`, or only them with `--html-only`.', '');
+    out.push('</details>', '');
   }
   return { text: out.join('\n'), omitted };
 }

@@ -8,7 +8,7 @@ import { formatDiagnostic } from '../diagnostics/diagnostic.js';
 import { isCall, type Plan, type PlanChange } from './plan-schema.js';
 import { SYMBOL, diffLinesOf, headline, summaryLine } from './describe-change.js';
 import { changeDetail, type DetailOptions } from './change-detail.js';
-import { htmlOnlyCause, htmlOnlyGroups, htmlOnlyTitle } from './html-only.js';
+import { heldBackNote, htmlOnlyCause, htmlOnlyGroups, htmlOnlyTitle } from './html-only.js';
 import { impactTextLines } from './render-impact.js';
 import { fieldLabel } from './source-diff.js';
 
@@ -46,7 +46,8 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
     }
     out.push('');
   }
-  if (groups.length > 0) out.push(c.dim('(`--skip-html-only` applies the rest without them, `--html-only` applies only them)'), '');
+  // (Not once a selection was made: the plan then says what it held back.)
+  if (groups.length > 0 && !heldBackNote(plan)) out.push(c.dim('(`--skip-html-only` applies the rest without them, `--html-only` applies only them)'), '');
   for (const r of plan.renames) out.push(`  renamed: ${r.from} → ${r.to} (matched through aliases; state only)`);
   if (plan.renames.length > 0) out.push('');
   for (const w of plan.warnings ?? []) out.push(c.yellow(formatDiagnostic(w)));

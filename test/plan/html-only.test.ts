@@ -109,6 +109,9 @@ describe('HTML-only updates', () => {
     expect(only.summary).toEqual({ ...plan.summary, create: 0, update: 13 });
     expect(only.impact.map((i) => i.key)).not.toContain('fresh');
     expect(only.chains.flatMap((c) => c.steps)).toHaveLength(13);
+    // The selected plan says what it held back instead of offering the selection again.
+    expect(renderText(only, { color: false })).not.toContain('--skip-html-only');
+    expect(renderMarkdown(only)).toContain('> 3 changes held back (--html-only): the next plan still shows them');
     expect(selectHtmlOnly(plan, 'all')).toBe(plan);
   });
 
