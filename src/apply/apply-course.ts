@@ -23,6 +23,7 @@ import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { StateStore } from '../state/state-store.js';
 import { applyPlan, type ApplyEvent, type ApplyResult } from './apply-plan.js';
 import { checkSavedPlan } from './check-saved-plan.js';
+import { heldBackNote, selectHtmlOnly, type HtmlOnlySelection } from '../plan/html-only.js';
 import { findRepoLesson } from '../plan/uncertain-create.js';
 import { resolvePendingCalls, type LessonLookup, type ResolvePendingResult } from './resolve-pending.js';
 
@@ -50,6 +51,8 @@ export interface ApplyCourseOptions extends ConnectionFlags {
   client?: SchoolClient;
   /** Apply even when the plan has error-level learner impact not acknowledged in the repo. */
   acceptImpact?: boolean;
+  /** Hold back the updates whose HTML alone changes (`skip`), or send only them (`only`). */
+  htmlOnly?: HtmlOnlySelection;
 }
 
 export interface ApplyCourseResult {
@@ -74,6 +77,11 @@ export interface ApplyCourseResult {
   pendingLeft: number;
   /** With --refresh: keys of drifted lessons that needed no call, recorded as the school has them. */
   settledDrift: string[];
+}
+
+/** A built plan with its HTML-only updates selected (--skip-html-only, --html-only). */
+function selectBuilt(built: BuiltPlan, selection: HtmlOnlySelection): BuiltPlan {
+  return { ...built, plan: selectHtmlOnly(built.plan, selection) };
 }
 
 /** Live lessons of drift steps whose key has no call in the plan. */
@@ -197,7 +205,9 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     }
     if (resolvedCount > 0 || options.recreate?.length || options.replace?.length) built = await buildPlan(dir, planOptions);
 
-    const plan = options.savedPlan?.plan ?? built.plan;
+    const plan = selectHtmlOnly(options.savedPlan?.plan ?? built.plan, options.htmlOnly ?? 'all');
+    const held = heldBackNote(plan);
+    if (held) notice(held);
     const calls = plan.changes.filter(isCall).length;
     const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file, settledDrift: [] as string[] };
     // Drift that needs no call (the school already holds the repo's values, or only positions
@@ -255,7 +265,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     const allDone = result.outcomes.every((o) => o.status === 'done') && !result.interrupted;
     if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
       // The school was read (with --refresh) before the first pass; what changed since is what this run sent.
-      const again = await buildPlan(dir, { ...planOptions, refresh: false });
+      const again = selectBuilt(await buildPlan(dir, { ...planOptions, refresh: false }), options.htmlOnly ?? 'all');
       if (again.plan.changes.some(isCall)) {
         linkPlan = again.plan;
         const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });

@@ -19,6 +19,9 @@ import { positiveInt, processIo, type CommandIo } from './school-command.js';
 
 export interface ApplyCommandOptions extends ConnectionFlags {
   yes?: boolean;
+  htmlDiff?: boolean;
+  skipHtmlOnly?: boolean;
+  htmlOnly?: boolean;
   concurrency?: string;
   refresh?: boolean;
   recreate?: string[];
@@ -38,6 +41,9 @@ export function register(program: Command): void {
     .option('-y, --yes', 'apply without asking (required off a terminal when there is a call to make)')
     .option('--concurrency <n>', 'at most this many requests in flight (default: coursesync.yaml apply.concurrency, else 4)')
     .option('--refresh', 'read every tracked lesson from the school first and report drift')
+    .option('--skip-html-only', 'leave out the updates whose HTML alone changes (renderer upgrade, changed image, inherited setting); the next apply sends them')
+    .option('--html-only', 'send only the updates whose HTML alone changes; the rest waits for the next apply')
+    .option('--html-diff', 'show lesson bodies as an HTML diff, not as the Markdown of their files')
     .option('--recreate <key>', 'drop the uncertain create KEY from state and create it again (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--replace <key>', 'forget the tracked lesson KEY and create it anew from its file, e.g. after it was deleted in the school (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: found from the current folder upward)')
@@ -57,6 +63,8 @@ export async function runApply(target: string | undefined, options: ApplyCommand
   const { plural } = await import('../diagnostics/error-codes/entry.js');
   const interactive = io.interactive === true;
   const concurrency = positiveInt('--concurrency', options.concurrency, 64);
+  const { htmlOnlySelection } = await import('./plan.js');
+  const selection = htmlOnlySelection(options);
   const { stat, readFile } = await import('node:fs/promises');
   const { findRepoRoot } = await import('../source/repo-root.js');
   let savedPlan: { plan: import('../plan/plan-schema.js').Plan; file: string } | undefined;
@@ -111,11 +119,13 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       replace: options.replace,
       forceUnlock: options.forceUnlock,
       acceptImpact: options.acceptImpact,
+      htmlOnly: selection,
       signal: controller.signal,
       env: io.env,
       onNotice: (m) => err.write(`coursesync: ${m}\n`),
       confirm: async (plan, ctx) => {
-        out.write(renderText(plan, { color }));
+        const { readPlanSources } = await import('../sync/plan-sources.js');
+        out.write(renderText(plan, { color, sources: await readPlanSources(dir, plan), htmlDiff: options.htmlDiff === true }));
         const calls = plan.changes.filter((ch) => ch.action === 'create' || ch.action === 'update' || ch.action === 'move' || ch.action === 'unpublish').length;
         const question = `Apply ${calls === 1 ? 'this' : 'these'} ${plural(calls, 'call')} to ${ctx.baseUrl}?`;
         // Off a terminal nobody can confirm; asked only when there is a call to make.

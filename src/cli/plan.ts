@@ -5,8 +5,10 @@
  * ids are checked (GET /sections) and lessons are read only with --refresh.
  */
 import type { Command } from 'commander';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from './exit-codes.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import { planFormat, positiveInt, processIo, type CommandIo } from './school-command.js';
 
 export interface PlanCommandOptions extends ConnectionFlags {
@@ -17,6 +19,17 @@ export interface PlanCommandOptions extends ConnectionFlags {
   refresh?: boolean;
   failOn?: string;
   concurrency?: string;
+  htmlDiff?: boolean;
+  skipHtmlOnly?: boolean;
+  htmlOnly?: boolean;
+}
+
+/** `--skip-html-only` / `--html-only` (plan and apply) as a selection of the plan. */
+export function htmlOnlySelection(options: { skipHtmlOnly?: boolean; htmlOnly?: boolean }): 'all' | 'skip' | 'only' {
+  if (options.skipHtmlOnly && options.htmlOnly) {
+    throw failure('cli/conflicting-options', { options: '--skip-html-only and --html-only', hint: 'give one: --skip-html-only holds back the lessons whose HTML alone changes, --html-only sends only those' });
+  }
+  return options.skipHtmlOnly ? 'skip' : options.htmlOnly ? 'only' : 'all';
 }
 
 /** Add the plan command. */
@@ -32,6 +45,9 @@ export function register(program: Command): void {
     .option('--refresh', 'read every tracked lesson from the school and report drift (needs a token)')
     .option('--fail-on <level>', 'exit 1 when the plan has learner impact of this level or worse not acknowledged in the repo: error, warning or info')
     .option('--concurrency <n>', 'at most this many requests in flight with --refresh (default: coursesync.yaml apply.concurrency, else 4)')
+    .option('--html-diff', 'diff lesson bodies as the HTML sent, not as the Markdown of their files')
+    .option('--skip-html-only', 'leave out the updates whose HTML alone changes (renderer upgrade, changed image, inherited setting); they stay in the next plan')
+    .option('--html-only', 'only the updates whose HTML alone changes (the rest stays in the next plan)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
     .action(async (dir: string | undefined, options: PlanCommandOptions) => {
@@ -45,20 +61,33 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const { parseImpactLevel, impactsAtLeast } = await import('../plan/impact-gate.js');
   const failOn = options.failOn === undefined ? undefined : parseImpactLevel(options.failOn, '--fail-on');
   const concurrency = positiveInt('--concurrency', options.concurrency, 64);
+  const selection = htmlOnlySelection(options);
   const { findRepoRoot } = await import('../source/repo-root.js');
-  const dir = await findRepoRoot(dirArg);
   const { buildPlan } = await import('../sync/build-plan.js');
-  const { plan } = await buildPlan(dir, { ...options, concurrency, env: io.env });
-  const { renderText, renderMarkdown, renderJson, hasChanges } = await import('../plan/index.js');
+  const { renderText, renderMarkdown, renderJson, hasChanges, selectHtmlOnly } = await import('../plan/index.js');
+  let dir = resolve(dirArg ?? '.');
+  let folder = courseFolderName(dir);
+  let plan: import('../plan/plan-schema.js').Plan;
+  try {
+    dir = await findRepoRoot(dirArg);
+    folder = courseFolderName(dir);
+    plan = selectHtmlOnly((await buildPlan(dir, { ...options, concurrency, env: io.env })).plan, selection);
+  } catch (e) {
+    // The pull-request comment must say that the plan failed, not keep showing an old plan.
+    if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io).catch(() => undefined);
+    throw e;
+  }
   const { colors } = await import('./terminal.js');
   const color = format === 'text' && colors(io.stdout, io.env).isColorSupported;
-  const output = format === 'json' ? renderJson(plan) : format === 'markdown' ? renderMarkdown(plan) : renderText(plan, { color });
+  const { readPlanSources } = await import('../sync/plan-sources.js');
+  const sources = format === 'json' ? undefined : await readPlanSources(dir, plan);
+  const detail = { sources, htmlDiff: options.htmlDiff === true };
+  const output = format === 'json' ? renderJson(plan) : format === 'markdown' ? renderMarkdown(plan, { ...detail, folder }) : renderText(plan, { color, ...detail });
   io.stdout.write(output.endsWith('\n') ? output : output + '\n');
   // Text: notes are chatter, on stderr (stdout stays the plan); markdown and JSON carry them.
   if (format === 'text') for (const n of plan.notes ?? []) io.stderr.write(`Note: ${n}\n`);
   if (options.out) {
     const { writeFileAtomic } = await import('../state/state-file.js');
-    const { resolve } = await import('node:path');
     await writeFileAtomic(resolve(options.out), renderJson(plan));
     if (format === 'text') io.stderr.write(`Saved the plan to ${options.out}; apply it with \`coursesync apply ${options.out}\`.\n`);
   }
@@ -70,7 +99,7 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const summaryFile = io.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) {
     const { appendFile } = await import('node:fs/promises');
-    await appendFile(summaryFile, (format === 'markdown' ? output : renderMarkdown(plan)) + '\n');
+    await appendFile(summaryFile, (format === 'markdown' ? output : renderMarkdown(plan, { sources: sources ?? (await readPlanSources(dir, plan)), folder })) + '\n');
   }
   const failing = failOn === undefined ? [] : impactsAtLeast(plan, failOn);
   if (failing.length > 0) {
@@ -79,4 +108,43 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   }
   if (options.detailedExitcode && hasChanges(plan)) return ExitCode.Changes;
   return ExitCode.Ok;
+}
+
+/** The course folder as a plan's header names it: relative to the current folder, else its own name. */
+function courseFolderName(dir: string): string {
+  const rel = relative(process.cwd(), dir);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? basename(dir) : rel.split(sep).join('/');
+}
+
+/** A failed plan as Markdown on stdout (and in the job summary), for the comment that replaces the last one. */
+async function writeFailureMarkdown(e: unknown, dir: string, folder: string, options: PlanCommandOptions, io: CommandIo): Promise<void> {
+  const { isCoursesyncError } = await import('../diagnostics/errors.js');
+  const { renderFailureMarkdown } = await import('../plan/render-markdown.js');
+  const known = isCoursesyncError(e);
+  const text = renderFailureMarkdown({
+    folder,
+    baseUrl: await baseUrlForHeader(dir, options, io.env),
+    message: known ? e.message : 'internal error (a bug in coursesync, please report it); see the job log',
+    hint: known ? e.hint : undefined,
+    diagnostics: known ? e.diagnostics : [],
+  });
+  io.stdout.write(text + '\n');
+  if (io.env.GITHUB_STEP_SUMMARY) {
+    const { appendFile } = await import('node:fs/promises');
+    await appendFile(io.env.GITHUB_STEP_SUMMARY, text + '\n');
+  }
+}
+
+/** The school's base URL from the flags, the environment or coursesync.yaml read leniently (the repo may be what failed). */
+async function baseUrlForHeader(dir: string, options: PlanCommandOptions, env: NodeJS.ProcessEnv): Promise<string | null> {
+  const given = options.baseUrl ?? env.COURSESYNC_BASE_URL;
+  if (given) return given;
+  const { readFile } = await import('node:fs/promises');
+  const { parse } = await import('yaml');
+  try {
+    const config = parse(await readFile(join(dir, 'coursesync.yaml'), 'utf8')) as { school?: { base_url?: unknown } } | null;
+    return typeof config?.school?.base_url === 'string' ? config.school.base_url : null;
+  } catch {
+    return null;
+  }
 }

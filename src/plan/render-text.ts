@@ -1,11 +1,18 @@
-/** The plan for people on a terminal (PURE): Terraform-like symbols, field changes, body diffs. */
+/**
+ * The plan for people on a terminal (PURE): Terraform-like symbols, fields by their front-matter
+ * key, the lesson file's Markdown diff (the HTML diff with `htmlDiff`), and the updates whose
+ * HTML changes although their file did not, grouped by cause, one line each.
+ */
 import pc from 'picocolors';
 import { formatDiagnostic } from '../diagnostics/diagnostic.js';
-import type { Plan, PlanChange } from './plan-schema.js';
-import { LONG_FIELDS, SYMBOL, diffLinesOf, headline, showValue, summaryLine } from './describe-change.js';
+import { isCall, type Plan, type PlanChange } from './plan-schema.js';
+import { SYMBOL, diffLinesOf, headline, summaryLine } from './describe-change.js';
+import { changeDetail, type DetailOptions } from './change-detail.js';
+import { heldBackNote, htmlOnlyCause, htmlOnlyGroups, htmlOnlyTitle } from './html-only.js';
 import { impactTextLines } from './render-impact.js';
+import { fieldLabel } from './source-diff.js';
 
-export interface RenderTextOptions {
+export interface RenderTextOptions extends DetailOptions {
   /** ANSI colours (the CLI decides from TTY and NO_COLOR). */
   color: boolean;
 }
@@ -26,10 +33,21 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
   };
   const out: string[] = [];
   if (plan.changes.length > 0) {
-    const calls = plan.changes.some((c) => c.action === 'create' || c.action === 'update' || c.action === 'move' || c.action === 'unpublish');
-    out.push(calls ? 'coursesync will perform these actions:' : 'coursesync will make no call; to note:', '');
-    for (const change of plan.changes) out.push(...renderChange(change, tint[change.action], c), '');
+    out.push(plan.changes.some(isCall) ? 'coursesync will perform these actions:' : 'coursesync will make no call; to note:', '');
+    for (const change of plan.changes) if (!htmlOnlyCause(change)) out.push(...renderChange(change, tint[change.action], c, options), '');
   }
+  const groups = htmlOnlyGroups(plan);
+  for (const group of groups) {
+    out.push(c.bold(`${htmlOnlyTitle(group.cause, group.steps.length)}:`));
+    for (const step of group.steps) {
+      const why = group.cause === 'references' && step.why?.length ? `: ${step.why.join('; ')}` : '';
+      out.push(`  ${tint.update(SYMBOL.update)} ${step.path} (${step.lesson_id})${c.dim(why)}`);
+      if (options.htmlDiff) for (const f of step.fields) out.push(`      ${fieldLabel(f.field)}:`, ...diffLinesOf(f.before, f.after).map((d) => `        ${tintDiff(d, c)}`));
+    }
+    out.push('');
+  }
+  // (Not once a selection was made: the plan then says what it held back.)
+  if (groups.length > 0 && !heldBackNote(plan)) out.push(c.dim('(`--skip-html-only` applies the rest without them, `--html-only` applies only them)'), '');
   for (const r of plan.renames) out.push(`  renamed: ${r.from} → ${r.to} (matched through aliases; state only)`);
   if (plan.renames.length > 0) out.push('');
   for (const w of plan.warnings ?? []) out.push(c.yellow(formatDiagnostic(w)));
@@ -40,22 +58,26 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
   return out.join('\n') + '\n';
 }
 
-function renderChange(change: PlanChange, tint: (s: string) => string, c: Colors): string[] {
+function tintDiff(d: string, c: Colors): string {
+  const color = d.startsWith('+') ? c.green : d.startsWith('-') ? c.red : d.startsWith('@@') ? c.cyan : c.dim;
+  return color(d);
+}
+
+function renderChange(change: PlanChange, tint: (s: string) => string, c: Colors, options: DetailOptions): string[] {
   const lines = [`  ${tint(SYMBOL[change.action])} ${c.bold(change.path)} ${headline(change)}`];
   if (change.action === 'uncertain') lines.push(`      ${c.dim(`key ${change.key}: ${change.hint}`)}`);
   if ('why' in change && change.why) for (const why of change.why) lines.push(`      ${c.dim(`because: ${why}`)}`);
-  for (const f of change.fields) {
-    if (LONG_FIELDS.has(f.field)) {
-      lines.push(`      ${f.field}:`);
-      for (const d of diffLinesOf(f.before, f.after)) {
-        const color = d.startsWith('+') ? c.green : d.startsWith('-') ? c.red : d.startsWith('@@') ? c.cyan : c.dim;
-        lines.push(`        ${color(d)}`);
-      }
-    } else if (change.action === 'create') {
-      lines.push(`      ${f.field} = ${showValue(f.after)}`);
-    } else {
-      lines.push(`      ${f.field}: ${showValue(f.before)} → ${showValue(f.after)}`);
-    }
+  const detail = changeDetail(change, options);
+  if (detail.preview) {
+    lines.push(`      ${detail.preview.summary}`);
+    for (const l of detail.preview.lines) lines.push(`      ${c.dim(`│ ${l}`)}`);
   }
+  for (const f of detail.fields) lines.push(`      ${f.label}${f.change}`);
+  for (const d of detail.diffs) {
+    if (d.title !== null) lines.push(`      ${d.title}:`);
+    // A file diff starts with its two `---`/`+++` header lines.
+    d.lines.forEach((l, i) => lines.push(`${d.title === null ? '      ' : '        '}${d.title === null && i < 2 ? c.bold(l) : tintDiff(l, c)}`));
+  }
+  for (const n of detail.notes) lines.push(`      ${c.dim(n)}`);
   return lines;
 }

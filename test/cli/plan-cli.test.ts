@@ -1,5 +1,5 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { createSchoolClient } from '../../src/school/client.js';
@@ -84,9 +84,14 @@ describe('coursesync plan', () => {
     expect(text.code).toBe(2);
     expect(text.stdout).toMatch(/~ prog\/01-start\/02-install\.md \(les_[^)]+\) will be updated in place/);
     expect(text.stdout).toMatch(/drip_delay: 1 → 2/);
-    expect(text.stdout).toMatch(/-<p>Install Node 20/);
-    expect(text.stdout).toMatch(/\+<p>Install Node 22/);
+    // Bodies in the author's terms: no HTML (this state records no file versions, and says so).
+    // (A v2 state keeps the HTML last sent only as a fingerprint.)
+    expect(text.stdout).toMatch(/ {6}body: changed \((\d+ characters|HTML known by fingerprint) → \d+ characters of HTML\)\n {6}no Markdown diff: the state does not record/);
+    expect(text.stdout).not.toMatch(/<p>/);
     expect(text.stdout).toMatch(/Plan: 1 to create, 1 to update, 2 unchanged\.\n$/);
+    const html = await runCli(['plan', dir, '--html-diff']);
+    expect(html.stdout).toMatch(/-<p>Install Node 20|only its fingerprint sha256:[0-9a-f]{32}/);
+    expect(html.stdout).toMatch(/\+<p>Install Node 22/);
     const json = await runCli(['plan', dir, '--json']);
     const saved = parsePlanText(await readFile(join(dir, 'plan.json'), 'utf8'), 'plan.json');
     expect(parsePlanText(json.stdout, 'stdout')).toEqual(saved);
@@ -94,7 +99,7 @@ describe('coursesync plan', () => {
     expect(saved.state.serial).toBe(1);
     expect(saved.base_url).toBe(emu.url);
     const md = await readFile(summaryFile, 'utf8');
-    expect(md.startsWith('**Plan: 1 to create, 1 to update, 2 unchanged.**')).toBe(true);
+    expect(md.startsWith(`### coursesync plan for \`${basename(dir)}\` on ${new URL(emu.url).host}\n\n**Plan: 1 to create, 1 to update, 2 unchanged.**`)).toBe(true);
     const mdOut = await runCli(['plan', dir, '--format', 'markdown']);
     expect(mdOut.stdout.trim()).toBe(md.trim());
   });

@@ -22,8 +22,8 @@ function smallPlan() {
 const scrub = (s: string) => s.replace(/id_[a-z]+/g, '<id>');
 
 describe('renderings', () => {
-  it('text', () => {
-    const text = renderText(smallPlan(), { color: false });
+  it('text with --html-diff: bodies as the HTML sent', () => {
+    const text = renderText(smallPlan(), { color: false, htmlDiff: true });
     expect(scrub(text)).toMatchInlineSnapshot(`
       "coursesync will perform these actions:
 
@@ -61,8 +61,8 @@ describe('renderings', () => {
     expect(renderText(smallPlan(), { color: false })).not.toMatch(/\x1b\[/);
   });
 
-  it('markdown', () => {
-    expect(scrub(renderMarkdown(smallPlan()))).toMatchInlineSnapshot(`
+  it('markdown with --html-diff', () => {
+    expect(scrub(renderMarkdown(smallPlan(), { htmlDiff: true }))).toMatchInlineSnapshot(`
       "**Plan: 1 to create, 1 to move, 1 to update, 1 orphaned, 1 unchanged.**
 
       ### Learner impact: 1 info
@@ -121,7 +121,7 @@ describe('renderings', () => {
     const big = '<p>' + 'x'.repeat(3000) + '</p>\n';
     const keys = Array.from({ length: 400 }, (_, i) => `k${i}`);
     const desired = desiredOf({ p: { s1: keys.map((k) => ({ key: k, fields: { body: big + k } })) } });
-    const md = renderMarkdown(diffCourse(desired, stateOf({}), { sectionIds: sectionIdsOf(desired) }));
+    const md = renderMarkdown(diffCourse(desired, stateOf({}), { sectionIds: sectionIdsOf(desired) }), { htmlDiff: true });
     expect(md.length).toBeLessThan(COMMENT_LIMIT);
     expect(md.startsWith('**Plan: 400 to create, 0 unchanged.**')).toBe(true);
     expect(md).toMatch(/This plan was shortened to fit one comment/);
@@ -129,7 +129,7 @@ describe('renderings', () => {
 
   it('markdown escapes lesson names and out-fences backticks in bodies', () => {
     const desired = desiredOf({ p: { s1: [{ key: 'a', fields: { name: '<img src=x>', body: '<pre>```js\nx\n```</pre>' } }] } });
-    const md = renderMarkdown(diffCourse(desired, stateOf({}), { sectionIds: sectionIdsOf(desired) }));
+    const md = renderMarkdown(diffCourse(desired, stateOf({}), { sectionIds: sectionIdsOf(desired) }), { htmlDiff: true });
     expect(md).not.toMatch(/<img/);
     expect(md).toMatch(/````diff/);
   });
