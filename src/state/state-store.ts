@@ -102,7 +102,11 @@ export class StateStore {
    */
   update(mutate: (draft: StateData) => void): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    mutate(this.tracker.draft);
+    try {
+      mutate(this.tracker.draft);
+    } finally {
+      this.tracker.settle();
+    }
     return this.flush();
   }
 
