@@ -1,5 +1,6 @@
 // Apply at scale, no latency: what apply itself costs per call, and how that grows with the school.
 // Usage: npm run bench (builds generate-repo), or: node test/bench/apply-scale.mjs [sizes=1000,10000] [edits=100] [concurrency=8]
+// (APPLY_PROFILE=<folder> writes a CPU profile of each apply there.)
 // Per size N (N lessons, 100 per section, ~3 KB of Markdown each; the render cache is warmed
 // once first: this measures apply, not rendering):
 // - creates: `apply` of N creates at concurrency c (in its own process: its peak memory), against
@@ -66,7 +67,9 @@ const SELF = fileURLToPath(import.meta.url);
 /** Run one apply in its own process: its figures, wall time and peak memory. */
 async function applyChild(dir, url) {
   const out = join(dir, '..', `apply-${Math.random().toString(36).slice(2)}.json`);
-  const run = await timeNode([SELF, '--apply', dir, url, String(limit), out]);
+  // APPLY_PROFILE=<folder>: a CPU profile of each apply there (node --cpu-prof).
+  const profile = process.env.APPLY_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.APPLY_PROFILE}`] : [];
+  const run = await timeNode([...profile, SELF, '--apply', dir, url, String(limit), out]);
   if (run.code !== 0) throw new Error(`apply failed: ${run.stderr}`);
   return { ...JSON.parse(await readFile(out, 'utf8')), rssMb: run.rssMb, wall: run.wall };
 }
