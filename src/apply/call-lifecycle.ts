@@ -17,6 +17,7 @@ import { OutcomeUnknownError, SchoolApiError } from '../school/errors.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import type { PendingCall, StateData } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
+import { lessonsInSection } from '../state/track-changes.js';
 import { endpointOf, recordSuccess, recordUncertainCreate } from './record-call.js';
 
 export type CallPhase = 'pending' | 'sent' | 'done' | 'uncertain' | 'failed' | 'skipped';
@@ -126,7 +127,7 @@ export class CallLifecycle {
     const step = this.step;
     await this.store.endCall(step.call_id, (d: StateData) => {
       recordUncertainCreate(d, step, this.now().toISOString());
-      const other = Object.entries(d.lessons).find(([, l]) => l.id !== null && l.section_id === step.section_id);
+      const other = lessonsInSection(d, step.section_id).find(([key]) => key !== step.key);
       if (other) d.pending[readBackId(other[0])] = readBackRecordOf(other[0], other[1].id!, this.now());
     });
   }

@@ -15,6 +15,7 @@ import { place, type SectionSlots } from '../school/positions.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import { hashResponseFields, hashValue } from '../state/hash-response.js';
 import type { LessonState, StateData } from '../state/schema.js';
+import { lessonsInSection } from '../state/track-changes.js';
 
 
 /** `METHOD /path` of a step's request. */
@@ -27,12 +28,13 @@ export function stateKeyOf(step: CallStep): string {
   return step.action === 'update' || step.action === 'move' ? step.state_key : step.key;
 }
 
-/** Tracked lessons (with an id and a position) of one section, by state key. */
+/**
+ * Tracked lessons (with an id and a position) of one section, by state key: O(section) on a
+ * store's draft (its index), so a call's bookkeeping does not grow with the school.
+ */
 export function slotsOfSection(draft: StateData, sectionId: string): SectionSlots {
   const slots: SectionSlots = new Map();
-  for (const [key, l] of Object.entries(draft.lessons)) {
-    if (l.id !== null && l.position !== null && l.section_id === sectionId) slots.set(key, l.position);
-  }
+  for (const [key, l] of lessonsInSection(draft, sectionId)) if (l.position !== null) slots.set(key, l.position);
   return slots;
 }
 
@@ -44,12 +46,12 @@ export function slotsOfSection(draft: StateData, sectionId: string): SectionSlot
  */
 export function placeInState(draft: StateData, key: string, sectionId: string, position: number): void {
   // Leaving the old section leaves a gap there: nothing else in state moves.
-  const slots = slotsOfSection(draft, sectionId);
+  const before = slotsOfSection(draft, sectionId);
+  const slots = new Map(before);
   place(slots, key, { at: position });
+  // Only the lessons that moved are touched through the draft (and so journaled).
   for (const [other, p] of slots) {
-    if (other === key) continue;
-    const l = draft.lessons[other]!;
-    if (l.position !== p) setPosition(l, sectionId, p);
+    if (other !== key && before.get(other) !== p) setPosition(draft.lessons[other]!, sectionId, p);
   }
 }
 

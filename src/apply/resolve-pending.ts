@@ -17,6 +17,7 @@ import type { Lesson } from '../school/wire/lessons.js';
 import { hashResponseFields } from '../state/hash-response.js';
 import type { StateData } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
+import { lessonsInSection } from '../state/track-changes.js';
 import { setPosition } from './record-call.js';
 import { uncertainCreateEntry, type RepoLesson } from '../plan/uncertain-create.js';
 
@@ -93,7 +94,7 @@ export async function resolvePendingCalls(
     ),
   );
   // Every other tracked lesson of those sections, since a call there may have shifted them.
-  const around = Object.entries(store.data.lessons).filter(([k, l]) => l.id !== null && sections.has(l.section_id) && !live.has(k));
+  const around = [...sections].flatMap((section) => lessonsInSection(store.data, section)).filter(([k]) => !live.has(k));
   await Promise.all(around.map(([k, l]) => limit(async () => live.set(k, await read(k, l.id!)))));
 
   await store.update((d) => {

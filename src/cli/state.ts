@@ -1,5 +1,5 @@
 /**
- * `coursesync state list|show|rm` (docs/architecture.md#state), Terraform's state commands:
+ * `coursesync state list|show|rm|compact` (docs/architecture.md#state), Terraform's state commands:
  * see which school lesson each repo key is, and forget one (e.g. after it was deleted in the
  * school). `rm` holds the state lock and writes atomically; the school is never changed.
  */
@@ -115,9 +115,27 @@ export async function runStateRm(keys: string[], options: StateCommandOptions, i
   }
 }
 
-/** Add `state list|show|rm`. */
+/**
+ * `state compact`: fold the journal a killed apply left (.coursesync/state.journal) into
+ * state.json, so the state is one file again (e.g. before committing it). Taking the lock does
+ * it (StateStore.load); with no journal, nothing is written.
+ */
+export async function runStateCompact(options: StateCommandOptions, io: CommandIo = processIo()): Promise<number> {
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const { StateStore } = await import('../state/state-store.js');
+  const { journalPath } = await import('../state/journal.js');
+  const { access } = await import('node:fs/promises');
+  const dir = await findRepoRoot(options.dir);
+  const had = await access(journalPath(dir)).then(() => true, () => false);
+  const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: (m) => io.stderr.write(`coursesync: ${m}\n`) });
+  await store.close();
+  io.stdout.write(had ? `Folded the journal into ${store.file} (serial ${store.data.serial}).\n` : 'No journal: the state file is complete.\n');
+  return ExitCode.Ok;
+}
+
+/** Add `state list|show|rm|compact`. */
 export function register(program: Command): void {
-  const state = program.command('state').description('What the state records: which school lesson each repo key is (list, show, rm)');
+  const state = program.command('state').description('What the state records: which school lesson each repo key is (list, show, rm, compact)');
   const dirOption = (c: Command) => c.option('--dir <dir>', 'the course repo (default: found from the current folder upward)');
   dirOption(state.command('list').description('Every lesson the state tracks: key, id, section, position, file').option('--json', 'print JSON')).action(
     async (options: StateCommandOptions) => {
@@ -137,5 +155,13 @@ export function register(program: Command): void {
       .option('--force-unlock', 'take the state lock even if another apply seems to hold it'),
   ).action(async (keys: string[], options: StateCommandOptions) => {
     process.exitCode = await runStateRm(keys, options);
+  });
+  dirOption(
+    state
+      .command('compact')
+      .description('Fold the journal a killed apply left (.coursesync/state.journal) into state.json, e.g. before committing the state')
+      .option('--force-unlock', 'take the state lock even if another apply seems to hold it'),
+  ).action(async (options: StateCommandOptions) => {
+    process.exitCode = await runStateCompact(options);
   });
 }

@@ -11,31 +11,70 @@ import { join } from 'node:path';
 import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, protoKeyIn, type StateData } from './schema.js';
 import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 import { serializeStable } from './serialize-state.js';
+import { journalFits, journalPath, parseJournal, replayJournal } from './journal.js';
 
 /** Absolute path of the state file of a course repo. */
 export function statePath(dir: string): string {
   return join(dir, STATE_DIR, STATE_FILE);
 }
 
-/**
- * Load the state of a repo. A missing file is an empty state with a new lineage (first run);
- * `exists` says which it was.
- */
-export async function readStateFile(dir: string): Promise<{ state: StateData; exists: boolean }> {
-  const file = statePath(dir);
-  let text: string;
+/** Read a file of the state folder: its text, or null when it does not exist. */
+async function readStateFolderFile(dir: string, file: string): Promise<string | null> {
   try {
-    text = await readRegularFile(file);
+    return await readRegularFile(file);
   } catch (e) {
     if (e instanceof NotRegularFileError) {
       throw failure('state/not-a-file', { file, kind: e.kind });
     }
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { state: emptyState(randomUUID()), exists: false };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     const blocked = (e as NodeJS.ErrnoException).code === 'ENOTDIR';
     const reason = blocked ? `${join(dir, STATE_DIR)} is a file, not a folder` : (e as Error).message;
     throw failure('state/unreadable', { file, reason, blocked }, { cause: e });
   }
-  return { state: parseStateText(text, file), exists: true };
+}
+
+export interface LoadedState {
+  state: StateData;
+  exists: boolean;
+  /** Whether a journal was found next to state.json (replayed into `state`, or already in it). */
+  journaled: boolean;
+}
+
+/**
+ * Load the state of a repo: state.json with its journal replayed (state/journal.ts). A missing
+ * file is an empty state with a new lineage (first run); `exists` says which it was. Never
+ * writes. `locked`: the caller holds the state lock, so no compaction can run between the two
+ * reads; without it the journal is read first, so a compaction between the reads shows as a
+ * journal state.json already holds.
+ */
+export async function readStateFile(dir: string, options: { locked?: boolean } = {}): Promise<LoadedState> {
+  const file = statePath(dir);
+  const journalFile = journalPath(dir);
+  const journalText = await readStateFolderFile(dir, journalFile);
+  const text = await readStateFolderFile(dir, file);
+  const journal = journalText === null ? null : parseJournal(journalText, journalFile);
+  if (text === null) {
+    if (journal !== null) throw failure('state/journal-mismatch', { file: journalFile, stateFile: file, why: `${file} does not exist` });
+    return { state: emptyState(randomUUID()), exists: false, journaled: false };
+  }
+  const state = parseStateText(text, file);
+  if (journal === null) return { state, exists: true, journaled: journalText !== null };
+  const fits = journalFits(state, journal, journalFile, file, options.locked === true);
+  return { state: fits === 'replay' ? replayJournal(state, journal, journalFile) : state, exists: true, journaled: true };
+}
+
+/**
+ * Fold a journal left next to state.json into it (a kill before compaction), then remove the
+ * journal: state.json is written whole and atomically first, so a kill at any instant leaves a
+ * state that reads the same. Call only with the state lock held.
+ */
+export async function compactStateFile(dir: string): Promise<LoadedState> {
+  const loaded = await readStateFile(dir, { locked: true });
+  if (!loaded.journaled) return loaded;
+  await writeStateFile(dir, loaded.state);
+  await rm(journalPath(dir), { force: true });
+  await syncFolder(join(dir, STATE_DIR));
+  return { ...loaded, journaled: false };
 }
 
 /** Parse state JSON; every failure names the file and says what to do. Never writes. */
@@ -104,7 +143,7 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
 }
 
 /** fsync a directory so the rename itself is durable (not supported everywhere: best effort). */
-async function syncFolder(folder: string): Promise<void> {
+export async function syncFolder(folder: string): Promise<void> {
   let handle;
   try {
     handle = await open(folder, 'r');

@@ -3,8 +3,6 @@
  * the real emulator. The school client is the real one; the test only looks at the state file
  * on disk at the moment each request leaves.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import { CallLifecycle } from '../../src/apply/call-lifecycle.js';
@@ -13,7 +11,7 @@ import { diffCourse } from '../../src/plan/diff-course.js';
 import { isCall, type CallStep } from '../../src/plan/plan-schema.js';
 import type { SchoolClient } from '../../src/school/client.js';
 import type { PendingCall, StateData } from '../../src/state/schema.js';
-import { STATE_DIR, STATE_FILE } from '../../src/state/schema.js';
+import { readStateFile } from '../../src/state/state-file.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { desiredOf, sectionIdsOf } from '../plan/build-course.js';
 import { clientOf, removeTempDirs, startTestEmulator, tempDir } from './helpers.js';
@@ -27,7 +25,8 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-const onDisk = async (dir: string): Promise<StateData> => JSON.parse(await readFile(join(dir, STATE_DIR, STATE_FILE), 'utf8')) as StateData;
+/** What is durable now: state.json with its journal, as the next process would read it. */
+const onDisk = async (dir: string): Promise<StateData> => (await readStateFile(dir)).state;
 
 /** The real client, noting for every request the pending records the state file holds as it leaves. */
 function watchingClient(dir: string, seen: Array<{ request: string; pending: PendingCall[] }>): SchoolClient {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 const steps = [
   ['plan.mjs', '10000', '200', '2', '3'],
   ['apply.mjs', '1000', '20', '50', '8', '2'],
+  ['apply-scale.mjs', '1000,10000', '100', '8'],
   ['calls.mjs'],
   ['references.mjs', '1000', '7'],
   ['emulator.mjs', '100000', '3000', '16', '2'],

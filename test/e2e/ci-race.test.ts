@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { readStateFile } from '../../src/state/state-file.js';
 import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../apply/helpers.js';
 import { BASE_REPO } from '../apply/course-files.js';
 import { CLI, EXAMPLES, lesson, writeRepo } from './helpers.js';
@@ -53,9 +54,10 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
 
 /**
  * One run of the workflow, triggered by a push of `sha`; steps run one at a time.
- * `checkout` overrides what the checkout step checks out (a re-run of an old job).
+ * `checkout` overrides what the checkout step checks out (a re-run of an old job); `instead`
+ * replaces the script of the named steps.
  */
-async function workflowRun(origin: string, sha: string, name: string, options: { checkout?: string } = {}) {
+async function workflowRun(origin: string, sha: string, name: string, options: { checkout?: string; instead?: Record<string, string> } = {}) {
   const steps = await workflowSteps('coursesync-apply.yml', 'apply');
   const context = { 'github.ref_name': 'main', 'github.ref': 'refs/heads/main', 'github.sha': sha, 'secrets.COURSESYNC_TOKEN': SECRET };
   const workspace = join(root, name);
@@ -73,6 +75,7 @@ async function workflowRun(origin: string, sha: string, name: string, options: {
         await git(root, 'clone', '--quiet', '--no-checkout', origin, workspace);
         await git(workspace, 'checkout', '--quiet', ref === 'main' ? 'main' : ref);
       } else if (step.run !== undefined) {
+        const script = options.instead?.[step.name ?? ''] ?? step.run;
         const env: Record<string, string> = {
           ...(process.env as Record<string, string>),
           ...GIT_ENV,
@@ -83,7 +86,7 @@ async function workflowRun(origin: string, sha: string, name: string, options: {
           GITHUB_REF_NAME: 'main',
           COURSESYNC_BASE_URL: emu.url,
         };
-        const r = await runShellStep({ ...step, run: step.run }, workspace, env, context);
+        const r = await runShellStep({ ...step, run: script }, workspace, env, context);
         log.push(r.output);
         if (!r.ok) failed = true;
       }
@@ -211,5 +214,51 @@ describe('the shipped apply workflow under a race', () => {
     expect(log).toContain('::error file=.coursesync/state.json::The state could not be rebased onto main: a commit there changed .coursesync/state.json too.');
     expect(log).toContain('take this run\'s state into main');
     expect(log).toMatch(/"epsilon-b": \{\n\s+"applied"/);
+  });
+});
+
+describe('the shipped apply workflow after a killed apply', () => {
+  it('the journal a SIGKILLed apply left is folded into the committed state: the next run creates only the rest, nothing twice', async () => {
+    const { origin: o, team } = await origin();
+    // The real apply, killed (as a cancelled or timed-out job) once three calls are recorded and
+    // every request sent is recorded (so what the school has is exactly what the state says).
+    const killed = [
+      `cat > kill-apply.mjs <<'EOF'`,
+      `import { applyCourse } from ${JSON.stringify(join(CLI, '../../apply/apply-course.js'))};`,
+      `let started = 0, ended = 0;`,
+      `await applyCourse(process.cwd(), { concurrency: 1, onEvent: (e) => {`,
+      `  if (e.type === 'call-start') started++;`,
+      `  else if (++ended >= 3 && ended === started) process.kill(process.pid, 'SIGKILL');`,
+      `} });`,
+      `EOF`,
+      `node kill-apply.mjs; rm kill-apply.mjs`,
+    ].join('\n');
+    const first = await workflowRun(o, await git(team, 'rev-parse', 'HEAD'), 'run-killed', { instead: { Apply: killed } });
+    await first.runUntil('Apply');
+    expect(first.result().failed).toBe(true);
+    // The calls are in the journal, not in state.json.
+    const workspace = join(root, 'run-killed');
+    const durable = (await readStateFile(workspace)).state;
+    const made = Object.keys(durable.lessons).sort();
+    expect(made.length).toBeGreaterThanOrEqual(3);
+    expect(Object.keys(JSON.parse(await readFile(join(workspace, '.coursesync/state.json'), 'utf8')).lessons)).toEqual([]);
+    await first.runUntil();
+    expect(first.result().log).toMatch(/^Folded the journal into .*state\.json \(serial \d+\)\.$/m);
+    await git(team, 'pull', '--quiet', '--rebase', 'origin', 'main');
+    expect(await git(team, 'ls-files', '.coursesync')).toBe('.coursesync/state.json');
+    const committed = JSON.parse(await readFile(join(team, '.coursesync/state.json'), 'utf8')) as { lessons: object; pending: Record<string, { action: string; key: string }>; serial: number };
+    expect(Object.keys(committed.lessons).sort()).toEqual(made);
+    expect(committed.serial).toBe(durable.serial);
+    expect(await schoolNames()).toHaveLength(made.length);
+
+    // The next run continues: the creates the kill left unsent (their records were written
+    // ahead) are recreated, the others are not sent again.
+    const unsent = Object.values(committed.pending).filter((p) => p.action === 'create').flatMap((p) => ['--recreate', p.key]);
+    const apply = unsent.length === 0 ? undefined : { Apply: `npx --no coursesync apply --yes ${unsent.join(' ')} || npx --no coursesync apply --yes` };
+    const second = await workflowRun(o, await git(team, 'rev-parse', 'HEAD'), 'run-after-kill', { instead: apply });
+    await second.runUntil();
+    expect(second.result().failed, second.result().log).toBe(false);
+    expect(second.result().log).toMatch(new RegExp(`^Apply complete: ${7 - made.length} created`, 'm'));
+    expect(await schoolNames()).toEqual(['Alpha', 'Beta', 'Delta', 'Epsilon', 'Eta', 'Gamma', 'Zeta']);
   });
 });

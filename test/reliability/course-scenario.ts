@@ -5,9 +5,10 @@
  * school with the desired state. Lesson names are unique (`L <key>…`), so an untracked lesson
  * in the school can be traced back to the key it was created for.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { readStateFile } from '../../src/state/state-file.js';
 import { SECRET, schoolSections, type SchoolLesson } from '../apply/helpers.js';
 import { writeRepo } from '../e2e/helpers.js';
 import type { Rng } from './random.js';
@@ -107,9 +108,9 @@ export async function writeCourse(course: Course, dir?: string): Promise<string>
 
 export const envOf = (emu: RunningEmulator) => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url });
 
-/** The state file, parsed (it must parse). */
+/** The state as the next process reads it: state.json with its journal replayed (it must parse). */
 export async function readState(dir: string): Promise<any> {
-  return JSON.parse(await readFile(join(dir, '.coursesync/state.json'), 'utf8'));
+  return (await readStateFile(dir)).state;
 }
 
 /** Lessons in the school that the state does not track, by section. */

@@ -12,7 +12,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { parseStateText } from '../../src/state/state-file.js';
+import { parseStateText, readStateFile } from '../../src/state/state-file.js';
 import { CLI, removeRepos, runCli } from '../e2e/helpers.js';
 import { differences, envOf, firstVersion, readState, SCENARIO_SEED, secondVersion, untracked, writeCourse, type Course } from './course-scenario.js';
 import { countFromEnv, createRng, type Rng } from './random.js';
@@ -116,9 +116,11 @@ async function killLoop(rng: Rng, dir: string, calls: number, kills: number, fig
     const { killed } = await applyAndKill(dir, after);
     figures.runs++;
     if (killed) figures.kills++;
-    // The state parses after every kill (atomic writes), whatever instant the kill hit.
+    // The state parses after every kill (atomic writes, self-checking journal records), whatever
+    // instant the kill hit: state.json, and its journal replayed onto it.
     const text = await import('node:fs/promises').then((fs) => fs.readFile(join(dir, '.coursesync/state.json'), 'utf8').catch(() => null));
     if (text !== null) expect(() => parseStateText(text, 'state.json')).not.toThrow();
+    await expect(readStateFile(dir)).resolves.toBeDefined();
   }
 }
 

@@ -54,6 +54,7 @@ describe('state file', () => {
     await store.update((s) => {
       s.pending['create:alpha'] = { action: 'create', key: 'alpha', lesson_id: null, request: 'POST /lessons', fields: ['name'], started_at: '2026-01-01T00:00:00Z' };
     });
+    await store.close();
     const text = await readFile(statePath(dir), 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
     const parsed = JSON.parse(text);
@@ -94,7 +95,7 @@ describe('state file', () => {
     expect(state).toEqual(store.data);
   });
 
-  it('the cached serializer writes exactly serializeStable, and refuses in-place edits of written objects', async () => {
+  it('compaction writes exactly serializeStable of the state in memory, and in-place edits of written objects are refused', async () => {
     const store = await StateStore.load(dir);
     await store.update((s) => {
       s.lessons.a = { id: 'l1', program_id: 'p', section_id: 's', position: 1, path: 'a.md', applied: fieldsOf('a'), response: { name: 'h1' } };
@@ -105,6 +106,7 @@ describe('state file', () => {
       s.lessons.b!.applied = fieldsOf('b', { name: 'Bee' });
       s.lessons.c = { id: 'l3', program_id: 'p', section_id: 's', position: 1, path: 'c.md', applied: fieldsOf('c'), response: {} };
     });
+    await store.close();
     expect(await readFile(statePath(dir), 'utf8')).toBe(serializeStable(store.data));
     expect(() => {
       (store.data.lessons.a!.applied as { name: string }).name = 'edited in place';

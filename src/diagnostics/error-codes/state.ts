@@ -54,6 +54,16 @@ export const STATE_ERRORS = {
     ({ file, where, problem, more }) => `the state file ${file} is not a valid coursesync state: at ${where}: ${problem}${more > 0 ? ` (and ${more} more problems)` : ''}`,
     () => 'restore it from git; coursesync has left it untouched',
   ),
+  'state/journal-corrupt': entry<{ file: string; record: number; problem: string }>(
+    'the state journal is damaged before its last record; left untouched',
+    ({ file, record, problem }) => `the state journal ${file} is damaged${record > 0 ? ` at record ${record}` : ''}: ${problem}`,
+    () => 'restore .coursesync/ from git (state.json and state.journal together); coursesync has left both files untouched',
+  ),
+  'state/journal-mismatch': entry<{ file: string; stateFile: string; why: string }>(
+    'the state journal belongs to another state file',
+    ({ file, why }) => `the state journal ${file} does not continue the state file: ${why}`,
+    ({ stateFile }) => `restore ${stateFile} and the journal from the same commit (git checkout -- .coursesync/), or remove the journal if that state file is the one to keep; coursesync has left both untouched`,
+  ),
   'state/write-failed': entry<{ file: string; reason: string }>(
     'the state file cannot be written',
     ({ file, reason }) => `cannot write ${file}: ${reason}`,
