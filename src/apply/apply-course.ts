@@ -233,7 +233,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         Object.assign(d.sections, built.resolvedSections);
         for (const l of settled) {
           const entry = d.lessons[l.key];
-          if (entry) d.lessons[l.key] = { ...entry, section_id: l.section_id, position: l.position, response: { ...l.response } };
+          if (entry) d.lessons[l.key] = { ...entry, section_id: l.section_id, position: l.position, response: l.response };
         }
         for (const r of plan.renames) {
           const entry = d.lessons[r.from];

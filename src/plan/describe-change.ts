@@ -2,6 +2,7 @@
  * Shared pieces of the plan renderings (PURE): the summary line, how a value and a body diff
  * are shown, and which changes count as "changes" for --detailed-exitcode.
  */
+import { isFingerprint } from '../state/fingerprint.js';
 import { showPendingLinks } from '../model/lesson-links.js';
 import { structuredPatch } from 'diff';
 import type { FieldChange, Plan, PlanChange, PlanSummary } from './plan-schema.js';
@@ -63,10 +64,12 @@ export function showValue(v: FieldChange['before']): string {
  * HTML without line breaks is split at block tags first, so a one-line body diffs readably.
  */
 export function diffLinesOf(before: FieldChange['before'], after: FieldChange['before']): string[] {
-  const a = splitForDiff(before);
+  // The state keeps only a fingerprint of the HTML last sent: the new HTML is shown whole.
+  const known = !isFingerprint(before);
+  const a = known ? splitForDiff(before) : '';
   const b = splitForDiff(after);
   const patch = structuredPatch('before', 'after', a, b, '', '', { context: 2 });
-  const out: string[] = [];
+  const out: string[] = known ? [] : [`(the HTML last sent is not kept in state, only its fingerprint ${String(before)})`];
   for (const h of patch.hunks) {
     out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
     for (const line of h.lines) if (!line.startsWith('\\')) out.push(line);

@@ -25,7 +25,7 @@ import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/conn
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadCourse } from '../source/load-course.js';
 import { renderThreadsFromEnv } from '../source/render-pool.js';
-import { hashResponseFields } from '../state/hash-response.js';
+import { responseRecord } from '../state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
 import { checkBaseUrl } from '../state/state-store.js';
 import { verifySections } from './verify-sections.js';
@@ -248,7 +248,7 @@ async function readLiveLessons(
           throw explainSchoolError(e, `lesson ${l.id} (${l.path}, key ${key})`);
         }
         const values = lesson as unknown as Record<string, unknown>;
-        live.set(key, { id: lesson.id, section_id: lesson.section_id, position: lesson.position, response: hashResponseFields(values), values });
+        live.set(key, { id: lesson.id, section_id: lesson.section_id, position: lesson.position, response: responseRecord(values, l.applied), values });
       }),
     ),
   );
