@@ -9,45 +9,57 @@
  */
 import { createHash } from 'node:crypto';
 import type { CourseConfig } from '../model/config.js';
+import type { LessonBuildInputs } from '../model/desired.js';
 import type { LessonDefaults } from '../model/lesson.js';
 
-/** What a lesson's digest is computed from, known once it compiled with no diagnostic. */
-export interface LessonBuild {
-  /** sha256 of the lesson file's bytes. */
-  file: string;
-  /** The inherited settings, canonical (lessonSettings). */
-  settings: string;
-  /** Repo-relative paths of the files it references, sorted: assets and linked lessons. */
-  deps: string[];
-}
-
-/** How a referenced file is known now: an asset or another lesson, by the sha256 of its bytes. */
-export type DepState = { kind: 'file'; digest: string } | { kind: 'lesson'; digest: string };
+export type { LessonBuildInputs } from '../model/desired.js';
+export type LessonDep = LessonBuildInputs['deps'][number];
 
 /** The inherited settings a lesson's HTML depends on, as one canonical string. */
 export function lessonSettings(defaults: LessonDefaults, config: CourseConfig, hasDeps: boolean): string {
-  const sorted = Object.fromEntries(Object.entries(defaults).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sorted = Object.fromEntries(
+    Object.entries(defaults)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   const refs = hasDeps ? { assets: config.assets?.base_url ?? null, lesson_url: config.school?.lesson_url ?? null } : {};
   return JSON.stringify({ defaults: sorted, ...refs });
 }
 
+/** The referenced files at `paths` as the repo has them now; undefined when one is gone. */
+export function depsNow(paths: readonly string[], depOf: (path: string) => Omit<LessonDep, 'path'> | undefined): LessonDep[] | undefined {
+  const out: LessonDep[] = [];
+  for (const path of paths) {
+    const known = depOf(path);
+    if (known === undefined) return undefined;
+    out.push({ path, ...known });
+  }
+  return out;
+}
+
+const hex8 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 8);
+
 /**
- * The digest (32 hex) of a lesson at `path`, or undefined when a referenced file is gone.
- * @param depOf how each referenced path is known now (undefined: not in the repo)
+ * The digest (32 hex) of the lesson at `path`: 8 hex each of its file (path and bytes), its
+ * settings and its references, then 8 of all of them together, so a plan can say which of them
+ * changed (plan `cause`) while any change still differs in at least 64 bits.
  * @param placeOf where the school has the lesson at a path (`program/id`), for link targets
  */
-export function lessonDigest(
-  path: string,
-  build: Pick<LessonBuild, 'file' | 'settings' | 'deps'>,
-  depOf: (path: string) => DepState | undefined,
-  placeOf: (path: string) => string | undefined,
-): string | undefined {
-  const hash = createHash('sha256').update(`lesson\0${path}\0${build.file}\0${build.settings}\n`);
+export function lessonDigest(path: string, build: LessonBuildInputs, placeOf: (path: string) => string | undefined): string {
+  const file = `file\0${path}\0${build.file}`;
+  const settings = `settings\0${build.settings}`;
+  let refs = 'refs';
   for (const dep of build.deps) {
-    const known = depOf(dep);
-    if (known === undefined) return undefined;
-    const where = known.kind === 'lesson' ? `\0${placeOf(dep) ?? '-'}` : '';
-    hash.update(`${known.kind}\0${dep}\0${known.digest}${where}\n`);
+    const where = dep.kind === 'lesson' ? `\0${placeOf(dep.path) ?? '-'}` : '';
+    refs += `\n${dep.kind}\0${dep.path}\0${dep.digest}${where}`;
   }
-  return hash.digest('hex').slice(0, 32);
+  return hex8(file) + hex8(settings) + hex8(refs) + hex8(`${file}\n${settings}\n${refs}`);
+}
+
+/** What changed between two digests of one lesson, most telling first; undefined when neither part did. */
+export function digestChange(before: string, after: string): 'file' | 'references' | 'settings' | undefined {
+  if (before.slice(0, 8) !== after.slice(0, 8)) return 'file';
+  if (before.slice(16, 24) !== after.slice(16, 24)) return 'references';
+  if (before.slice(8, 16) !== after.slice(8, 16)) return 'settings';
+  return undefined;
 }

@@ -49,6 +49,14 @@ const Call = {
   request: LessonRequestSchema,
   /** Why the body or description changed when the lesson file alone does not say: "image img/x.png changed". */
   why: z.array(z.string()).optional(),
+  /** Git blob ids of the lesson file as last applied and now (null when unknown): the old Markdown is `git cat-file blob <before>`. */
+  source: z.strictObject({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() }).optional(),
+  /**
+   * Why body or description changed: the lesson `file`; only the `renderer` (compiler) while
+   * file, references and settings did not; only a referenced file or linked lesson
+   * (`references`); only inherited `settings`. Absent when neither changed or it is not known.
+   */
+  cause: z.enum(['file', 'renderer', 'references', 'settings']).optional(),
 };
 
 export const CreateStepSchema = z.strictObject({ action: z.literal('create'), ...Call });
