@@ -145,16 +145,23 @@ export const PendingCallSchema = z.strictObject({
   section_id: z.string().optional(),
 });
 
-export const StateSchema = z.strictObject({
-  version: z.literal(STATE_VERSION),
-  lineage: z.uuid(),
-  serial: z.int().min(0),
-  /** The school this state belongs to; null until the first apply. */
-  base_url: z.string().nullable(),
-  lessons: z.record(lessonKey(), LessonStateSchema).transform((r) => nullRecord(r)),
-  sections: z.record(z.string(), SectionStateSchema).transform((r) => nullRecord(r)),
-  pending: z.record(z.string(), PendingCallSchema).transform((r) => nullRecord(r)),
-});
+export const StateSchema = z
+  .strictObject({
+    version: z.literal(STATE_VERSION),
+    lineage: z.uuid(),
+    serial: z.int().min(0),
+    /** The school this state belongs to; null until the first apply. */
+    base_url: z.string().nullable(),
+    /** As written: the `compiler` of every lesson with a digest that does not give its own (serialize-state.ts). */
+    compiler: z.string().regex(COMPILER_PATTERN).optional(),
+    lessons: z.record(lessonKey(), LessonStateSchema).transform((r) => nullRecord(r)),
+    sections: z.record(z.string(), SectionStateSchema).transform((r) => nullRecord(r)),
+    pending: z.record(z.string(), PendingCallSchema).transform((r) => nullRecord(r)),
+  })
+  .transform(({ compiler, ...state }) => {
+    if (compiler !== undefined) for (const l of Object.values(state.lessons)) if (l.digest !== undefined) l.compiler ??= compiler;
+    return state;
+  });
 
 export type StateData = z.output<typeof StateSchema>;
 export type LessonState = z.output<typeof LessonStateSchema>;

@@ -29,9 +29,23 @@ export function serializeState(state: StateData): string {
   return new StateSerializer().serialize(state);
 }
 
-/** A lesson entry as written (see appliedOnDisk). */
-function lessonOnDisk(entry: LessonState): Record<string, unknown> {
-  return { ...entry, applied: appliedOnDisk(entry.applied), response: entry.response === '' ? undefined : entry.response };
+/** A lesson entry as written (see appliedOnDisk); its compiler only when it is not the file's. */
+function lessonOnDisk(entry: LessonState, compiler: string | undefined): Record<string, unknown> {
+  return {
+    ...entry,
+    applied: appliedOnDisk(entry.applied),
+    response: entry.response === '' ? undefined : entry.response,
+    compiler: entry.compiler === compiler && entry.digest !== undefined ? undefined : entry.compiler,
+  };
+}
+
+/** The compiler most lessons record: written once at the top, and left out of their lines. */
+function commonCompiler(lessons: Record<string, LessonState>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const l of Object.values(lessons)) if (l.compiler !== undefined && l.digest !== undefined) counts.set(l.compiler, (counts.get(l.compiler) ?? 0) + 1);
+  let best: [string, number] | undefined;
+  for (const c of counts) if (!best || c[1] > best[1] || (c[1] === best[1] && c[0] < best[0])) best = c;
+  return best?.[0];
 }
 
 /**
@@ -45,12 +59,13 @@ export class StateSerializer {
 
   serialize(state: StateData): string {
     const parts: string[] = [];
-    const top = state as unknown as Record<string, unknown>;
+    const compiler = commonCompiler(state.lessons);
+    const top = { ...state, compiler } as unknown as Record<string, unknown>;
     for (const key of Object.keys(top).sort()) {
       const value = top[key];
       if (value === undefined) continue;
       let text: string;
-      if (key === 'lessons') text = this.lessonsText(state.lessons);
+      if (key === 'lessons') text = this.lessonsText(state.lessons, compiler);
       else if (key === 'sections' || key === 'pending') text = lines(value as Record<string, unknown>, (v) => JSON.stringify(sortKeys(v)));
       else text = JSON.stringify(sortKeys(value));
       parts.push(`  ${JSON.stringify(key)}: ${text}`);
@@ -58,14 +73,14 @@ export class StateSerializer {
     return `{\n${parts.join(',\n')}\n}\n`;
   }
 
-  private lessonsText(lessons: Record<string, LessonState>): string {
+  private lessonsText(lessons: Record<string, LessonState>, compiler: string | undefined): string {
     const seen = new Set<string>();
     const text = lines(lessons, (entry, key) => {
-      const fp = fingerprint(entry as unknown as Record<string, unknown>);
+      const fp = [compiler, ...fingerprint(entry as unknown as Record<string, unknown>)];
       let hit = this.cache.get(key);
       if (!hit || hit.fp.length !== fp.length || hit.fp.some((v, i) => v !== fp[i])) {
         for (const v of Object.values(entry)) if (v !== null && typeof v === 'object') Object.freeze(v);
-        hit = { fp, text: JSON.stringify(sortKeys(lessonOnDisk(entry))) };
+        hit = { fp, text: JSON.stringify(sortKeys(lessonOnDisk(entry, compiler))) };
         this.cache.set(key, hit);
       }
       seen.add(key);

@@ -99,6 +99,20 @@ describe('state format 2', () => {
     expect(a[differing[1]!]).toContain('"serial"');
   });
 
+  it('writes the compiler most lessons share once; a lesson built by another keeps its own; read back whole', async () => {
+    const state = emptyState(LINEAGE, 'http://127.0.0.1:4010/api/v1');
+    for (let i = 0; i < 3; i++) state.lessons[`lesson-0000${i}`] = typicalEntry(i);
+    state.lessons['lesson-00002'] = { ...state.lessons['lesson-00002']!, compiler: 'aaaaaaaaaaaa' };
+    await mkdir(join(dir, '.coursesync'), { recursive: true });
+    const text = serializeState(state);
+    await writeFile(statePath(dir), text);
+    const parsed = JSON.parse(text);
+    expect(parsed.compiler).toBe(hex('compiler', 12));
+    expect(parsed.lessons['lesson-00000'].compiler).toBeUndefined();
+    expect(parsed.lessons['lesson-00002'].compiler).toBe('aaaaaaaaaaaa');
+    expect((await readStateFile(dir)).state).toEqual(state);
+  });
+
   it('writes only fields that differ from the school defaults, and reads them back whole', async () => {
     const store = await StateStore.load(dir);
     const fields = fieldsOf('intro', { body: BODY, is_published: false });
