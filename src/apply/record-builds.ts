@@ -7,6 +7,7 @@
  * that got no call are recorded too: an existing school gets its digests on its next apply. One
  * state write, and none when nothing changed.
  */
+import pLimit from 'p-limit';
 import type { DesiredLesson, DesiredState } from '../model/desired.js';
 import { lessonDigest } from '../compile/lesson-digest.js';
 import { diffFields } from '../plan/diff-fields.js';
@@ -35,22 +36,25 @@ function buildRecordOf(lesson: DesiredLesson, entry: LessonState | undefined, co
  */
 export async function recordBuilds(store: StateStore, dir: string, desired: DesiredState, compiler: string, skip: ReadonlySet<string> = new Set()): Promise<number> {
   const placeOf = placesOf(store.data);
-  const changes: Array<{ key: string; record: BuildRecord }> = [];
-  for (const p of desired.programs) {
-    for (const s of p.sections) {
-      for (const lesson of s.lessons) {
-        if (skip.has(lesson.key)) continue;
-        const entry = store.data.lessons[lesson.key];
-        const record = buildRecordOf(lesson, entry, compiler, placeOf);
-        if (!record || !entry) continue;
-        const sameFile = entry.digest === record.digest || (entry.blob !== undefined && lesson.unchanged === true);
-        const blob = sameFile && entry.blob !== undefined ? entry.blob : await blobIdOfFile(dir, lesson.path);
-        const full: BuildRecord = blob === null ? record : { ...record, blob };
-        if (BUILD_RECORD_FIELDS.every((f) => same(entry[f], full[f]))) continue;
-        changes.push({ key: lesson.key, record: full });
-      }
-    }
-  }
+  const limit = pLimit(16);
+  const found = await Promise.all(
+    desired.programs.flatMap((p) =>
+      p.sections.flatMap((s) =>
+        s.lessons.map((lesson) =>
+          limit(async () => {
+            const entry = store.data.lessons[lesson.key];
+            const record = skip.has(lesson.key) ? undefined : buildRecordOf(lesson, entry, compiler, placeOf);
+            if (!record || !entry) return undefined;
+            // The same digest is the same file bytes: its blob id is the one recorded.
+            const blob = entry.digest === record.digest && entry.blob !== undefined ? entry.blob : await blobIdOfFile(dir, lesson.path);
+            const full: BuildRecord = blob === null ? record : { ...record, blob };
+            return BUILD_RECORD_FIELDS.every((f) => same(entry[f], full[f])) ? undefined : { key: lesson.key, record: full };
+          }),
+        ),
+      ),
+    ),
+  );
+  const changes = found.filter((c) => c !== undefined);
   if (changes.length === 0) return 0;
   await store.update((d) => {
     for (const { key, record } of changes) {
