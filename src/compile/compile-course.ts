@@ -76,6 +76,8 @@ interface SectionEntry {
   section?: DesiredSection;
   lessonOrder?: LessonOrder;
   defaults?: LessonDefaults;
+  /** The defaults its lessons inherit (the repo's under the section's), made once. */
+  inherited?: LessonDefaults;
 }
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -224,7 +226,8 @@ function compileLessons(
     if (section) {
       counts.lessons++;
       const list = bySection.get(dir) ?? [];
-      const defaults = { ...options.config.lesson_defaults, ...section.defaults };
+      section.inherited ??= { ...options.config.lesson_defaults, ...section.defaults };
+      const defaults = section.inherited;
       list.push(knownEntry(lesson, defaults, options, deps) ?? { source: lesson, defaults, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults) });
       bySection.set(dir, list);
       continue;

@@ -15,8 +15,19 @@ import type { LessonDefaults } from '../model/lesson.js';
 export type { LessonBuildInputs } from '../model/desired.js';
 export type LessonDep = LessonBuildInputs['deps'][number];
 
-/** The inherited settings a lesson's HTML depends on, as one canonical string. */
+const settingsMemo = new WeakMap<LessonDefaults, Map<string, string>>();
+
+/** The inherited settings a lesson's HTML depends on, as one canonical string (made once per defaults object and references). */
 export function lessonSettings(defaults: LessonDefaults, config: CourseConfig, hasDeps: boolean): string {
+  const refsKey = hasDeps ? `${config.assets?.base_url ?? ''}\0${config.school?.lesson_url ?? ''}` : '';
+  let memo = settingsMemo.get(defaults);
+  if (!memo) settingsMemo.set(defaults, (memo = new Map()));
+  let text = memo.get(refsKey);
+  if (text === undefined) memo.set(refsKey, (text = settingsText(defaults, config, hasDeps)));
+  return text;
+}
+
+function settingsText(defaults: LessonDefaults, config: CourseConfig, hasDeps: boolean): string {
   const sorted = Object.fromEntries(
     Object.entries(defaults)
       .filter(([, v]) => v !== undefined)
