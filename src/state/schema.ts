@@ -73,7 +73,8 @@ export const AppliedSchema = z
     body: fingerprintOrEmpty().optional(),
     description: fingerprintOrEmpty().optional(),
   })
-  .transform((given): LessonFields => ({ ...DEFAULT_LESSON_FIELDS, ...(Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<LessonFields>) }));
+  // Parsed JSON holds no undefined: the fields given lay over the defaults as they are.
+  .transform((given): LessonFields => ({ ...DEFAULT_LESSON_FIELDS, ...(given as Partial<LessonFields>) }));
 
 /** `applied` as written: only the fields that differ from the school's defaults; never HTML. */
 export function appliedOnDisk(applied: Readonly<LessonFields>): Partial<LessonFields> {
