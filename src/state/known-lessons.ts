@@ -11,19 +11,19 @@ import type { StateData } from './schema.js';
 export function knownLessonsOf(state: Readonly<StateData>, compiler: string): KnownLessons {
   const busy = new Set(Object.values(state.pending).map((p) => p.key));
   const lessons = new Map<string, KnownLesson>();
-  const places = new Map<string, string>();
   for (const [key, l] of Object.entries(state.lessons)) {
     if (l.id === null || l.uncertain) continue;
-    places.set(l.path, `${l.program_id}/${l.id}`);
     if (l.digest === undefined || l.compiler !== compiler || busy.has(key)) continue;
     const known: KnownLesson = { key, aliases: l.aliases ?? [], fields: l.applied, deps: l.deps ?? [], digest: l.digest };
     if (l.acknowledge) known.acknowledge = l.acknowledge;
     lessons.set(l.path, known);
   }
-  return { lessons, placeOf: (path) => places.get(path) };
+  return { lessons, placeOf: placesOf(state) };
 }
 
-/** Where the school has each tracked lesson, by file path (`program/id`). */
+/** Where the school has each tracked lesson, by file path (`program/id`): what a link to it holds. */
 export function placesOf(state: Readonly<StateData>): (path: string) => string | undefined {
-  return knownLessonsOf(state, '').placeOf;
+  const places = new Map<string, string>();
+  for (const l of Object.values(state.lessons)) if (l.id !== null && !l.uncertain) places.set(l.path, `${l.program_id}/${l.id}`);
+  return (path) => places.get(path);
 }
