@@ -26,6 +26,8 @@ import { checkSavedPlan } from './check-saved-plan.js';
 import { heldBackNote, selectHtmlOnly, type HtmlOnlySelection } from '../plan/html-only.js';
 import { findRepoLesson } from '../plan/uncertain-create.js';
 import { resolvePendingCalls, type LessonLookup, type ResolvePendingResult } from './resolve-pending.js';
+import { recordBuilds } from './record-builds.js';
+import { compilerId } from '../source/lesson-cache-file.js';
 
 export interface ApplyCourseOptions extends ConnectionFlags {
   /** A saved plan (`apply plan.json`) and its file name; without it the plan is built now. */
@@ -142,7 +144,8 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
   try {
     // Compiled once, the state read once (the locked store's), the school resolved once: every
     // buildPlan below reuses them.
-    const course = await compileRepo(dir, env);
+    // --refresh may send a drifted body back: every lesson is compiled to its HTML then.
+    const course = await compileRepo(dir, env, options.refresh ? undefined : store.data);
     const connection = resolveConnection({ flags: options, config: course.desired.config, env });
     const baseUrl = connection.baseUrl;
     const client = options.client ?? createSchoolClient({ baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
@@ -203,6 +206,8 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
       });
       notice(`forgot ${old.join(', ')}: created anew by this apply (an old lesson that still exists in the school is left there, untracked)`);
     }
+    // A forgotten lesson is created anew from its HTML: compiled again without what the state knew of it.
+    if (options.replace?.length && !options.refresh) planOptions.course = await compileRepo(dir, env, store.data);
     if (resolvedCount > 0 || options.recreate?.length || options.replace?.length) built = await buildPlan(dir, planOptions);
 
     const plan = selectHtmlOnly(options.savedPlan?.plan ?? built.plan, options.htmlOnly ?? 'all');
@@ -243,7 +248,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         Object.assign(d.sections, built.resolvedSections);
         for (const l of settled) {
           const entry = d.lessons[l.key];
-          if (entry) d.lessons[l.key] = { ...entry, section_id: l.section_id, position: l.position, response: { ...l.response } };
+          if (entry) d.lessons[l.key] = { ...entry, section_id: l.section_id, position: l.position, response: l.response };
         }
         for (const r of plan.renames) {
           const entry = d.lessons[r.from];
@@ -253,7 +258,10 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         }
       });
     }
-    if (calls === 0) return { ...base, result: null, cancelled: false, serial: store.data.serial, pendingLeft: 0 };
+    if (calls === 0) {
+      await recordBuilds(store, dir, built.desired, await compilerId(), new Set(built.pendingLinks.keys()));
+      return { ...base, result: null, cancelled: false, serial: store.data.serial, pendingLeft: 0 };
+    }
 
     const lessonUrl = built.desired.config.school?.lesson_url;
     let result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, blocked, lessonUrl });
@@ -261,12 +269,14 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     // Links to lessons this run created were sent pending: now that their ids are in state,
     // a second plan holds exactly the updates that fill them in (one apply is enough).
     let linkPlan: Plan | null = null;
+    let last = built;
     // After a failure (a lesson held back for an unpublished file included), the next apply fills them in.
     const allDone = result.outcomes.every((o) => o.status === 'done') && !result.interrupted;
     if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
       // The school was read (with --refresh) before the first pass; what changed since is what this run sent.
       const again = selectBuilt(await buildPlan(dir, { ...planOptions, refresh: false }), options.htmlOnly ?? 'all');
       if (again.plan.changes.some(isCall)) {
+        last = again;
         linkPlan = again.plan;
         const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });
         result = { outcomes: [...result.outcomes, ...second.outcomes], mismatches: [...result.mismatches, ...second.mismatches], interrupted: second.interrupted };
@@ -283,6 +293,8 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         readBackError = e instanceof Error ? e : new Error(String(e));
       }
     }
+    // The lessons now as the repo says get their digests, so the next plan need not render them.
+    if (!options.signal?.aborted) await recordBuilds(store, dir, last.desired, await compilerId(), new Set(last.pendingLinks.keys()));
     return { ...base, result, linkPlan, cancelled: false, readBack, readBackError, serial: store.data.serial, pendingLeft: Object.keys(store.data.pending).length };
   } finally {
     await store.close();

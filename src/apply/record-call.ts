@@ -1,11 +1,11 @@
 /**
  * What apply writes into state around one call (write-ahead, docs/architecture.md#state): the pending record
  * before the request, and after it the lesson's id, section, position, applied inputs and
- * response hashes, plus the positions of the other tracked lessons of the section, shifted with
+ * response hashes (body and description as fingerprints), plus the positions of the other tracked lessons of the section, shifted with
  * the shared position model (src/school/positions.ts) exactly as the school shifted them.
  *
- * The state store freezes a lesson entry's `applied` and `response` objects once written, so
- * every change here replaces those objects instead of editing them.
+ * The state store freezes a lesson entry's `applied` object (and its arrays) once written, so
+ * every change here replaces them instead of editing them.
  */
 import { DEFAULT_LESSON_FIELDS } from '../model/desired.js';
 import { withFieldChanges } from '../plan/diff-fields.js';
@@ -13,7 +13,9 @@ import type { CallStep } from '../plan/plan-schema.js';
 import { uncertainCreateEntry } from '../plan/uncertain-create.js';
 import { place, type SectionSlots } from '../school/positions.js';
 import type { Lesson } from '../school/wire/lessons.js';
-import { hashResponseFields, hashValue } from '../state/hash-response.js';
+import { responseRecord } from '../state/hash-response.js';
+import { appliedOf } from '../state/fingerprint.js';
+import { keepBuildRecord } from '../state/lesson-record.js';
 import type { LessonState, StateData } from '../state/schema.js';
 import { lessonsInSection } from '../state/track-changes.js';
 
@@ -41,8 +43,8 @@ export function slotsOfSection(draft: StateData, sectionId: string): SectionSlot
 /**
  * Put a lesson at `position` in `sectionId` in state, shifting the other tracked lessons of
  * that section as the school did (placing at an occupied position moves it and every later
- * lesson down by one; leaving a section leaves a gap). Shifted lessons get their position's
- * response hash updated too, so `plan --refresh` does not report the shift as drift.
+ * lesson down by one; leaving a section leaves a gap). `plan --refresh` compares positions with
+ * these, so a shift is not reported as drift.
  */
 export function placeInState(draft: StateData, key: string, sectionId: string, position: number): void {
   // Leaving the old section leaves a gap there: nothing else in state moves.
@@ -55,13 +57,10 @@ export function placeInState(draft: StateData, key: string, sectionId: string, p
   }
 }
 
-/** Set where a lesson is, keeping its response hashes of section and position in step. */
+/** Set where a lesson is (drift of section and position is judged against these, not against response hashes). */
 export function setPosition(entry: LessonState, sectionId: string, position: number): void {
   entry.position = position;
   entry.section_id = sectionId;
-  if ('position' in entry.response || 'section_id' in entry.response) {
-    entry.response = { ...entry.response, position: hashValue(position), section_id: hashValue(sectionId) };
-  }
 }
 
 /**
@@ -75,7 +74,7 @@ export function recordSuccess(draft: StateData, step: CallStep, lesson: Lesson):
     draft.lessons[step.key] = draft.lessons[stateKey]!;
     delete draft.lessons[stateKey];
   }
-  const applied = withFieldChanges(step.action === 'create' || !prior ? DEFAULT_LESSON_FIELDS : prior.applied, step.fields);
+  const applied = appliedOf(withFieldChanges(step.action === 'create' || !prior ? DEFAULT_LESSON_FIELDS : prior.applied, step.fields));
   // Keep the entry (with its old position) until placed, so the shift starts from where it was.
   placeInState(draft, step.key, lesson.section_id, lesson.position);
   const entry: LessonState = {
@@ -85,8 +84,10 @@ export function recordSuccess(draft: StateData, step: CallStep, lesson: Lesson):
     position: lesson.position,
     path: step.path,
     applied,
-    response: hashResponseFields(lesson),
+    response: responseRecord(lesson, applied),
   };
+  // A call that sent no field (a move) leaves what the lesson compiles to as it was.
+  if (prior && step.fields.length === 0 && prior.path === step.path) Object.assign(entry, keepBuildRecord(prior));
   draft.lessons[step.key] = entry;
 }
 

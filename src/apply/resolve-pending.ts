@@ -14,7 +14,7 @@ import pLimit from 'p-limit';
 import type { SchoolClient } from '../school/client.js';
 import { SchoolApiError } from '../school/errors.js';
 import type { Lesson } from '../school/wire/lessons.js';
-import { hashResponseFields } from '../state/hash-response.js';
+import { responseRecord } from '../state/hash-response.js';
 import type { StateData } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 import { lessonsInSection } from '../state/track-changes.js';
@@ -113,7 +113,7 @@ function recordLive(d: StateData, live: ReadonlyMap<string, Lesson | null>, pend
     if (pendingKeys.has(key)) {
       entry.section_id = lesson.section_id;
       entry.position = lesson.position;
-      entry.response = hashResponseFields(lesson as unknown as Record<string, unknown>);
+      entry.response = responseRecord(lesson as unknown as Record<string, unknown>, entry.applied);
     } else {
       setPosition(entry, lesson.section_id, lesson.position);
     }

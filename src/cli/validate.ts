@@ -2,10 +2,12 @@
  * `coursesync validate [dir]`: read and check the whole course repo, print every diagnostic
  * at once (sorted, `path:line:col`, on stderr) and a summary line (on stdout); exit 0 when
  * valid, 1 when not. With --json, one document on stdout holds both.
- * It compiles like plan, with the lesson cache under `.coursesync/cache/`: a lesson file whose
- * bytes this very compiler found clean is not parsed or rendered again. Nothing is hidden by
- * it: lessons with any diagnostic are never cached, and the references of every lesson,
- * cached or not, are resolved against the repo as it is now.
+ * It compiles like plan, with the lesson cache under `.coursesync/cache/` and the digests the
+ * state recorded at the last apply: a lesson file whose bytes (and inherited settings and
+ * referenced files) this very compiler found clean is not parsed or rendered again, cache or no
+ * cache. Nothing is hidden by it: lessons with any diagnostic are never cached nor given a
+ * digest, and the references of every lesson, cached or not, are resolved against the repo as
+ * it is now (a digest covers the files it references).
  */
 import type { Command } from 'commander';
 import { ExitCode } from './exit-codes.js';
@@ -43,7 +45,8 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
   const { githubAnnotation } = await import('../diagnostics/github.js');
   const { checkWebhooksAt } = await import('../webhooks/read-webhooks-file.js');
   const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../diagnostics/diagnostic.js');
-  const [result, webhooks] = await Promise.all([loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env) }), checkWebhooksAt(dir)]);
+  const known = await knownFromState(dir);
+  const [result, webhooks] = await Promise.all([loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env), known }), checkWebhooksAt(dir)]);
   // webhooks.yaml is optional; when present, validate checks it too ("parse and check everything").
   const diagnostics = sortDiagnostics([...result.diagnostics, ...(webhooks?.diagnostics ?? [])]);
   const valid = result.desired !== undefined && !hasErrors(webhooks?.diagnostics ?? []);
@@ -61,6 +64,19 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
     for (const d of diagnostics) io.stderr.write(githubAnnotation(d) + '\n');
   }
   return valid ? ExitCode.Ok : ExitCode.Error;
+}
+
+/** What the state knows of lessons compiled clean by this compiler; nothing when there is no readable state (validate checks the repo, not the state). */
+async function knownFromState(dir: string): Promise<import('../compile/compile-course.js').KnownLessons | undefined> {
+  const { readStateFile } = await import('../state/state-file.js');
+  const { knownLessonsOf } = await import('../state/known-lessons.js');
+  const { compilerId } = await import('../source/lesson-cache-file.js');
+  try {
+    const { state, exists } = await readStateFile(dir);
+    return exists ? knownLessonsOf(state, await compilerId()) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -6,7 +6,8 @@
  */
 import type { LessonFields } from '../model/desired.js';
 import type { Lesson } from '../school/wire/lessons.js';
-import { hashResponseFields } from '../state/hash-response.js';
+import { responseRecord } from '../state/hash-response.js';
+import { appliedOf } from '../state/fingerprint.js';
 import type { LessonState, StateData } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 
@@ -28,8 +29,8 @@ export function adoptedEntry(a: Adopted): LessonState {
     section_id: a.lesson.section_id,
     position: a.lesson.position,
     path: a.path,
-    applied: { ...a.applied },
-    response: hashResponseFields(a.lesson as unknown as Record<string, unknown>),
+    applied: appliedOf(a.applied),
+    response: responseRecord(a.lesson as unknown as Record<string, unknown>, appliedOf(a.applied)),
   };
 }
 

@@ -19,7 +19,10 @@ import { compileYamlFile } from './compile-yaml-file.js';
 import { checkDuplicateKeys, orderLessons, type LessonOrder } from './order-lessons.js';
 import { applyIgnore } from './ignore-paths.js';
 import { resolveRefs, type RepoIndex, type ResolvedLesson } from './resolve-refs.js';
+import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
+import type { LessonFields } from '../model/school-rules.js';
+import { depsNow, lessonDigest, lessonSettings, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
 
 export interface CompileCounts {
   programs: number;
@@ -30,6 +33,8 @@ export interface CompileCounts {
 export interface CompileResult {
   /** Undefined when there is any error. */
   desired?: DesiredState;
+  /** Paths of the lessons known unchanged from the state's digests: not read, parsed or rendered. */
+  unchanged: string[];
   /** Sorted by file, line, column, code. */
   diagnostics: Diagnostic[];
   counts: CompileCounts;
@@ -41,12 +46,39 @@ export interface LessonEntry {
   compiled: CompiledLesson;
   /** Its references resolved against the repo (when it compiled cleanly). */
   resolved?: ResolvedLesson;
+  /** The lesson defaults it inherits. */
+  defaults: LessonDefaults;
+  /** What its digest covers, once it compiled with no diagnostic. */
+  build?: LessonBuildInputs;
+  /** Known unchanged (its digest matches the state's): compiled and resolved from the state's record. */
+  known?: true;
+}
+
+/** A lesson the state recorded as compiled clean by this very compiler (its `compiler` matches). */
+export interface KnownLesson {
+  key: string;
+  aliases: string[];
+  acknowledge?: string[];
+  /** The fields last applied: body and description as fingerprints. */
+  fields: LessonFields;
+  /** Repo paths of the files it referenced. */
+  deps: string[];
+  digest: string;
+}
+
+export interface KnownLessons {
+  /** By lesson file path. */
+  lessons: ReadonlyMap<string, KnownLesson>;
+  /** Where the school has the lesson at a path (`program/id`), for the digests of links. */
+  placeOf(path: string): string | undefined;
 }
 
 interface SectionEntry {
   section?: DesiredSection;
   lessonOrder?: LessonOrder;
   defaults?: LessonDefaults;
+  /** The defaults its lessons inherit (the repo's under the section's), made once. */
+  inherited?: LessonDefaults;
 }
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -56,6 +88,13 @@ export interface CompileOptions {
   render?: RenderFn;
   /** Lesson compiler (default compileLesson): pass a cached one to skip unchanged files. */
   compileLesson?: typeof compileLesson;
+  /**
+   * Lessons known from the state: one whose digest (recomputed from its file's digest, the
+   * settings it inherits and the digests of the files it references) still matches is taken as
+   * recorded, its file's text never read. A lesson that links to it and needs its anchors
+   * compiles it then.
+   */
+  known?: KnownLessons;
 }
 
 /** Compile a course repo's files into its desired state and diagnostics. */
@@ -70,7 +109,9 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const lessonsBySection = compileLessons(source, programs, sections, { ...options, config }, counts, out);
   const allLessons = [...lessonsBySection.values()].flat();
   checkDuplicateKeys(allLessons, out);
-  resolveAll(source, read, allLessons, config, out);
+  resolveAll(source, read, allLessons, config, out, options);
+  recordBuilds(allLessons, depIndex(source, sections), config, out);
+  const unchanged = allLessons.filter((e) => e.known).map((e) => e.source.path);
 
   for (const [dir, entry] of sections) {
     if (!entry.section) continue;
@@ -84,8 +125,8 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   }
 
   const diagnostics = sortDiagnostics(out);
-  if (hasErrors(diagnostics)) return { diagnostics, counts };
-  return { desired: { config, programs: programList, digest: digestOf(programList) }, diagnostics, counts };
+  if (hasErrors(diagnostics)) return { diagnostics, counts, unchanged };
+  return { desired: { config, programs: programList, digest: digestOf(programList) }, diagnostics, counts, unchanged };
 }
 
 /** Program folder → its program (undefined when its program.yaml is not valid). */
@@ -179,14 +220,16 @@ function compileLessons(
   // A section.yaml that exists but could not be read is reported already (by source/): its
   // folder is not also said to lack one.
   const missingSectionYaml = new Set(source.diagnostics.filter((d) => d.file.endsWith('/section.yaml')).map((d) => dirOf(d.file)));
+  const deps = options.known ? depIndex(source, sections) : undefined;
   for (const lesson of source.lessons) {
     const dir = dirOf(lesson.path);
     const section = sections.get(dir);
     if (section) {
       counts.lessons++;
       const list = bySection.get(dir) ?? [];
-      const defaults = { ...options.config.lesson_defaults, ...section.defaults };
-      list.push({ source: lesson, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults) });
+      section.inherited ??= { ...options.config.lesson_defaults, ...section.defaults };
+      const defaults = section.inherited;
+      list.push(knownEntry(lesson, defaults, options, deps) ?? { source: lesson, defaults, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults) });
       bySection.set(dir, list);
       continue;
     }
@@ -222,9 +265,23 @@ function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
  */
-function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[]): void {
+function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[], options: CompileOptions): void {
   const lessons: RepoIndex['lessons'] = new Map(
-    entries.flatMap((e) => (e.compiled.identity ? [[e.source.path, { key: e.compiled.identity.key, anchors: new Set(e.compiled.anchors ?? []) }] as const] : [])),
+    entries.flatMap((e) => {
+      if (!e.compiled.identity) return [];
+      const key = e.compiled.identity.key;
+      if (!e.known) return [[e.source.path, { key, anchors: new Set(e.compiled.anchors ?? []) }] as const];
+      // A known lesson's anchors are needed only by a link to one of its fragments: compiled then.
+      let anchors: ReadonlySet<string> | undefined;
+      const target = {
+        key,
+        get anchors() {
+          anchors ??= new Set((options.compileLesson ?? compileLesson)(e.source, [], options.render, e.defaults).anchors ?? []);
+          return anchors;
+        },
+      };
+      return [[e.source.path, target] as const];
+    }),
   );
   const files = new Map(source.files ?? []);
   for (const l of source.lessons) if (!lessons.has(l.path)) files.set(l.path, l.digest);
@@ -236,9 +293,9 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
   const index: RepoIndex = { files, lessons, config, ignored };
   for (const entry of entries) {
     const { fields, refs } = entry.compiled;
-    if (!fields) continue;
+    if (!fields || entry.known) continue;
     if (!refs || refs.length === 0) {
-      entry.resolved = { fields, assets: [], links: [] };
+      entry.resolved = { fields, assets: [], links: [], deps: [] };
       continue;
     }
     const before = out.length;
@@ -262,13 +319,61 @@ function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
     lesson.assets = resolved.assets;
     // A saved plan must notice an edited image: the lesson's digest covers the files it shows.
     const hash = createHash('sha256').update(entry.source.digest);
-    for (const a of resolved.assets) hash.update(`\0${a.path}\0${a.digest}`);
+    for (const a of [...resolved.assets].sort((x, y) => (x.path < y.path ? -1 : 1))) hash.update(`\0${a.path}\0${a.digest}`);
     lesson.digest = hash.digest('hex');
   }
+  if (entry.build) lesson.build = entry.build;
+  if (entry.known) lesson.unchanged = true;
   if (resolved.links.length > 0) lesson.links = resolved.links;
   if (copied_from !== undefined) lesson.copied_from = copied_from;
   if (acknowledge !== undefined) lesson.acknowledge = acknowledge;
   return lesson;
+}
+
+/** How each file a lesson may reference is known now: lesson files of sections, then every other file. */
+function depIndex(source: SourceTree, sections: ReadonlyMap<string, SectionEntry>): (path: string) => Omit<LessonDep, 'path'> | undefined {
+  const lessons = new Map(source.lessons.map((l) => [l.path, l.digest]));
+  return (path) => {
+    const lesson = lessons.get(path);
+    if (lesson !== undefined) return { kind: sections.has(dirOf(path)) ? 'lesson' : 'file', digest: lesson };
+    const file = source.files?.get(path);
+    return file === undefined ? undefined : { kind: 'file', digest: file };
+  };
+}
+
+/**
+ * The entry of a lesson known from the state whose digest still matches: its identity and
+ * fields as recorded, its references as recorded (assets from the repo's digests). Its text is
+ * never read. Undefined when it is not known or changed.
+ */
+function knownEntry(
+  lesson: LessonSource,
+  defaults: LessonDefaults,
+  options: CompileOptions & { config: CourseConfig },
+  depOf: ReturnType<typeof depIndex> | undefined,
+): LessonEntry | undefined {
+  const known = options.known?.lessons.get(lesson.path);
+  if (!known || !depOf) return undefined;
+  const deps = depsNow(known.deps, depOf);
+  if (!deps) return undefined;
+  const build: LessonBuildInputs = { file: lesson.digest, settings: lessonSettings(defaults, options.config, deps.length > 0), deps };
+  if (lessonDigest(lesson.path, build, options.known!.placeOf) !== known.digest) return undefined;
+  const base = options.config.assets?.base_url;
+  // `image` only words why a body changed; a known lesson's body did not.
+  const assets = base === undefined ? [] : deps.filter((d) => d.kind === 'file').map((d) => ({ path: d.path, digest: d.digest, name: assetFileName(d.path, d.digest), image: false }));
+  const compiled: CompiledLesson = { identity: { key: known.key, aliases: known.aliases.map((key) => ({ key })) }, fields: known.fields };
+  if (known.acknowledge) compiled.acknowledge = known.acknowledge;
+  return { source: lesson, defaults, compiled, resolved: { fields: known.fields, assets, links: [], deps: known.deps }, build, known: true };
+}
+
+/** The build inputs of every lesson that compiled and resolved with no diagnostic on its file. */
+function recordBuilds(entries: LessonEntry[], depOf: ReturnType<typeof depIndex>, config: CourseConfig, out: Diagnostic[]): void {
+  const flagged = new Set(out.map((d) => d.file));
+  for (const entry of entries) {
+    if (entry.known || !entry.resolved || flagged.has(entry.source.path)) continue;
+    const deps = depsNow(entry.resolved.deps, depOf);
+    if (deps) entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0), deps };
+  }
 }
 
 /** Folders above `dir`, nearest first, ending with the repo root ''. */

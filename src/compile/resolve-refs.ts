@@ -33,6 +33,8 @@ export interface ResolvedLesson {
   assets: LessonAsset[];
   /** Keys of the lessons it links to, once each. */
   links: string[];
+  /** Repo paths of every file and lesson it references, sorted: what its digest depends on. */
+  deps: string[];
 }
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -63,6 +65,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
   const urls: Record<PlacedRef['field'], string[]> = { body: [], description: [] };
   const assets = new Map<string, LessonAsset>();
   const links = new Set<string>();
+  const deps = new Set<string>();
   const own = index.lessons.get(path)?.anchors ?? new Set<string>();
   for (const ref of refs) {
     const place = { line: ref.line, column: ref.column };
@@ -91,6 +94,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
         continue;
       }
       links.add(lesson.key);
+      deps.add(index.lessons.has(target) ? target : readme);
       urls[ref.field][ref.index] = lessonLinkMarker(lesson.key) + (fragment !== undefined ? `#${encodeURIComponent(fragment)}` : '');
       continue;
     }
@@ -114,6 +118,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     }
     const name = assetFileName(file, digest);
     if (!assets.has(file)) assets.set(file, { path: file, digest, name, image: ref.image });
+    deps.add(file);
     urls[ref.field][ref.index] = base + name + (fragment !== undefined ? `#${encodeURIComponent(fragment)}` : '');
   }
   const fill = (html: string, field: PlacedRef['field']) =>
@@ -121,7 +126,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       const url = urls[field][Number(i)];
       return url === undefined ? m : escapeAttribute(url);
     });
-  return { fields: { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') }, assets: [...assets.values()], links: [...links] };
+  return { fields: { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') }, assets: [...assets.values()], links: [...links], deps: [...deps].sort() };
 }
 
 /** The fields with every reference left as written (for a lesson compiled outside its repo). */

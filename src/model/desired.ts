@@ -47,6 +47,23 @@ export interface DesiredLesson {
   assets?: LessonAsset[];
   /** Keys of the lessons it links to: body and description hold lessonLinkMarker(key) for each. */
   links?: string[];
+  /**
+   * What its state digest is computed from (compile/lesson-digest.ts); present only when the
+   * lesson compiled with no diagnostic at all.
+   */
+  build?: LessonBuildInputs;
+  /** Known unchanged from the state's digest: `fields` are the state's (body and description as fingerprints), never sent. */
+  unchanged?: true;
+}
+
+/** A lesson's file, inherited settings and referenced files, as its digest covers them. */
+export interface LessonBuildInputs {
+  /** sha256 of the lesson file's bytes. */
+  file: string;
+  /** The inherited settings, canonical. */
+  settings: string;
+  /** Each referenced file (sorted by path): an asset or another lesson, by the sha256 of its bytes. */
+  deps: Array<{ path: string; kind: 'file' | 'lesson'; digest: string }>;
 }
 
 /** A section is named by id, or by exact name resolved through `GET /sections`. */

@@ -31,6 +31,8 @@ import { SchoolSlots } from './section-slots.js';
 import { findRepoLesson, uncertainCreateEntry, uncertainHint } from './uncertain-create.js';
 import { diffLive, type LiveLesson } from './diff-live.js';
 import { assessImpact } from './impact.js';
+import { changeCause } from './change-cause.js';
+import { placesOf } from '../state/known-lessons.js';
 import type { SectionFacts } from '../learner/learner-model.js';
 
 export type { LiveLesson } from './diff-live.js';
@@ -44,6 +46,8 @@ export interface DiffOptions {
   baseUrl?: string | null;
   /** What GET /sections said (drip, publication, position), by section id, when it was read: for the learner impact. */
   sections?: ReadonlyMap<string, SectionFacts>;
+  /** The short digest of the compiler now, to tell a change the compiler alone made (`cause: renderer`). */
+  compiler?: string;
 }
 
 /** A desired lesson with where it goes and what it was. */
@@ -54,6 +58,7 @@ interface Match {
   stateKey: string | null;
   prior: LessonState | null;
   changes: FieldChange[];
+  cause?: CallStep['cause'];
 }
 
 /** What happens to a lesson removed from the repo. */
@@ -93,6 +98,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
   }
   state = { ...state, lessons: lessonsInState };
   const drift = options.live ? diffLive(recorded, options.live) : [];
+  const placeOf = placesOf(recorded);
   const driftByKey = new Map(drift.map((d) => [d.key, d]));
 
   // 1. Matching.
@@ -128,6 +134,8 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
         const drifted = stateKey === null ? undefined : driftByKey.get(stateKey);
         if (drifted) changes = revertDrift(drifted.drifted, options.live!.get(stateKey!)!.values, lesson.fields, changes);
         const m: Match = { lesson, programId: program.id, sectionId, stateKey, prior, changes };
+        const cause = changeCause(prior, lesson, changes, placeOf, options.compiler);
+        if (cause) m.cause = cause;
         matches.push(m);
         desiredBySection.get(sectionId)!.push(m);
       }
@@ -248,7 +256,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
 /** The call for one desired lesson, simulated; undefined when it needs none. */
 function planLesson(m: Match, isKept: boolean, pred: string | null, sim: SchoolSlots): CallStep | undefined {
   const key = m.lesson.key;
-  const common = { key, path: m.lesson.path, program_id: m.programId, section_id: m.sectionId };
+  const common = { key, path: m.lesson.path, program_id: m.programId, section_id: m.sectionId, ...(m.cause ? { cause: m.cause } : {}) };
   if (isKept) {
     if (m.changes.length === 0) return undefined;
     return {

@@ -5,19 +5,24 @@
  */
 import { LESSON_FIELDS, VIDEO_SOURCE_PRIORITY, type LessonField, type LessonFields } from '../model/school-rules.js';
 import type { FieldChange, LessonRequest } from './plan-schema.js';
+import { assertNoFingerprint, sameContent } from '../state/fingerprint.js';
 
 /** The video source fields, in the school's priority order: it keeps at most one of them. */
 const VIDEO_SOURCES: readonly LessonField[] = VIDEO_SOURCE_PRIORITY;
 
 const isBlank = (v: unknown): boolean => v === null || v === undefined || v === '';
 
-/** Every field whose desired value differs from the last-applied one, in LESSON_FIELDS order. */
+/**
+ * Every field whose desired value differs from the last-applied one, in LESSON_FIELDS order.
+ * The state keeps body and description as fingerprints: a desired HTML matches the fingerprint
+ * of itself, and the change's `before` is that fingerprint.
+ */
 export function diffFields(before: LessonFields | null, after: LessonFields): FieldChange[] {
   const out: FieldChange[] = [];
   for (const field of LESSON_FIELDS) {
     const b = before === null ? null : before[field];
     const a = after[field];
-    if (before !== null && b === a) continue;
+    if (before !== null && (b === a || (typeof b === 'string' && typeof a === 'string' && sameContent(b, a)))) continue;
     if (before === null && isBlank(a)) continue;
     out.push({ field, before: b, after: a });
   }
@@ -67,6 +72,7 @@ export function createRequest(fields: LessonFields, sectionId: string, position:
     if (isBlank(v)) continue;
     (req as Record<string, unknown>)[field] = v;
   }
+  assertNoFingerprint(req);
   return req;
 }
 
@@ -93,5 +99,6 @@ export function updateRequest(changes: readonly FieldChange[], desired: LessonFi
     req[field] = desired[field];
   }
   if ('body' in req || 'description' in req) req.content_format = 'html';
+  assertNoFingerprint(req);
   return req as LessonRequest;
 }

@@ -5,14 +5,15 @@
 import type { StateData } from '../state/schema.js';
 import type { DriftStep } from './plan-schema.js';
 import { toFieldValue } from './diff-fields.js';
+import { changedResponseFields } from '../state/hash-response.js';
 
 /** A lesson as read live with --refresh: where it is, per-field response hashes and values. */
 export interface LiveLesson {
   id: string;
   section_id: string;
   position: number;
-  /** hashResponseFields() of the live response. */
-  response: Readonly<Record<string, string>>;
+  /** responseRecord() of the live response against the state's applied values. */
+  response: string;
   /** The live response's field values, for showing drift. */
   values: Readonly<Record<string, unknown>>;
 }
@@ -28,11 +29,11 @@ export function diffLive(state: StateData, live: ReadonlyMap<string, LiveLesson>
     const l = live.get(key)!;
     const prior = state.lessons[key];
     if (!prior || prior.id === null) continue;
-    // Position is compared with the state's position, not the last response: later calls in the
-    // same section shift a lesson without any edit, and apply keeps the state's positions exact.
-    const drifted = Object.keys(prior.response).filter((f) =>
-      f === 'position' ? l.position !== prior.position : l.response[f] !== undefined && l.response[f] !== prior.response[f],
-    );
+    // Section and position are compared with the state's, not with the last response: later
+    // calls in the same section shift a lesson without any edit, and apply keeps them exact.
+    const drifted: string[] = changedResponseFields(prior.response, prior.applied, l.values);
+    if (l.section_id !== prior.section_id) drifted.push('section_id');
+    if (l.position !== prior.position) drifted.push('position');
     if (drifted.length === 0) continue;
     const lastApplied = prior.applied as unknown as Record<string, unknown>;
     out.push({

@@ -6,6 +6,7 @@
  */
 import type { DesiredState, LessonAsset } from '../model/desired.js';
 import { isCall, type Plan } from './plan-schema.js';
+import { isFingerprint } from '../state/fingerprint.js';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -39,7 +40,8 @@ export function explainReferences(plan: Plan, desired: DesiredState, pending: Re
     if (waiting) why.push(`links to ${waiting.join(', ')}, created by this apply: filled in when sent if created by then, else patched right after`);
     const list = step.action === 'create' || base === '' ? undefined : assets.get(step.key);
     for (const f of list ? step.fields : []) {
-      if ((f.field === 'body' || f.field === 'description') && typeof f.before === 'string' && typeof f.after === 'string') {
+      // A fingerprint (the state keeps no HTML) names no URL: the step's `cause` says it instead.
+      if ((f.field === 'body' || f.field === 'description') && typeof f.before === 'string' && !isFingerprint(f.before) && typeof f.after === 'string') {
         for (const r of assetReasons(f.before, f.after, list!, base)) if (!why.includes(r)) why.push(r);
       }
     }

@@ -7,6 +7,7 @@
  */
 import { DEFAULT_LESSON_FIELDS, type DesiredState, type LessonFields } from '../model/desired.js';
 import type { LessonState } from '../state/schema.js';
+import { appliedOf } from '../state/fingerprint.js';
 
 /** Where a lesson of the repo lives, to fill in an uncertain create's entry. */
 export interface RepoLesson {
@@ -43,8 +44,8 @@ export function uncertainCreateEntry(create: UncertainCreate, repo: RepoLesson |
     section_id,
     position: null,
     path: repo?.path ?? '',
-    applied: { ...(repo?.fields ?? DEFAULT_LESSON_FIELDS), name },
-    response: {},
+    applied: appliedOf({ ...(repo?.fields ?? DEFAULT_LESSON_FIELDS), name }),
+    response: '',
     uncertain: { name, section_id, since: create.since },
   };
 }

@@ -4,6 +4,7 @@
  * schemas the emulator uses before anything is sent, and responses are parsed with zod.
  * Retries and idempotency: see transport.ts.
  */
+import { assertNoFingerprint } from '../state/fingerprint.js';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { checkBaseUrl } from './base-url.js';
@@ -141,12 +142,14 @@ function buildClient(t: Transport) {
     /** POST /lessons (docs/school-api.md#create-a-lesson). Never re-sent once it may have reached the school (OutcomeUnknownError). */
     async create(body: LessonCreateBody): Promise<Lesson> {
       checked('POST /lessons', LessonCreateBodySchema, body);
+      assertNoFingerprint(body);
       return t.send({ method: 'POST', path: '/lessons', body, schema: LessonSchema, idempotent: false, lesson: { name: body.name, section_id: body.section_id } });
     },
     /** PATCH /lessons/{id} (docs/school-api.md#update-a-lesson). `{}` changes nothing and returns the live lesson (refresh). */
     async update(id: string, body: LessonUpdateBody): Promise<Lesson> {
       const path = `/lessons/${seg(id)}`;
       checked(`PATCH ${path}`, LessonUpdateBodySchema, body);
+      assertNoFingerprint(body);
       return t.send({ method: 'PATCH', path, body, schema: LessonSchema, idempotent: true });
     },
     /** POST /lessons/{id}/duplicate (docs/school-api.md#duplicate-a-lesson): starts or (same key, same details) re-reads the operation. */

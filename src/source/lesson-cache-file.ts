@@ -58,6 +58,11 @@ export function compilerDigest(): Promise<string> {
   return compilerDigestMemo;
 }
 
+/** The short compiler digest the state records per lesson (12 hex of compilerDigest). */
+export async function compilerId(): Promise<string> {
+  return (await compilerDigest()).slice(0, 12);
+}
+
 /** Absolute path of the lesson cache of the repo at `dir`. */
 export function lessonCachePath(dir: string): string {
   return join(dir, LESSON_CACHE_FILE);

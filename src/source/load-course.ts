@@ -8,6 +8,7 @@ import { renderMissingBodies } from './render-bodies.js';
 import { compilerDigest, readLessonCache, writeLessonCache } from './lesson-cache-file.js';
 import { readRenderCache, writeRenderCache } from './render-cache-file.js';
 import { defaultRenderThreads } from './render-pool.js';
+import type { KnownLessons } from '../compile/compile-course.js';
 
 /** Up to this many changed lesson files are rendered without reading the render cache (see loadCourse). */
 const FEW_CHANGED = 32;
@@ -21,6 +22,8 @@ export interface LoadCourseOptions {
   cache?: boolean;
   /** Threads rendering the lesson bodies not cached; default every core, 1 = this thread only. */
   renderThreads?: number;
+  /** Lessons the state knows (state/known-lessons.ts): those still unchanged are not read, parsed or rendered. */
+  known?: KnownLessons;
 }
 
 /**
@@ -30,9 +33,12 @@ export interface LoadCourseOptions {
 export async function loadCourse(dir: string, options: LoadCourseOptions = {}): Promise<CompileResult> {
   const source = await readSource(dir);
   const threads = options.renderThreads ?? defaultRenderThreads();
+  // Lessons the state may know unchanged are not rendered ahead; compile renders any that turn out changed.
+  const maybeKnown = options.known?.lessons;
+  const toRender = maybeKnown ? source.lessons.filter((l) => !maybeKnown.has(l.path)) : source.lessons;
   if (!options.cache) {
-    const known = await renderMissingBodies(source, new Map(), threads);
-    return compileCourse(source, { render: createCachedRender(known.entries, undefined, known.digests).render });
+    const known = await renderMissingBodies({ ...source, lessons: toRender }, new Map(), threads);
+    return compileCourse(source, { render: createCachedRender(known.entries, undefined, known.digests).render, known: options.known });
   }
   // Unchanged files come compiled from the lesson cache; only the others are rendered (bodies
   // on every core first) and compiled.
@@ -40,7 +46,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const storedLessons = await readLessonCache(dir, compiler);
   // A key may end with the lesson defaults; path and bytes are what say a file is unchanged.
   const storedFiles = new Set([...storedLessons.keys()].map((k) => k.split('\0', 2).join('\0')));
-  const fresh = source.lessons.filter((l) => !storedFiles.has(lessonCacheKey(l)));
+  const fresh = toRender.filter((l) => !storedFiles.has(lessonCacheKey(l)));
   // When the lesson cache answers for all but a few files, those few render faster than the
   // render cache (tens of MB) is read, and with less memory: it is read and rewritten only
   // when more changed, or when there is no lesson cache (first run, new compiler).
@@ -49,13 +55,17 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const known = await renderMissingBodies({ ...source, lessons: fresh }, storedRenders, threads);
   const renders = createCachedRender(known.entries, undefined, known.digests);
   const lessons = createCachedCompile(storedLessons);
-  const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson });
+  const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson, known: options.known });
+  // Lessons the state knew unchanged keep their cache entries.
+  const unchanged = new Set(result.unchanged);
+  for (const [key, entry] of storedLessons) if (unchanged.has(key.slice(0, key.indexOf('\0'))) && !lessons.used.has(key)) lessons.used.set(key, entry);
   if (changed(lessons.used, storedLessons)) await writeLessonCache(dir, compiler, lessons.used);
   if (useRenders) {
     // Keep the renderings of every body still in the repo (should the lesson cache be dropped
     // by a new compiler, nothing unchanged is rendered again), plus this run's.
     const keep = new Map(renders.used);
     for (const lesson of source.lessons) {
+      if (unchanged.has(lesson.path)) continue; // never read
       const digest = known.digests.get(lesson.body.text) ?? renderDigest(lesson.body.text);
       const entry = storedRenders.get(digest);
       if (entry && !keep.has(digest)) keep.set(digest, entry);

@@ -4,8 +4,10 @@
  * right now (write-ahead `pending` records), so an interrupted apply loses nothing.
  */
 import { z } from 'zod';
-import { LessonFieldsSchema } from '../model/school-rules.js';
+import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS, LESSON_FIELDS_SHAPE, type LessonFields } from '../model/school-rules.js';
 import { LESSON_KEY_PATTERN } from '../model/lesson.js';
+import { appliedOf, FINGERPRINT_PATTERN } from './fingerprint.js';
+import { RESPONSE_RECORD_PATTERN } from './hash-response.js';
 
 /**
  * A record keyed by names from the repo or the state file (lesson keys, section folders, call
@@ -32,12 +34,17 @@ export function protoKeyIn(raw: unknown): string | undefined {
   return undefined;
 }
 
-const lessonKey = () =>
+export const lessonKey = () =>
   z.string().regex(LESSON_KEY_PATTERN, 'not a lesson key (a letter or digit, then letters, digits, ".", "_" or "-"); the entry was not written by coursesync');
 
 
-/** Bump when the format changes incompatibly; a newer file is refused, never overwritten. */
-export const STATE_VERSION = 1;
+/**
+ * Bump when the format changes incompatibly; a newer file is refused, never overwritten.
+ * 2: compact (bodies as fingerprints, packed response hashes, one lesson per line) with the
+ * digests that let a plan skip unchanged lessons; a version-1 file is read and migrated
+ * (state-v1.ts).
+ */
+export const STATE_VERSION = 2;
 
 /** Where the state file lives inside a course repo. */
 export const STATE_DIR = '.coursesync';
@@ -54,6 +61,36 @@ export const UncertainCreateSchema = z.strictObject({
   since: z.string(),
 });
 
+const fingerprintOrEmpty = () => z.string().regex(new RegExp(`^(|${FINGERPRINT_PATTERN.source.slice(1, -1)})$`), 'not a fingerprint ("sha256:" and 32 hex digits) or ""');
+
+/**
+ * The last-applied inputs as written: a field still at the school's default is left out, and
+ * body and description are fingerprints of the HTML sent. Read back whole (defaults filled in).
+ */
+export const AppliedSchema = z
+  .strictObject({
+    ...Object.fromEntries(Object.entries(LESSON_FIELDS_SHAPE).map(([f, schema]) => [f, schema.optional()])),
+    body: fingerprintOrEmpty().optional(),
+    description: fingerprintOrEmpty().optional(),
+  })
+  // Parsed JSON holds no undefined: the fields given lay over the defaults as they are.
+  .transform((given): LessonFields => ({ ...DEFAULT_LESSON_FIELDS, ...(given as Partial<LessonFields>) }));
+
+/** `applied` as written: only the fields that differ from the school's defaults; never HTML. */
+export function appliedOnDisk(applied: Readonly<LessonFields>): Partial<LessonFields> {
+  const out: Record<string, unknown> = {};
+  const fingerprinted = appliedOf(applied);
+  for (const f of LESSON_FIELDS) if (fingerprinted[f] !== DEFAULT_LESSON_FIELDS[f]) out[f] = fingerprinted[f];
+  return out as Partial<LessonFields>;
+}
+
+/** A git blob id: sha1 of `blob <size>\0` and the bytes, 40 hex digits. */
+export const BLOB_PATTERN = /^[0-9a-f]{40}$/;
+/** A lesson digest (lesson-digest.ts): 32 hex digits. */
+export const DIGEST_PATTERN = /^[0-9a-f]{32}$/;
+/** A compiler digest: 12 to 16 hex digits. */
+export const COMPILER_PATTERN = /^[0-9a-f]{12,16}$/;
+
 /**
  * One tracked lesson, by key. `id` is null only for an uncertain create (then `uncertain` is
  * set and `position` is null): the lesson may or may not exist in the school.
@@ -66,9 +103,20 @@ export const LessonStateSchema = z.strictObject({
   /** Repo-relative path of the lesson file when it was last applied. */
   path: z.string(),
   /** The input values last sent (or adopted), in API names: what plans compare against. */
-  applied: LessonFieldsSchema,
-  /** Per-field short hashes of the last response (see hashResponseFields), for drift. */
-  response: z.record(z.string(), z.string()),
+  applied: AppliedSchema,
+  /** The last response's fields that differ from `applied`, hashed (responseRecord), for drift; left out when none. */
+  response: z.string().regex(RESPONSE_RECORD_PATTERN, 'not the response record coursesync writes').default(''),
+  /** Git blob id of the lesson file as last applied (absent when unknown). */
+  blob: z.string().regex(BLOB_PATTERN).optional(),
+  /** Digest of everything the compiled lesson depends on; only for a lesson that compiled with no diagnostic. */
+  digest: z.string().regex(DIGEST_PATTERN).optional(),
+  /** Digest of the compiling code that produced what was sent. */
+  compiler: z.string().regex(COMPILER_PATTERN).optional(),
+  /** Repo-relative paths of the files the lesson references (images, files, linked lessons). */
+  deps: z.array(z.string()).min(1).optional(),
+  /** The lesson's aliases and acknowledged impact rules, kept with the digest so an unchanged file need not be read. */
+  aliases: z.array(lessonKey()).min(1).optional(),
+  acknowledge: z.array(z.string()).min(1).optional(),
   uncertain: UncertainCreateSchema.optional(),
 });
 
@@ -98,16 +146,23 @@ export const PendingCallSchema = z.strictObject({
   section_id: z.string().optional(),
 });
 
-export const StateSchema = z.strictObject({
-  version: z.literal(STATE_VERSION),
-  lineage: z.uuid(),
-  serial: z.int().min(0),
-  /** The school this state belongs to; null until the first apply. */
-  base_url: z.string().nullable(),
-  lessons: z.record(lessonKey(), LessonStateSchema).transform((r) => nullRecord(r)),
-  sections: z.record(z.string(), SectionStateSchema).transform((r) => nullRecord(r)),
-  pending: z.record(z.string(), PendingCallSchema).transform((r) => nullRecord(r)),
-});
+export const StateSchema = z
+  .strictObject({
+    version: z.literal(STATE_VERSION),
+    lineage: z.uuid(),
+    serial: z.int().min(0),
+    /** The school this state belongs to; null until the first apply. */
+    base_url: z.string().nullable(),
+    /** As written: the `compiler` of every lesson with a digest that does not give its own (serialize-state.ts). */
+    compiler: z.string().regex(COMPILER_PATTERN).optional(),
+    lessons: z.record(lessonKey(), LessonStateSchema).transform((r) => nullRecord(r)),
+    sections: z.record(z.string(), SectionStateSchema).transform((r) => nullRecord(r)),
+    pending: z.record(z.string(), PendingCallSchema).transform((r) => nullRecord(r)),
+  })
+  .transform(({ compiler, ...state }) => {
+    if (compiler !== undefined) for (const l of Object.values(state.lessons)) if (l.digest !== undefined) l.compiler ??= compiler;
+    return state;
+  });
 
 export type StateData = z.output<typeof StateSchema>;
 export type LessonState = z.output<typeof LessonStateSchema>;

@@ -1,4 +1,5 @@
 /** Stable JSON for files kept in git: sorted keys, 2-space indent, trailing newline. */
+import { appliedOnDisk, type LessonState, type StateData } from './schema.js';
 
 /** Recursively sort object keys (arrays keep their order). */
 function sortKeys(value: unknown): unknown {
@@ -20,49 +21,81 @@ export function serializeStable(value: unknown): string {
 }
 
 /**
- * serializeStable for the state file, fast on large states: each lesson entry's text is cached
- * and reused while the entry's scalar fields and its `applied`/`response`/`uncertain` objects
- * are the same (by identity). Those nested objects are frozen once cached, so changing one in
- * place throws instead of silently writing a stale state: replace them instead.
- * The output is byte-for-byte serializeStable(state).
+ * The state file's text: sorted keys, and one line per lesson, section and pending call, so a
+ * one-lesson apply changes that lesson's line (and `serial`) in `git diff`, and a lesson costs
+ * a few hundred bytes. `applied` leaves out the fields still at the school's defaults.
+ */
+export function serializeState(state: StateData): string {
+  return new StateSerializer().serialize(state);
+}
+
+/** A lesson entry as written (see appliedOnDisk); its compiler only when it is not the file's. */
+function lessonOnDisk(entry: LessonState, compiler: string | undefined): Record<string, unknown> {
+  return {
+    ...entry,
+    applied: appliedOnDisk(entry.applied),
+    response: entry.response === '' ? undefined : entry.response,
+    compiler: entry.compiler === compiler && entry.digest !== undefined ? undefined : entry.compiler,
+  };
+}
+
+/** The compiler most lessons record: written once at the top, and left out of their lines. */
+function commonCompiler(lessons: Record<string, LessonState>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const l of Object.values(lessons)) if (l.compiler !== undefined && l.digest !== undefined) counts.set(l.compiler, (counts.get(l.compiler) ?? 0) + 1);
+  let best: [string, number] | undefined;
+  for (const c of counts) if (!best || c[1] > best[1] || (c[1] === best[1] && c[0] < best[0])) best = c;
+  return best?.[0];
+}
+
+/**
+ * serializeState, fast on large states: each lesson's line is cached and reused while the
+ * entry's scalar fields and its nested objects and arrays are the same (by identity). Those
+ * nested values are frozen once cached, so changing one in place throws instead of silently
+ * writing a stale state: replace them instead.
  */
 export class StateSerializer {
   private readonly cache = new Map<string, { fp: unknown[]; text: string }>();
 
-  serialize(state: { lessons: Record<string, object> } & Record<string, unknown>): string {
+  serialize(state: StateData): string {
     const parts: string[] = [];
-    for (const key of Object.keys(state).sort()) {
-      const value = state[key];
+    const compiler = commonCompiler(state.lessons);
+    const top = { ...state, compiler } as unknown as Record<string, unknown>;
+    for (const key of Object.keys(top).sort()) {
+      const value = top[key];
       if (value === undefined) continue;
-      const text = key === 'lessons' ? this.lessonsText(state.lessons) : indent(JSON.stringify(sortKeys(value), null, 2), '  ');
+      let text: string;
+      if (key === 'lessons') text = this.lessonsText(state.lessons, compiler);
+      else if (key === 'sections' || key === 'pending') text = lines(value as Record<string, unknown>, (v) => JSON.stringify(sortKeys(v)));
+      else text = JSON.stringify(sortKeys(value));
       parts.push(`  ${JSON.stringify(key)}: ${text}`);
     }
     return `{\n${parts.join(',\n')}\n}\n`;
   }
 
-  private lessonsText(lessons: Record<string, object>): string {
-    const keys = Object.keys(lessons).sort();
-    if (keys.length === 0) return '{}';
+  private lessonsText(lessons: Record<string, LessonState>, compiler: string | undefined): string {
     const seen = new Set<string>();
-    const out: string[] = [];
-    for (const key of keys) {
-      const entry = lessons[key] as Record<string, unknown>;
-      const fp = fingerprint(entry);
+    const text = lines(lessons, (entry, key) => {
+      const fp = [compiler, ...fingerprint(entry as unknown as Record<string, unknown>)];
       let hit = this.cache.get(key);
       if (!hit || hit.fp.length !== fp.length || hit.fp.some((v, i) => v !== fp[i])) {
-        for (const nested of ['applied', 'response', 'uncertain']) {
-          const v = entry[nested];
-          if (v !== null && typeof v === 'object') Object.freeze(v);
-        }
-        hit = { fp, text: indent(JSON.stringify(sortKeys(entry), null, 2), '    ') };
+        for (const v of Object.values(entry)) if (v !== null && typeof v === 'object') Object.freeze(v);
+        hit = { fp, text: JSON.stringify(sortKeys(lessonOnDisk(entry, compiler))) };
         this.cache.set(key, hit);
       }
       seen.add(key);
-      out.push(`    ${JSON.stringify(key)}: ${hit.text}`);
-    }
+      return hit.text;
+    });
     for (const key of this.cache.keys()) if (!seen.has(key)) this.cache.delete(key);
-    return `{\n${out.join(',\n')}\n  }`;
+    return text;
   }
+}
+
+/** A keyed record as `{`, one `"key": value` line per entry (sorted), `}`. */
+function lines<T>(record: Record<string, T>, text: (value: T, key: string) => string): string {
+  const keys = Object.keys(record).sort();
+  if (keys.length === 0) return '{}';
+  return `{\n${keys.map((k) => `    ${JSON.stringify(k)}: ${text(record[k]!, k)}`).join(',\n')}\n  }`;
 }
 
 /** What identifies an entry's content: its own keys and values (nested objects by identity). */
@@ -70,8 +103,4 @@ function fingerprint(entry: Record<string, unknown>): unknown[] {
   const fp: unknown[] = [];
   for (const k of Object.keys(entry).sort()) fp.push(k, entry[k]);
   return fp;
-}
-
-function indent(text: string, by: string): string {
-  return text.replace(/\n/g, `\n${by}`);
 }

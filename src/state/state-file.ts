@@ -10,8 +10,9 @@ import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, protoKeyIn, type StateData } from './schema.js';
 import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
-import { serializeStable } from './serialize-state.js';
+import { serializeState } from './serialize-state.js';
 import { journalFits, journalPath, parseJournal, replayJournal } from './journal.js';
+import { migrateV1, StateV1Schema } from './state-v1.js';
 
 /** Absolute path of the state file of a course repo. */
 export function statePath(dir: string): string {
@@ -94,7 +95,8 @@ export function parseStateText(text: string, file: string): StateData {
     const problem = '"__proto__" is not a lesson key, section folder or call id (coursesync never writes it; the entry was edited by hand)';
     throw failure('state/invalid', { file, where: proto, problem, more: 0 });
   }
-  const parsed = StateSchema.safeParse(raw);
+  // A version-1 file is migrated in memory; it is written as version 2 by the next write.
+  const parsed = version === 1 ? StateV1Schema.transform(migrateV1).safeParse(raw) : StateSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first && first.path.length > 0 ? first.path.join('.') : '(top level)';
@@ -105,7 +107,7 @@ export function parseStateText(text: string, file: string): StateData {
 
 /** Write `state` atomically to the repo's state file (creating `.coursesync/` when needed). */
 export async function writeStateFile(dir: string, state: StateData): Promise<void> {
-  await writeFileAtomic(statePath(dir), serializeStable(state));
+  await writeFileAtomic(statePath(dir), serializeState(state));
 }
 
 /**

@@ -25,10 +25,13 @@ import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/conn
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadCourse } from '../source/load-course.js';
 import { renderThreadsFromEnv } from '../source/render-pool.js';
-import { hashResponseFields } from '../state/hash-response.js';
+import { responseRecord } from '../state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
+import { knownLessonsOf } from '../state/known-lessons.js';
+import { compilerId } from '../source/lesson-cache-file.js';
 import { checkBaseUrl } from '../state/state-store.js';
 import { verifySections } from './verify-sections.js';
+import { addCallSources } from './call-sources.js';
 
 export interface BuildPlanOptions extends ConnectionFlags {
   /** Read every tracked lesson live (PATCH /lessons/{id} with `{}`) and report drift. */
@@ -58,11 +61,13 @@ export interface CompiledRepo {
 /**
  * Compile the course repo at `dir` (renderings cached by content digest under
  * .coursesync/cache/; COURSESYNC_RENDER_THREADS sets the threads rendering what is not cached,
- * default every core).
+ * default every core). With `state`, a lesson whose digest and compiler match the state's
+ * record is taken from it, not read, parsed or rendered, cache or no cache.
  * @throws CoursesyncError `course/invalid` with the diagnostics when the repo has errors
  */
-export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<CompiledRepo> {
-  const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env) });
+export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.env, state?: Readonly<StateData>): Promise<CompiledRepo> {
+  const known = state ? knownLessonsOf(state, await compilerId()) : undefined;
+  const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env), known });
   if (!result.desired) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw failure('course/invalid', { dir, errors, action: 'planned' }, { diagnostics: result.diagnostics });
@@ -97,9 +102,10 @@ export interface BuiltPlan {
  */
 export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Promise<BuiltPlan> {
   const env = options.env ?? process.env;
-  const result = options.course ?? (await compileRepo(dir, env));
-  const desired = result.desired;
   const { state, exists } = options.state ?? (await readStateFile(dir));
+  // --refresh may send a drifted body back: every lesson is compiled to its HTML then.
+  const result = options.course ?? (await compileRepo(dir, env, options.refresh ? undefined : state));
+  const desired = result.desired;
 
   // The base URL is needed only to talk to the school or to check the state belongs to it.
   let baseUrl: string | undefined = options.school?.baseUrl;
@@ -190,7 +196,9 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
 
   // Links between lessons take their targets' ids from state; the digest stays the repo's.
   const linked = linkLessons(desired, state);
-  const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections }), linked.desired, linked.pending);
+  const compiler = await compilerId();
+  const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections, compiler }), linked.desired, linked.pending);
+  await addCallSources(plan, state, dir);
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) plan.warnings = warnings;
   notes.push(...driftNotes(plan));
@@ -248,7 +256,7 @@ async function readLiveLessons(
           throw explainSchoolError(e, `lesson ${l.id} (${l.path}, key ${key})`);
         }
         const values = lesson as unknown as Record<string, unknown>;
-        live.set(key, { id: lesson.id, section_id: lesson.section_id, position: lesson.position, response: hashResponseFields(values), values });
+        live.set(key, { id: lesson.id, section_id: lesson.section_id, position: lesson.position, response: responseRecord(values, l.applied), values });
       }),
     ),
   );

@@ -83,7 +83,7 @@ describe('write-ahead', () => {
 describe('CallLifecycle', () => {
   const step = (): CallStep => {
     const desired = desiredOf({ prog_intro: { sec_start: ['x'] } });
-    const plan = diffCourse(desired, { version: 1, lineage: '00000000-0000-4000-8000-000000000000', serial: 0, base_url: null, lessons: {}, sections: {}, pending: {} }, { sectionIds: sectionIdsOf(desired) });
+    const plan = diffCourse(desired, { version: 2, lineage: '00000000-0000-4000-8000-000000000000', serial: 0, base_url: null, lessons: {}, sections: {}, pending: {} }, { sectionIds: sectionIdsOf(desired) });
     return plan.changes.filter(isCall)[0]!;
   };
 

@@ -25,6 +25,8 @@ const { createCachedCompile } = await import('../../dist/compile/lesson-cache.js
 const { compilerDigest, lessonCachePath, readLessonCache } = await import('../../dist/source/lesson-cache-file.js');
 const { readRenderCache, renderCachePath } = await import('../../dist/source/render-cache-file.js');
 const { writeStateFile } = await import('../../dist/state/state-file.js');
+const { STATE_VERSION } = await import('../../dist/state/schema.js');
+const { appliedOf } = await import('../../dist/state/fingerprint.js');
 
 const BASE_URL = 'http://127.0.0.1:4010/api/v1'; // what generate-repo writes in coursesync.yaml
 const cores = availableParallelism();
@@ -67,12 +69,12 @@ const genMs = performance.now() - t0;
 const fill = check(await plan(big, cores), 'first plan (fills the cache)');
 console.log(`generated in ${ms(genMs)}; first plan (cold cache, ${cores} threads, ${lessons} creates): ${ms(fill.wall)} → ${(lessons / (fill.wall / 1000)).toFixed(0)} lessons/s, CPU/wall ${(fill.cpuMs / fill.wall).toFixed(2)}, peak ${fill.rssMb.toFixed(0)} MB`);
 const { desired } = await loadCourse(big, { cache: true, renderThreads: cores });
-const state = { version: 1, lineage: randomUUID(), serial: 1, base_url: BASE_URL, lessons: {}, sections: {}, pending: {} };
+const state = { version: STATE_VERSION, lineage: randomUUID(), serial: 1, base_url: BASE_URL, lessons: {}, sections: {}, pending: {} };
 let n = 0;
 for (const p of desired.programs)
   for (const s of p.sections)
     s.lessons.forEach((l, i) => {
-      state.lessons[l.key] = { id: `les_${++n}`, program_id: p.id, section_id: s.ref.id, position: i + 1, path: l.path, applied: l.fields, response: {} };
+      state.lessons[l.key] = { id: `les_${++n}`, program_id: p.id, section_id: s.ref.id, position: i + 1, path: l.path, applied: appliedOf(l.fields), response: '' };
     });
 await writeStateFile(big, state);
 // Nothing unchanged is compiled or rendered: with the caches as the plan left them, a compile

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const steps = [
   ['plan.mjs', '10000', '200', '2', '3'],
+  ['fresh-plan.mjs', '10000', '3'],
   ['apply.mjs', '1000', '20', '50', '8', '2'],
   ['apply-scale.mjs', '1000,10000', '100', '8'],
   ['calls.mjs'],

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createSchoolClient } from '../../src/school/client.js';
 import type { LessonCreateBody, LessonUpdateBody } from '../../src/school/wire/lessons.js';
 import { isCall, type Plan } from '../../src/plan/plan-schema.js';
-import { hashResponseFields } from '../../src/state/hash-response.js';
+import { responseRecord } from '../../src/state/hash-response.js';
+import { appliedOf } from '../../src/state/fingerprint.js';
 import type { LessonState, SectionState, StateData } from '../../src/state/schema.js';
 import { writeStateFile } from '../../src/state/state-file.js';
 import { DEFAULT_LESSON_FIELDS, type LessonFields } from '../../src/model/desired.js';
@@ -75,8 +76,8 @@ export async function pushPlan(args: {
         section_id: lesson.section_id,
         position: lesson.position,
         path: step.path,
-        applied: applied as unknown as LessonFields,
-        response: hashResponseFields(lesson as unknown as Record<string, unknown>),
+        applied: appliedOf(applied as unknown as LessonFields),
+        response: responseRecord(lesson as unknown as Record<string, unknown>, appliedOf(applied as unknown as LessonFields)),
       };
       state.lessons[step.key] = entry;
     }
@@ -88,7 +89,7 @@ export async function pushPlan(args: {
     if (l.id === null) continue;
     const live = await client.lessons.update(l.id, {});
     l.position = live.position;
-    l.response = hashResponseFields(live as unknown as Record<string, unknown>);
+    l.response = responseRecord(live as unknown as Record<string, unknown>, l.applied);
   }
   state.serial += 1;
   await writeStateFile(args.dir, state);

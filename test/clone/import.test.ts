@@ -103,7 +103,7 @@ describe('import', () => {
       position: null,
       path: 'p/s/01-welcome.md',
       applied: fields,
-      response: {},
+      response: '',
       uncertain: { name: 'Welcome', section_id: 'sec_start', since: new Date().toISOString() },
     };
     await writeStateFile(dir, state);

@@ -104,9 +104,9 @@ describe('drift settles', () => {
     const plan = await runCli(['plan', '--refresh', '--detailed-exitcode'], env, dir);
     expect(plan.code, plan.stderr).toBe(2);
     expect(plan.stdout).toContain(`~ intro/a/2-beta.md (${beta}) will be updated in place\n      name: "Beta (fixed in the school)" → "Beta"`);
-    expect(plan.stdout).toContain(`! intro/a/2-beta.md (${beta}) was changed in the school since the last apply: body, name`);
+    expect(plan.stdout).toContain(`! intro/a/2-beta.md (${beta}) was changed in the school since the last apply: name, body`);
     expect(plan.stdout).toContain('Plan: 1 to update, 1 drifted, 6 unchanged.');
-    expect(plan.stderr).toContain(`Note: 1 lesson was changed in the school since the last apply: beta (${beta}: body, name). \`coursesync apply --refresh\` sends the repo's values back (the repo wins); to keep the school's version of a lesson instead, write it into its file with \`coursesync import ${beta} --key beta --write-file\`.`);
+    expect(plan.stderr).toContain(`Note: 1 lesson was changed in the school since the last apply: beta (${beta}: name, body). \`coursesync apply --refresh\` sends the repo's values back (the repo wins); to keep the school's version of a lesson instead, write it into its file with \`coursesync import ${beta} --key beta --write-file\`.`);
     expect(plan.stdout).not.toMatch(/No changes/);
     const apply = await runCli(['apply', '--refresh', '--yes'], env, dir);
     expect(apply.code, apply.stderr).toBe(0);

@@ -1,4 +1,5 @@
 /** Test helpers: build DesiredState and StateData by hand, so planner tests need no files. */
+import { appliedOf } from '../../src/state/fingerprint.js';
 import { DEFAULT_CONFIG, type CourseConfig } from '../../src/model/config.js';
 import { DEFAULT_LESSON_FIELDS, type DesiredLesson, type DesiredState, type LessonFields } from '../../src/model/desired.js';
 import type { LessonState, StateData } from '../../src/state/schema.js';
@@ -64,14 +65,14 @@ export function stateOf(
           section_id: sid,
           position,
           path: `${pid}/${sid}/${l.key}.md`,
-          applied: fieldsOf(l.key, l.fields),
-          response: {},
+          applied: appliedOf(fieldsOf(l.key, l.fields)),
+          response: '',
           ...over[l.key],
         };
       }
     }
   }
-  return { version: 1, lineage: LINEAGE, serial: 3, base_url: 'http://127.0.0.1:4010/api/v1', lessons, sections: {}, pending: {} };
+  return { version: 2, lineage: LINEAGE, serial: 3, base_url: 'http://127.0.0.1:4010/api/v1', lessons, sections: {}, pending: {} };
 }
 
 /** Section folder → id map for desiredOf() repos (ids are the folder names). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { diffCourse, type LiveLesson } from '../../src/plan/diff-course.js';
 import { PlanSchema, type PlanChange } from '../../src/plan/plan-schema.js';
-import { hashResponseFields } from '../../src/state/hash-response.js';
+import { responseRecord } from '../../src/state/hash-response.js';
+import { appliedOf } from '../../src/state/fingerprint.js';
 import type { CourseConfig } from '../../src/model/config.js';
 import { desiredOf, fieldsOf, sectionIdsOf, stateOf } from './build-course.js';
 
@@ -124,10 +125,10 @@ describe('diffCourse: every step type', () => {
   it('drift: live response differs from the last response, per field; the repo wins: an update sends its value back', () => {
     const applied = fieldsOf('a');
     const lastResponse = { ...applied, section_id: 's1', position: 1 };
-    const state = stateOf({ p: { s1: ['a'] } }, { a: { response: hashResponseFields(lastResponse) } });
+    const state = stateOf({ p: { s1: ['a'] } }, { a: { response: responseRecord(lastResponse, appliedOf(applied)) } });
     const liveValues = { ...lastResponse, name: 'Edited in the UI' };
     const live = new Map<string, LiveLesson>([
-      ['a', { id: 'id_a', section_id: 's1', position: 1, response: hashResponseFields(liveValues), values: liveValues }],
+      ['a', { id: 'id_a', section_id: 's1', position: 1, response: responseRecord(liveValues, appliedOf(applied)), values: liveValues }],
     ]);
     const desired = desiredOf({ p: { s1: ['a'] } });
     const p = diffCourse(desired, state, { sectionIds: sectionIdsOf(desired), live });
@@ -165,11 +166,11 @@ describe('diffCourse: every step type', () => {
     const state = stateOf(
       { p: { s1: ['a', 'b', 'c'], s2: { d: 5 } } },
       {
-        a: { response: hashResponseFields(last('a', 1)) },
-        b: { response: hashResponseFields(last('b', 2)) },
-        c: { response: hashResponseFields(last('c', 3)) },
+        a: { response: responseRecord(last('a', 1), appliedOf(fieldsOf('a'))) },
+        b: { response: responseRecord(last('b', 2), appliedOf(fieldsOf('b'))) },
+        c: { response: responseRecord(last('c', 3), appliedOf(fieldsOf('c'))) },
         // d answered position 1 when it was created; later creates shifted it to 5 (as state says).
-        d: { response: hashResponseFields({ ...fieldsOf('d'), section_id: 's2', position: 1 }) },
+        d: { response: responseRecord({ ...fieldsOf('d'), section_id: 's2', position: 1 }, appliedOf(fieldsOf('d'))) },
       },
     );
     // Someone dragged c to the front in the school: live order c, a, b.
@@ -182,11 +183,11 @@ describe('diffCourse: every step type', () => {
         ] as const
       ).map(([k, position]) => {
         const values = last(k, position);
-        return [k, { id: `id_${k}`, section_id: 's1', position, response: hashResponseFields(values), values }];
+        return [k, { id: `id_${k}`, section_id: 's1', position, response: responseRecord(values, appliedOf(fieldsOf(k))), values }];
       }),
     );
     const dLive = { ...fieldsOf('d'), section_id: 's2', position: 5 };
-    live.set('d', { id: 'id_d', section_id: 's2', position: 5, response: hashResponseFields(dLive), values: dLive });
+    live.set('d', { id: 'id_d', section_id: 's2', position: 5, response: responseRecord(dLive, appliedOf(fieldsOf('d'))), values: dLive });
     const desired = desiredOf({ p: { s1: ['a', 'b', 'c'], s2: ['d'] } });
     const p = diffCourse(desired, state, { sectionIds: sectionIdsOf(desired), live });
     // Positions are compared with the state, not the last response: d was only shifted by later

@@ -40,8 +40,9 @@ describe('renderings', () => {
         ~ p/s1/a.md (<id>) will be updated in place
             name: "Lesson a" → "Alpha"
             body:
-              @@ -1,1 +1,2 @@
-               <p>Body of a</p>
+              (the HTML last sent is not kept in state, only its fingerprint sha256:ccfcef39dd800d62a5433663f719e847)
+              @@ -1,0 +1,2 @@
+              +<p>Body of a</p>
               +<p>second line</p>
 
         > p/s2/b.md (<id>) will move from s1 at 2 to s2 at 1
@@ -95,8 +96,9 @@ describe('renderings', () => {
 
         \`\`\`diff
         # body
-        @@ -1,1 +1,2 @@
-         <p>Body of a</p>
+        (the HTML last sent is not kept in state, only its fingerprint sha256:ccfcef39dd800d62a5433663f719e847)
+        @@ -1,0 +1,2 @@
+        +<p>Body of a</p>
         +<p>second line</p>
         \`\`\`
 

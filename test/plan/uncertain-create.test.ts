@@ -1,3 +1,4 @@
+import { appliedOf } from '../../src/state/fingerprint.js';
 import { describe, expect, it } from 'vitest';
 import { uncertainCreateEntry } from '../../src/plan/uncertain-create.js';
 import { fieldsOf } from './build-course.js';
@@ -13,8 +14,8 @@ describe('uncertainCreateEntry', () => {
       section_id: 'sec_1',
       position: null,
       path: 'p/s/01-a.md',
-      applied: { ...repo.fields, name: 'Sent name' },
-      response: {},
+      applied: appliedOf({ ...repo.fields, name: 'Sent name' }),
+      response: '',
       uncertain: { name: 'Sent name', section_id: 'sec_1', since: '2026-01-01T00:00:00.000Z' },
     });
   });

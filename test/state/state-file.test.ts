@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyState } from '../../src/state/schema.js';
 import { readStateFile, statePath } from '../../src/state/state-file.js';
 import { StateStore, checkBaseUrl } from '../../src/state/state-store.js';
-import { serializeStable } from '../../src/state/serialize-state.js';
-import { hashResponseFields } from '../../src/state/hash-response.js';
+import { serializeState } from '../../src/state/serialize-state.js';
+import { changedResponseFields, responseRecord } from '../../src/state/hash-response.js';
+import { appliedOf } from '../../src/state/fingerprint.js';
 import { fieldsOf } from '../plan/build-course.js';
 
 const LINEAGE = '11111111-1111-4111-8111-111111111111';
@@ -27,15 +28,15 @@ describe('state file', () => {
   it('a missing file is an empty state with a fresh lineage', async () => {
     const { state, exists } = await readStateFile(dir);
     expect(exists).toBe(false);
-    expect(state).toMatchObject({ version: 1, serial: 0, base_url: null, lessons: {}, sections: {}, pending: {} });
+    expect(state).toMatchObject({ version: 2, serial: 0, base_url: null, lessons: {}, sections: {}, pending: {} });
     expect(state.lineage).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  const good = serializeStable(emptyState(LINEAGE, 'http://127.0.0.1:4010/api/v1'));
+  const good = serializeState(emptyState(LINEAGE, 'http://127.0.0.1:4010/api/v1'));
   it.each([
     ['truncated', good.slice(0, good.length / 2), /not valid JSON.*truncated or corrupted/],
     ['corrupted', good.replace('"lessons": {}', '"lessons": []'), /not a valid coursesync state: at lessons/],
-    ['newer version', good.replace('"version": 1', '"version": 9'), /format version 9, newer than this coursesync understands/],
+    ['newer version', good.replace('"version": 2', '"version": 9'), /format version 9, newer than this coursesync understands/],
     ['not an object', 'null', /not a valid coursesync state/],
   ])('%s: clear error naming the file, file untouched', async (_name, text, message) => {
     await writeState(text);
@@ -49,7 +50,7 @@ describe('state file', () => {
     const lineage = store.data.lineage;
     await store.update((s) => {
       s.base_url = 'http://127.0.0.1:4010/api/v1';
-      s.lessons.zeta = { id: 'l1', program_id: 'p', section_id: 's', position: 1, path: 'p/s/zeta.md', applied: fieldsOf('zeta'), response: {} };
+      s.lessons.zeta = { id: 'l1', program_id: 'p', section_id: 's', position: 1, path: 'p/s/zeta.md', applied: appliedOf(fieldsOf('zeta')), response: '' };
     });
     await store.update((s) => {
       s.pending['create:alpha'] = { action: 'create', key: 'alpha', lesson_id: null, request: 'POST /lessons', fields: ['name'], started_at: '2026-01-01T00:00:00Z' };
@@ -62,6 +63,7 @@ describe('state file', () => {
     expect(parsed.lineage).toBe(lineage);
     expect(Object.keys(parsed)).toEqual([...Object.keys(parsed)].sort());
     expect(Object.keys(parsed.lessons.zeta.applied)).toEqual([...Object.keys(parsed.lessons.zeta.applied)].sort());
+    expect(parsed.lessons.zeta.applied.body).toMatch(/^sha256:[0-9a-f]{32}$/);
     expect(await readdir(join(dir, '.coursesync'))).toEqual(['state.json']);
     const again = await StateStore.load(dir);
     expect(again.data).toEqual(store.data);
@@ -84,7 +86,7 @@ describe('state file', () => {
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         store.update((s) => {
-          s.lessons[`k${i}`] = { id: `l${i}`, program_id: 'p', section_id: 's', position: i + 1, path: `k${i}.md`, applied: fieldsOf(`k${i}`), response: {} };
+          s.lessons[`k${i}`] = { id: `l${i}`, program_id: 'p', section_id: 's', position: i + 1, path: `k${i}.md`, applied: appliedOf(fieldsOf(`k${i}`)), response: '' };
         }),
       ),
     );
@@ -95,19 +97,19 @@ describe('state file', () => {
     expect(state).toEqual(store.data);
   });
 
-  it('compaction writes exactly serializeStable of the state in memory, and in-place edits of written objects are refused', async () => {
+  it('compaction writes exactly serializeState of the state in memory, and in-place edits of written objects are refused', async () => {
     const store = await StateStore.load(dir);
     await store.update((s) => {
-      s.lessons.a = { id: 'l1', program_id: 'p', section_id: 's', position: 1, path: 'a.md', applied: fieldsOf('a'), response: { name: 'h1' } };
-      s.lessons.b = { id: 'l2', program_id: 'p', section_id: 's', position: 2, path: 'b.md', applied: fieldsOf('b'), response: {} };
+      s.lessons.a = { id: 'l1', program_id: 'p', section_id: 's', position: 1, path: 'a.md', applied: appliedOf(fieldsOf('a')), response: 'embed_code=abcdef' };
+      s.lessons.b = { id: 'l2', program_id: 'p', section_id: 's', position: 2, path: 'b.md', applied: appliedOf(fieldsOf('b')), response: '' };
     });
     await store.update((s) => {
       s.lessons.a!.position = 3;
       s.lessons.b!.applied = fieldsOf('b', { name: 'Bee' });
-      s.lessons.c = { id: 'l3', program_id: 'p', section_id: 's', position: 1, path: 'c.md', applied: fieldsOf('c'), response: {} };
+      s.lessons.c = { id: 'l3', program_id: 'p', section_id: 's', position: 1, path: 'c.md', applied: appliedOf(fieldsOf('c')), response: '' };
     });
     await store.close();
-    expect(await readFile(statePath(dir), 'utf8')).toBe(serializeStable(store.data));
+    expect(await readFile(statePath(dir), 'utf8')).toBe(serializeState(store.data));
     expect(() => {
       (store.data.lessons.a!.applied as { name: string }).name = 'edited in place';
     }).toThrow(TypeError);
@@ -120,11 +122,16 @@ describe('state file', () => {
     expect(() => checkBaseUrl(emptyState(LINEAGE), 'https://any.example.com/api/v1', 'state.json')).not.toThrow();
   });
 
-  it('response hashes are per field and change only with that field', () => {
-    const a = hashResponseFields({ ...fieldsOf('a'), section_id: 's', position: 1 });
-    const b = hashResponseFields({ ...fieldsOf('a'), section_id: 's', position: 1, name: 'other' });
-    expect(Object.keys(a)).toContain('body');
-    const differing = Object.keys(a).filter((k) => a[k as keyof typeof a] !== b[k as keyof typeof b]);
-    expect(differing).toEqual(['name']);
+  it('the response record holds only what the school answered differently from what was applied, per field', () => {
+    const applied = appliedOf(fieldsOf('a'));
+    const answer = { ...fieldsOf('a'), section_id: 's', position: 1, settings_embed_host_a: 'vid123' };
+    const record = responseRecord(answer, { ...applied, settings_embed_host_a: 'https://host-a.example/watch?v=vid123' });
+    expect(record).toMatch(/^settings_embed_host_a=[0-9a-f]{6}$/);
+    expect(responseRecord(answer, { ...applied, settings_embed_host_a: 'vid123' })).toBe('');
+    const appliedUrl = { ...applied, settings_embed_host_a: 'https://host-a.example/watch?v=vid123' };
+    expect(changedResponseFields(record, appliedUrl, answer)).toEqual([]);
+    expect(changedResponseFields(record, appliedUrl, { ...answer, name: 'changed in the school' })).toEqual(['name']);
+    expect(changedResponseFields(record, appliedUrl, { ...answer, body: '<p>edited in the school</p>' })).toEqual(['body']);
+    expect(changedResponseFields(record, appliedUrl, { ...answer, settings_embed_host_a: 'other' })).toEqual(['settings_embed_host_a']);
   });
 });

@@ -1,0 +1,29 @@
+/**
+ * The lessons a state knows compiled clean by a given compiler, as compile takes them
+ * (compile-course.ts `known`): by file path, with the fields last applied, the files they
+ * referenced and their digest; and where the school has each tracked lesson, for the digests
+ * of links to it.
+ */
+import type { KnownLesson, KnownLessons } from '../compile/compile-course.js';
+import type { StateData } from './schema.js';
+
+/** What `state` knows of lessons compiled by `compiler` (the short compiler digest). */
+export function knownLessonsOf(state: Readonly<StateData>, compiler: string): KnownLessons {
+  const busy = new Set(Object.values(state.pending).map((p) => p.key));
+  const lessons = new Map<string, KnownLesson>();
+  for (const [key, l] of Object.entries(state.lessons)) {
+    if (l.id === null || l.uncertain) continue;
+    if (l.digest === undefined || l.compiler !== compiler || busy.has(key)) continue;
+    const known: KnownLesson = { key, aliases: l.aliases ?? [], fields: l.applied, deps: l.deps ?? [], digest: l.digest };
+    if (l.acknowledge) known.acknowledge = l.acknowledge;
+    lessons.set(l.path, known);
+  }
+  return { lessons, placeOf: placesOf(state) };
+}
+
+/** Where the school has each tracked lesson, by file path (`program/id`): what a link to it holds. */
+export function placesOf(state: Readonly<StateData>): (path: string) => string | undefined {
+  const places = new Map<string, string>();
+  for (const l of Object.values(state.lessons)) if (l.id !== null && !l.uncertain) places.set(l.path, `${l.program_id}/${l.id}`);
+  return (path) => places.get(path);
+}

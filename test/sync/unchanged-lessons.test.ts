@@ -1,0 +1,248 @@
+/**
+ * Lessons known unchanged from the state's digests, on a checkout with no `.coursesync/cache`
+ * (a fresh CI clone): apply records blob, digest, compiler and deps; the next compile takes
+ * unchanged lessons from the state without rendering them (counted through the render hook
+ * compile takes); an edit renders only the edited lesson (and a linked lesson whose anchors it
+ * needs); a changed image or a linked lesson with a new id re-renders the lessons that depend
+ * on it; the plan names the cause. Against the emulator and a static host for the images.
+ */
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { applyCourse } from '../../src/apply/apply-course.js';
+import { buildPlan } from '../../src/sync/build-plan.js';
+import { compileCourse } from '../../src/compile/compile-course.js';
+import { renderMarkdown } from '../../src/compile/render.js';
+import { readSource } from '../../src/source/read-source.js';
+import { compilerId } from '../../src/source/lesson-cache-file.js';
+import { knownLessonsOf } from '../../src/state/known-lessons.js';
+import { readStateFile } from '../../src/state/state-file.js';
+import { isCall } from '../../src/plan/plan-schema.js';
+import { lessonCalls, resetEmulator, SECRET, startTestEmulator } from '../apply/helpers.js';
+import { runCli } from '../e2e/helpers.js';
+import { serveAssets, type StaticHost } from '../e2e/static-server.js';
+
+const ODIN = path.resolve(import.meta.dirname, '../fixtures/repos/odin');
+const WELCOME = 'foundations/01-intro/01-welcome.md';
+const SETUP = 'foundations/01-intro/02-setup.md';
+const RECIPES = 'foundations/02-project/01-recipes.md';
+
+let emu: RunningEmulator;
+let host: StaticHost;
+let work: string;
+let repo: string;
+let published: string;
+const env = () => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url, COURSESYNC_RENDER_THREADS: '1' });
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(async () => {
+  await emu?.close();
+});
+beforeEach(async () => {
+  await resetEmulator(emu);
+  work = await mkdtemp(path.join(tmpdir(), 'coursesync-unchanged-'));
+  repo = path.join(work, 'repo');
+  published = path.join(work, 'published');
+  await cp(ODIN, repo, { recursive: true, filter: (src) => path.basename(src) !== '.coursesync' });
+  host = await serveAssets(published);
+  const origin = emu.url.replace(/\/api\/v1$/, '');
+  const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8')).replace('http://academy.test', origin).replace('http://assets.test/course/', host.baseUrl);
+  await writeFile(path.join(repo, 'coursesync.yaml'), config);
+});
+afterEach(async () => {
+  await host.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+async function publishAndApply(dir = repo): Promise<void> {
+  expect((await runCli(['assets', dir, '--out', published])).code).toBe(0);
+  const result = await applyCourse(dir, { env: env() });
+  expect(result.result?.outcomes.filter((o) => o.status !== 'done') ?? []).toEqual([]);
+}
+
+/** A checkout of the repo as CI has it: the files and the committed state, no cache. */
+async function freshClone(): Promise<string> {
+  const clone = path.join(work, `clone-${Math.random().toString(36).slice(2, 8)}`);
+  await cp(repo, clone, { recursive: true, filter: (src) => path.basename(src) !== 'cache' && !src.endsWith('.lock') });
+  return clone;
+}
+
+/** Compile `dir` with what its state knows, counting every Markdown rendering. */
+async function compileCounting(dir: string) {
+  const { state } = await readStateFile(dir);
+  const rendered: string[] = [];
+  const render = (markdown: string) => {
+    rendered.push(markdown);
+    return renderMarkdown(markdown);
+  };
+  const result = compileCourse(await readSource(dir), { render, known: knownLessonsOf(state, await compilerId()) });
+  return { result, rendered };
+}
+
+const gitBlob = (bytes: Buffer) => createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+
+describe('lessons known unchanged without rendering', () => {
+  it('apply records blob, digest, compiler and deps; a fresh clone with no cache renders nothing and plans no change', async () => {
+    await publishAndApply();
+    const { state } = await readStateFile(repo);
+    const welcome = state.lessons.welcome!;
+    expect(welcome.blob).toBe(gitBlob(await readFile(path.join(repo, WELCOME))));
+    expect(welcome.digest).toMatch(/^[0-9a-f]{32}$/);
+    expect(welcome.compiler).toBe(await compilerId());
+    expect(welcome.deps).toEqual(
+      expect.arrayContaining(['foundations/01-intro/images/clone_repo.png', 'foundations/01-intro/images/logo.png', SETUP, RECIPES]),
+    );
+    expect(welcome.applied.body).toMatch(/^sha256:[0-9a-f]{32}$/);
+    expect(state.lessons.setup!.deps).toEqual([WELCOME]);
+
+    const clone = await freshClone();
+    const { result, rendered } = await compileCounting(clone);
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(result.unchanged.sort()).toEqual([WELCOME, SETUP, RECIPES].sort());
+    expect(rendered).toEqual([]);
+
+    const before = lessonCalls(emu);
+    const built = await buildPlan(clone, { env: env() });
+    expect(built.plan.changes.filter(isCall)).toEqual([]);
+    expect(built.plan.summary.unchanged).toBe(3);
+    // Still compiled as what was applied: the fields are the state's fingerprints, never sent.
+    const desiredWelcome = built.desired.programs[0]!.sections[0]!.lessons.find((l) => l.key === 'welcome')!;
+    expect(desiredWelcome.unchanged).toBe(true);
+    expect(desiredWelcome.fields.body).toBe(welcome.applied.body);
+    // Its assets are still known, for `coursesync assets` and the apply check.
+    expect(desiredWelcome.assets?.map((a) => a.path)).toEqual(expect.arrayContaining(['foundations/01-intro/images/clone_repo.png', 'foundations/01-intro/images/logo.png', 'foundations/01-intro/images/logo@2x.png']));
+    expect(lessonCalls(emu)).toBe(before);
+  }, 60_000);
+
+  it('editing one lesson renders it and the lessons that reference it, and sends only what changed', async () => {
+    await publishAndApply();
+    const clone = await freshClone();
+    const file = path.join(clone, RECIPES);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('Before you start', 'Before you begin'));
+    const { result, rendered } = await compileCounting(clone);
+    // welcome links to recipes, so it is compiled again; setup links only to welcome: unchanged,
+    // compiled once only for the anchors welcome's links to it need.
+    expect(result.unchanged).toEqual([SETUP]);
+    expect(rendered.some((m) => m.includes('Before you begin'))).toBe(true);
+    expect(rendered.filter((m) => m.includes('Install Git from your package manager'))).toHaveLength(1);
+
+    const built = await buildPlan(clone, { env: env() });
+    const steps = built.plan.changes.filter(isCall);
+    // welcome compiled to the same HTML: no call.
+    expect(steps.map((s) => [s.action, s.key, s.fields.map((f) => f.field), s.cause])).toEqual([['update', 'recipes', ['body'], 'file']]);
+    const { state } = await readStateFile(clone);
+    expect(steps[0]!.source).toEqual({ path: RECIPES, before: state.lessons.recipes!.blob, after: gitBlob(await readFile(file)) });
+    expect(steps[0]!.request.body).toContain('Before you begin');
+
+    const applied = await applyCourse(clone, { env: env() });
+    expect(applied.result?.outcomes.map((o) => [o.step.key, o.status])).toEqual([['recipes', 'done']]);
+    const after = await readStateFile(clone);
+    expect(after.state.lessons.recipes!.blob).toBe(gitBlob(await readFile(file)));
+    expect(after.state.lessons.recipes!.digest).not.toBe(state.lessons.recipes!.digest);
+    expect((await compileCounting(await freshCloneOf(clone))).rendered).toEqual([]);
+  }, 60_000);
+
+  it('a new lesson linking to a #fragment of an unchanged lesson compiles that lesson once for its anchors', async () => {
+    await publishAndApply();
+    const clone = await freshClone();
+    const next = (fragment: string) => `---\nname: Next steps\n---\n# Next\n\nGo back to [installing Git](../01-intro/02-setup.md#${fragment}) if needed.\n`;
+    await writeFile(path.join(clone, 'foundations/02-project/02-next.md'), next('installing-git'));
+    const { result, rendered } = await compileCounting(clone);
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(result.unchanged.sort()).toEqual([WELCOME, SETUP, RECIPES].sort());
+    expect(rendered.filter((m) => m.includes('Install Git from your package manager'))).toHaveLength(1);
+    expect(rendered.some((m) => m.includes('Cloning a repository'))).toBe(false);
+    const built = await buildPlan(clone, { env: env() });
+    expect(built.plan.changes.filter(isCall).map((s) => [s.action, s.key])).toEqual([['create', 'next']]);
+
+    // A fragment the unchanged lesson does not have is still an error at its place.
+    await writeFile(path.join(clone, 'foundations/02-project/02-next.md'), next('no-such-heading'));
+    const broken = await compileCounting(clone);
+    expect(broken.result.diagnostics.map((d) => [d.file, d.code])).toEqual([['foundations/02-project/02-next.md', 'lesson/missing-anchor']]);
+  }, 60_000);
+
+  it('a changed image re-renders exactly the lessons that show it, with cause references', async () => {
+    await publishAndApply();
+    const image = path.join(repo, 'foundations/01-intro/images/clone_repo.png');
+    await writeFile(image, Buffer.concat([await readFile(image), Buffer.from([0])]));
+    const clone = await freshClone();
+    const { result } = await compileCounting(clone);
+    expect(result.unchanged).toEqual([SETUP]);
+    const built = await buildPlan(clone, { env: env() });
+    const steps = built.plan.changes.filter(isCall);
+    expect(steps.map((s) => [s.key, s.cause, s.source?.before === s.source?.after])).toEqual([
+      ['welcome', 'references', true],
+      ['recipes', 'references', true],
+    ]);
+  }, 60_000);
+
+  it('a linked lesson with a new id in the school re-renders the lessons that link to it', async () => {
+    await publishAndApply();
+    const statePath = path.join(repo, '.coursesync/state.json');
+    const { state } = await readStateFile(repo);
+    const oldId = state.lessons.setup!.id!;
+    // As after `apply --replace setup`: the school holds setup under another id.
+    const text = await readFile(statePath, 'utf8');
+    await writeFile(statePath, text.replace(`"id":"${oldId}"`, '"id":"les_999999"'));
+    const { result } = await compileCounting(repo);
+    expect(result.unchanged.sort()).toEqual([SETUP, RECIPES].sort());
+    const built = await buildPlan(repo, { env: {} });
+    const steps = built.plan.changes.filter(isCall);
+    expect(steps.map((s) => [s.key, s.cause])).toEqual([['welcome', 'references']]);
+    expect(steps[0]!.request.body).toContain('les_999999');
+  }, 60_000);
+
+  it('another compiler renders again: the same HTML is no change (apply records the new compiler, no call); other HTML is an update with cause renderer', async () => {
+    await publishAndApply();
+    const statePath = path.join(repo, '.coursesync/state.json');
+    const { state } = await readStateFile(repo);
+    const compiler = await compilerId();
+    // As written by an older coursesync whose renderer gave setup another HTML.
+    const older = (await readFile(statePath, 'utf8'))
+      .replaceAll(new RegExp(`"compiler": ?"${compiler}"`, 'g'), '"compiler": "0123456789ab"')
+      .replace(state.lessons.setup!.applied.body, 'sha256:00000000000000000000000000000000');
+    await writeFile(statePath, older);
+    const { result } = await compileCounting(repo);
+    expect(result.unchanged).toEqual([]);
+    const built = await buildPlan(repo, { env: env() });
+    const steps = built.plan.changes.filter(isCall);
+    expect(steps.map((s) => [s.key, s.fields.map((f) => f.field), s.cause, s.source?.before === s.source?.after])).toEqual([['setup', ['body'], 'renderer', true]]);
+
+    const before = lessonCalls(emu);
+    await applyCourse(repo, { env: env() });
+    expect(lessonCalls(emu) - before).toBe(1);
+    const after = (await readStateFile(repo)).state;
+    for (const key of ['welcome', 'setup', 'recipes']) expect(after.lessons[key]!.compiler, key).toBe(compiler);
+    expect((await compileCounting(await freshClone())).rendered).toEqual([]);
+  }, 60_000);
+
+  it('an existing school without digests gets them on the next apply, with no call: a state-only write', async () => {
+    await publishAndApply();
+    const statePath = path.join(repo, '.coursesync/state.json');
+    const stripped = (await readFile(statePath, 'utf8')).replace(/,"(blob|compiler|deps|digest)":("[^"]*"|\[[^\]]*\])/g, '');
+    await writeFile(statePath, stripped);
+    expect((await readStateFile(repo)).state.lessons.welcome!.digest).toBeUndefined();
+    const before = lessonCalls(emu);
+    const result = await applyCourse(repo, { env: env() });
+    expect(result.result).toBeNull();
+    expect(lessonCalls(emu)).toBe(before);
+    const { state } = await readStateFile(repo);
+    for (const key of ['welcome', 'setup', 'recipes']) expect(state.lessons[key]!.digest, key).toMatch(/^[0-9a-f]{32}$/);
+    expect((await compileCounting(await freshClone())).rendered).toEqual([]);
+    // Nothing more to record: the apply after writes nothing.
+    const serial = state.serial;
+    await applyCourse(repo, { env: env() });
+    expect((await readStateFile(repo)).state.serial).toBe(serial);
+  }, 60_000);
+});
+
+async function freshCloneOf(dir: string): Promise<string> {
+  const clone = `${dir}-again`;
+  await cp(dir, clone, { recursive: true, filter: (src) => path.basename(src) !== 'cache' && !src.endsWith('.lock') });
+  return clone;
+}
