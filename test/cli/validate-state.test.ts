@@ -58,18 +58,18 @@ describe('validate and plan with the state digests', () => {
     await writeFile(statePath, stateText);
     const invalid = await runCli(['validate', dir]);
     expect(invalid.code).toBe(1);
-    expect(invalid.stdout).toContain('intro/start/2-lists.md:');
-    expect(invalid.stdout).toContain('[lesson/nested-too-deep]');
+    expect(invalid.stderr).toContain('intro/start/2-lists.md:');
+    expect(invalid.stderr).toContain('[lesson/nested-too-deep]');
   }, 60_000);
 
   it('validate with no state or an unreadable one checks every lesson', async () => {
     const dir = await writeRepo({ ...REPO, 'intro/start/2-lists.md': lesson('name: Lists', DEEP) });
-    expect((await runCli(['validate', dir])).stdout).toContain('[lesson/nested-too-deep]');
+    expect((await runCli(["validate", dir])).stderr).toContain('[lesson/nested-too-deep]');
     const { mkdir } = await import('node:fs/promises');
     await mkdir(join(dir, '.coursesync'), { recursive: true });
     await writeFile(join(dir, '.coursesync/state.json'), '{"version": 2, "lin');
     const run = await runCli(['validate', dir]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('[lesson/nested-too-deep]');
+    expect(run.stderr).toContain('[lesson/nested-too-deep]');
   }, 30_000);
 });

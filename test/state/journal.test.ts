@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordSuccess, recordUncertainCreate } from '../../src/apply/record-call.js';
+import { appliedOf } from '../../src/state/fingerprint.js';
 import { encodeRecord, journalPath, parseJournal } from '../../src/state/journal.js';
 import type { LessonState, StateData } from '../../src/state/schema.js';
 import { readStateFile, statePath } from '../../src/state/state-file.js';
@@ -28,8 +29,8 @@ const lesson = (key: string, position: number, section = 's1'): LessonState => (
   section_id: section,
   position,
   path: `p/${section}/${key}.md`,
-  applied: fieldsOf(key),
-  response: {},
+  applied: appliedOf(fieldsOf(key)),
+  response: '',
 });
 
 /** A state.json with `n` lessons in s1, and no journal. */

@@ -105,7 +105,7 @@ describe('state file', () => {
     });
     await store.update((s) => {
       s.lessons.a!.position = 3;
-      s.lessons.b!.applied = fieldsOf('b', { name: 'Bee' });
+      s.lessons.b!.applied = appliedOf(fieldsOf('b', { name: 'Bee' }));
       s.lessons.c = { id: 'l3', program_id: 'p', section_id: 's', position: 1, path: 'c.md', applied: appliedOf(fieldsOf('c')), response: '' };
     });
     await store.close();

@@ -74,6 +74,7 @@ describe('state format 2', () => {
 
     const store = await StateStore.load(dir);
     await store.save();
+    await store.close(); // folds the journal into state.json
     const text = await readFile(statePath(dir), 'utf8');
     expect(JSON.parse(text).version).toBe(2);
     expect(text).not.toContain('<h2');
