@@ -16,7 +16,8 @@ export interface LoadCourseOptions {
   /**
    * Reuse what earlier runs kept under `.coursesync/cache/` and keep this run's (default
    * false): lessons compiled cleanly, by path and file digest (lessons.json), and renderings
-   * by content digest (render.json). Unchanged files are then neither parsed nor rendered.
+   * by content digest (render.json), and the stat index (stat-index.json). Unchanged files are
+   * then not read, parsed or rendered.
    */
   cache?: boolean;
   /** Threads rendering the lesson bodies not cached; default every core, 1 = this thread only. */
@@ -28,7 +29,7 @@ export interface LoadCourseOptions {
  * diagnostics). Throws a CoursesyncError only when `dir` itself cannot be read.
  */
 export async function loadCourse(dir: string, options: LoadCourseOptions = {}): Promise<CompileResult> {
-  const source = await readSource(dir);
+  const source = await readSource(dir, { statIndex: options.cache === true });
   const threads = options.renderThreads ?? defaultRenderThreads();
   if (!options.cache) {
     const known = await renderMissingBodies(source, new Map(), threads);
