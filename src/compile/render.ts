@@ -11,7 +11,7 @@ import GithubSlugger from 'github-slugger';
 import type { Element, Root as HastRoot, RootContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
-import type { Root as MdastRoot } from 'mdast';
+import type { Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
 import rehypeRaw from 'rehype-raw';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -56,14 +56,18 @@ const toRawHast = unified().use(remarkRehype, { allowDangerousHtml: true }).use(
 export function renderMarkdown(markdown: string): RenderResult {
   const mdast = parser.runSync(parser.parse(markdown)) as MdastRoot;
   const problems: HtmlProblem[] = [];
+  // Hand-written walks (document order, as unist-util-visit): a generic visitor costs more
+  // than the work done at each node.
   let hasHtml = false;
-  visit(mdast, (node) => {
+  const walkMdast = (node: MdastNodes): void => {
     if (node.type === 'html') hasHtml = true;
-    if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
+    else if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
       const start = node.position?.start ?? { line: 1, column: 1 };
       problems.push({ kind: 'javascript-url', message: `javascript: URL in a ${node.type}`, line: start.line, column: start.column });
     }
-  });
+    if ('children' in node) for (const child of node.children) walkMdast(child);
+  };
+  walkMdast(mdast);
   // Only raw HTML can hold elements the school rejects; Markdown syntax cannot produce them.
   const hast = (hasHtml ? toRawHast : toHast).runSync(mdast) as HastRoot;
   if (hasHtml) problems.push(...findHtmlProblems(hast));
@@ -71,10 +75,15 @@ export function renderMarkdown(markdown: string): RenderResult {
   const slugger = new GithubSlugger();
   const anchors: string[] = [];
   const refs: LocalRef[] = [];
-  visit(hast, 'element', (node: Element) => {
-    addHeadingId(node, slugger, anchors);
-    markLocalRefs(node, refs);
-  });
+  const walkHast = (node: HastRoot | Element): void => {
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      addHeadingId(child, slugger, anchors);
+      markLocalRefs(child, refs);
+      walkHast(child);
+    }
+  };
+  walkHast(hast);
   let html = toHtml(hast, { allowDangerousHtml: true });
   // As remark-html did: a document ends with a newline.
   if (html !== '' && !/[\r\n]$/.test(html)) html += '\n';
