@@ -7,6 +7,9 @@
  * the rest of its batch goes back to the queue and a fresh worker takes over. Workers take
  * batches from one queue, so a slow batch never leaves a core idle, and answer once per batch;
  * the text each is on and since when are in shared memory, which the per-text timer reads.
+ * A text is stopped once both its wall-clock time and the CPU time the process spent since it
+ * started pass its limit: on a machine so loaded that a worker gets a fraction of a core, a
+ * real lesson is not stopped for waiting its turn, and a hostile one still is, a little later.
  * This thread only hands out work.
  * node:worker_threads directly, not a pool library: the work is one known list, started and
  * finished inside one call, so a queue and a message loop are the whole pool.
@@ -20,7 +23,13 @@ import type { WorkerAnswer } from './render-worker.js';
 /** Texts per message at most: large enough to amortise messaging, small enough to balance the load. */
 const BATCH = 32;
 /** BigInt64 slots of a worker's shared progress (render-worker.ts). */
-const PROGRESS_SLOTS = 2;
+const PROGRESS_SLOTS = 3;
+
+/** CPU time of this process, every thread, in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 /** Threads to render with by default: every core. */
 export function defaultRenderThreads(): number {
@@ -96,18 +105,20 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
       let batch: [number, number] | undefined;
       let timer: NodeJS.Timeout | undefined;
       let ended = false;
-      /** The text the worker is on (index into `texts`) and since when, as it last wrote them. */
-      const current = (): { index: number; since: number } => {
+      /** The text the worker is on (index into `texts`), since when and the process's CPU ms then, as it last wrote them. */
+      const current = (): { index: number; since: number; cpu: number; started: boolean } => {
         const at = Number(Atomics.load(progress, 0));
-        return at < 0 ? { index: batch![0], since: Date.now() } : { index: batch![0] + at, since: Number(Atomics.load(progress, 1)) };
+        if (at < 0) return { index: batch![0], since: Date.now(), cpu: cpuMs(), started: false };
+        return { index: batch![0] + at, since: Number(Atomics.load(progress, 1)), cpu: Number(Atomics.load(progress, 2)) / 1000, started: true };
       };
-      /** Wake when the current text's time is up; then stop it, or wait for the text it moved on to. */
+      /** Wake when the current text's time is up; then stop it, or wait for its CPU time or for the text it moved on to. */
       const check = () => {
         if (ended || !batch) return;
-        const { index, since } = current();
-        const left = since + renderTimeLimitMs(texts[index]!.length) - Date.now();
-        if (left <= 0 && Number(Atomics.load(progress, 0)) >= 0) return stop(index, timeStop(texts[index]!.length));
-        timer = setTimeout(check, Math.max(left, 1));
+        const { index, since, cpu, started } = current();
+        const limit = renderTimeLimitMs(texts[index]!.length);
+        const left = Math.max(since + limit - Date.now(), cpu + limit - cpuMs());
+        if (left <= 0 && started) return stop(index, timeStop(texts[index]!.length));
+        timer = setTimeout(check, Math.max(left, 10));
       };
       const feed = () => {
         batch = queue.shift();

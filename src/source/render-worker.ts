@@ -14,8 +14,11 @@ export type WorkerAnswer =
   /** Text `index` of the batch failed (the ones before it rendered); `stack`: the parser overflowed the stack. */
   | { kind: 'failed'; results: RenderResult[]; stack: boolean; message: string };
 
-/** The shared progress: [0] index in the batch of the text being rendered (-1 before the first), [1] when it started (Date.now()). */
-export const PROGRESS_SLOTS = 2;
+/**
+ * The shared progress: [0] index in the batch of the text being rendered (-1 between batches),
+ * [1] when it started (Date.now()), [2] the process's CPU time then (µs, every thread).
+ */
+export const PROGRESS_SLOTS = 3;
 
 const progress = new BigInt64Array(workerData.progress as SharedArrayBuffer);
 const answer = (a: WorkerAnswer) => parentPort?.postMessage(a);
@@ -23,6 +26,8 @@ const answer = (a: WorkerAnswer) => parentPort?.postMessage(a);
 parentPort?.on('message', (batch: string[]) => {
   const results: RenderResult[] = [];
   for (let i = 0; i < batch.length; i++) {
+    const cpu = process.cpuUsage();
+    Atomics.store(progress, 2, BigInt(cpu.user + cpu.system));
     Atomics.store(progress, 1, BigInt(Date.now()));
     Atomics.store(progress, 0, BigInt(i));
     try {
