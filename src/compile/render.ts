@@ -17,7 +17,6 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import { visit } from 'unist-util-visit';
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
 import type { RenderStop } from './render-budget.js';
 
@@ -75,15 +74,10 @@ export function renderMarkdown(markdown: string): RenderResult {
   const slugger = new GithubSlugger();
   const anchors: string[] = [];
   const refs: LocalRef[] = [];
-  const walkHast = (node: HastRoot | Element): void => {
-    for (const child of node.children) {
-      if (child.type !== 'element') continue;
-      addHeadingId(child, slugger, anchors);
-      markLocalRefs(child, refs);
-      walkHast(child);
-    }
-  };
-  walkHast(hast);
+  forEachElement(hast, (node) => {
+    addHeadingId(node, slugger, anchors);
+    markLocalRefs(node, refs);
+  });
   let html = toHtml(hast, { allowDangerousHtml: true });
   // As remark-html did: a document ends with a newline.
   if (html !== '' && !/[\r\n]$/.test(html)) html += '\n';
@@ -100,13 +94,22 @@ export function renderHtmlBody(html: string): RenderResult {
   const problems = findHtmlProblems(hast);
   const anchors: string[] = [];
   const refs: LocalRef[] = [];
-  visit(hast, 'element', (node: Element) => {
+  forEachElement(hast, (node) => {
     const { id, name } = node.properties;
     if (typeof id === 'string' && id !== '') anchors.push(id);
     if (node.tagName === 'a' && typeof name === 'string' && name !== '') anchors.push(name);
     markLocalRefs(node, refs);
   });
   return { html: refs.length === 0 ? html : toHtml(hast, { allowDangerousHtml: true }), problems, anchors, refs };
+}
+
+/** Call `fn` on every element of `tree`, in document order (as unist-util-visit, without its cost). */
+function forEachElement(tree: HastRoot | Element, fn: (node: Element) => void): void {
+  for (const child of tree.children) {
+    if (child.type !== 'element') continue;
+    fn(child);
+    forEachElement(child, fn);
+  }
 }
 
 /** A Markdown link also becomes an <a> in hast: report each place once. */
