@@ -37,7 +37,7 @@ const plan = (dir, threads, extra = [], cli = CLI) =>
   timeNode([cli, 'plan', dir, ...extra], { env: { ...process.env, COURSESYNC_RENDER_THREADS: String(threads), NO_COLOR: '1' } });
 const baselineCli = process.env.PLAN_BASELINE_CLI;
 /** CPU ms of a fixed single-threaded computation in its own process: the unit the cold plan's CPU is counted in. */
-const CALIBRATION = "let x = 0; for (let i = 0; i < 3e8; i++) x = (x + i * i) % 1000003; console.log(x);";
+const CALIBRATION = "let x = 0; for (let i = 0; i < 1e8; i++) x = (x + i * i) % 1000003; console.log(x);";
 const check = (r, what, code = 0) => {
   if (r.code !== code) throw new Error(`${what}: exit code ${r.code}, expected ${code}\n${r.stderr}`);
   return r;
@@ -88,7 +88,11 @@ if (baselineCli) {
 }
 results.cold = { single: s1, multi: sN, lessons: coldLessons, cores, cores1, coresN, calibrationMs: cal };
 
-// 2. Nothing changed.
+// 2. Nothing changed (lessons = 0: the cold case only).
+if (lessons === 0) {
+  await cleanup();
+  process.exit(0);
+}
 heading(`plan, nothing changed: ${lessons} lessons (10 programs, 200 sections, ~3 KB each)`);
 const big = await tempDir('unchanged');
 const t0 = performance.now();
