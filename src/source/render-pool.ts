@@ -8,8 +8,9 @@
  * batches from one queue, so a slow batch never leaves a core idle, and answer once per batch;
  * the text each is on and since when are in shared memory, which the per-text timer reads.
  * A text is stopped once both its wall-clock time and the CPU time the process spent since it
- * started pass its limit: on a machine so loaded that a worker gets a fraction of a core, a
- * real lesson is not stopped for waiting its turn, and a hostile one still is, a little later.
+ * started pass its limit, or at twice its limit of wall-clock time whatever the CPU: on a
+ * machine so loaded that a worker gets a fraction of a core, a real lesson is not stopped for
+ * waiting its turn, and a hostile one still is, at most one limit later.
  * This thread only hands out work.
  * node:worker_threads directly, not a pool library: the work is one known list, started and
  * finished inside one call, so a queue and a message loop are the whole pool.
@@ -116,7 +117,8 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
         if (ended || !batch) return;
         const { index, since, cpu, started } = current();
         const limit = renderTimeLimitMs(texts[index]!.length);
-        const left = Math.max(since + limit - Date.now(), cpu + limit - cpuMs());
+        const wall = since + limit - Date.now();
+        const left = Math.min(Math.max(wall, cpu + limit - cpuMs()), wall + limit);
         if (left <= 0 && started) return stop(index, timeStop(texts[index]!.length));
         timer = setTimeout(check, Math.max(left, 10));
       };
