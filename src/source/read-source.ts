@@ -8,7 +8,7 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync, type BigIntStats } from 'node:fs';
+import { createReadStream, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -157,10 +157,23 @@ function toLesson(file: SourceFile): LessonSource {
   return { ...file, ...splitFrontMatter(file.text) };
 }
 
+/**
+ * The file's stat data, or undefined when it cannot be had. Synchronous on purpose: a stat of a
+ * file the walk just listed is a few µs, and through the thread pool 10,000 of them cost ~10×
+ * the time in callbacks and promises (a --cpu-prof of a warm plan).
+ */
+function statNow(abs: string): BigIntStats | undefined {
+  try {
+    return statSync(abs, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /** A lesson file: from the stat index when it vouches for the file (text read on first access), else read now. */
 async function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined): Promise<LessonSource | undefined> {
   if (index) {
-    const stats = await stat(abs, { bigint: true }).catch(() => undefined);
+    const stats = statNow(abs);
     const digest = stats && index.lookup(rel, stats);
     if (digest !== undefined) return lazyLesson(abs, rel, digest);
   }
@@ -208,7 +221,7 @@ function lazyLesson(abs: string, rel: string, digest: string): LessonSource {
 
 /** sha256 of a file, streamed (a referenced video or PDF may be large); undefined when unreadable. */
 async function digestOf(abs: string, rel: string, index: StatIndex | undefined): Promise<string | undefined> {
-  const stats = index ? await stat(abs, { bigint: true }).catch(() => undefined) : undefined;
+  const stats = index ? statNow(abs) : undefined;
   const known = stats && index?.lookup(rel, stats);
   if (known !== undefined) return known;
   const digest = await new Promise<string | undefined>((resolve) => {
