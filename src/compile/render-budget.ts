@@ -40,3 +40,20 @@ export function renderStoppedMessage(stop: RenderStop, what: string): string {
     stop.reason === 'time' ? `did not finish within ${stop.limit}` : stop.reason === 'memory' ? `needed more than ${stop.limit} of memory` : `overflowed the parser's stack`;
   return `rendering the ${what} ${did} (the budget of one lesson); it was stopped. Some construct makes the Markdown parser slow: look for long runs of unclosed brackets, links or tags`;
 }
+
+/**
+ * Texts may render in the calling thread, where nothing can stop them, only when all of them
+ * together cannot reach half the smallest budget (RENDER_BASE_MS) even if each were the worst
+ * known input: remark's quadratic runs (`<a` + newline, `a](`) took 830 ms for 8,000
+ * characters on the loaded 2-core test machine, ~1.3e-5 ms per character squared, so the sum
+ * of the squared lengths is bounded. One edited lesson of a few KB then skips a worker's
+ * start-up (loading the renderer: 100–300 ms), and anything larger still renders in a worker.
+ */
+export const IN_THREAD_CHARS_SQUARED = 32_000_000;
+
+/** Whether `lengths` (characters of each text) are few and short enough to render in this thread. */
+export function safeInThread(lengths: readonly number[]): boolean {
+  let sum = 0;
+  for (const n of lengths) sum += n * n;
+  return sum <= IN_THREAD_CHARS_SQUARED;
+}

@@ -11,13 +11,12 @@ import GithubSlugger from 'github-slugger';
 import type { Element, Root as HastRoot, RootContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
-import type { Root as MdastRoot } from 'mdast';
+import type { Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
 import rehypeRaw from 'rehype-raw';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import { visit } from 'unist-util-visit';
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
 import type { RenderStop } from './render-budget.js';
 
@@ -56,14 +55,18 @@ const toRawHast = unified().use(remarkRehype, { allowDangerousHtml: true }).use(
 export function renderMarkdown(markdown: string): RenderResult {
   const mdast = parser.runSync(parser.parse(markdown)) as MdastRoot;
   const problems: HtmlProblem[] = [];
+  // Hand-written walks (document order, as unist-util-visit): a generic visitor costs more
+  // than the work done at each node.
   let hasHtml = false;
-  visit(mdast, (node) => {
+  const walkMdast = (node: MdastNodes): void => {
     if (node.type === 'html') hasHtml = true;
-    if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
+    else if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
       const start = node.position?.start ?? { line: 1, column: 1 };
       problems.push({ kind: 'javascript-url', message: `javascript: URL in a ${node.type}`, line: start.line, column: start.column });
     }
-  });
+    if ('children' in node) for (const child of node.children) walkMdast(child);
+  };
+  walkMdast(mdast);
   // Only raw HTML can hold elements the school rejects; Markdown syntax cannot produce them.
   const hast = (hasHtml ? toRawHast : toHast).runSync(mdast) as HastRoot;
   if (hasHtml) problems.push(...findHtmlProblems(hast));
@@ -71,7 +74,7 @@ export function renderMarkdown(markdown: string): RenderResult {
   const slugger = new GithubSlugger();
   const anchors: string[] = [];
   const refs: LocalRef[] = [];
-  visit(hast, 'element', (node: Element) => {
+  forEachElement(hast, (node) => {
     addHeadingId(node, slugger, anchors);
     markLocalRefs(node, refs);
   });
@@ -91,13 +94,22 @@ export function renderHtmlBody(html: string): RenderResult {
   const problems = findHtmlProblems(hast);
   const anchors: string[] = [];
   const refs: LocalRef[] = [];
-  visit(hast, 'element', (node: Element) => {
+  forEachElement(hast, (node) => {
     const { id, name } = node.properties;
     if (typeof id === 'string' && id !== '') anchors.push(id);
     if (node.tagName === 'a' && typeof name === 'string' && name !== '') anchors.push(name);
     markLocalRefs(node, refs);
   });
   return { html: refs.length === 0 ? html : toHtml(hast, { allowDangerousHtml: true }), problems, anchors, refs };
+}
+
+/** Call `fn` on every element of `tree`, in document order (as unist-util-visit, without its cost). */
+function forEachElement(tree: HastRoot | Element, fn: (node: Element) => void): void {
+  for (const child of tree.children) {
+    if (child.type !== 'element') continue;
+    fn(child);
+    forEachElement(child, fn);
+  }
 }
 
 /** A Markdown link also becomes an <a> in hast: report each place once. */

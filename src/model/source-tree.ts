@@ -18,6 +18,11 @@ export interface TextBlock {
   line: number;
 }
 
+/**
+ * A lesson file. Its path and digest are always known; its text (and so front-matter and body)
+ * may be read from disk on first access (source/read-source.ts, when the stat index vouches
+ * for the file): code that can decide from the digest alone should not touch them.
+ */
 export interface LessonSource extends SourceFile {
   /** The YAML between the `---` lines; null when the file has no front-matter. */
   frontMatter: TextBlock | null;

@@ -17,7 +17,8 @@ export interface LoadCourseOptions {
   /**
    * Reuse what earlier runs kept under `.coursesync/cache/` and keep this run's (default
    * false): lessons compiled cleanly, by path and file digest (lessons.json), and renderings
-   * by content digest (render.json). Unchanged files are then neither parsed nor rendered.
+   * by content digest (render.json), and the stat index (stat-index.json). Unchanged files are
+   * then not read, parsed or rendered.
    */
   cache?: boolean;
   /** Threads rendering the lesson bodies not cached; default every core, 1 = this thread only. */
@@ -31,7 +32,7 @@ export interface LoadCourseOptions {
  * diagnostics). Throws a CoursesyncError only when `dir` itself cannot be read.
  */
 export async function loadCourse(dir: string, options: LoadCourseOptions = {}): Promise<CompileResult> {
-  const source = await readSource(dir);
+  const source = await readSource(dir, { statIndex: options.cache === true });
   const threads = options.renderThreads ?? defaultRenderThreads();
   // Lessons the state may know unchanged are not rendered ahead; compile renders any that turn out changed.
   const maybeKnown = options.known?.lessons;

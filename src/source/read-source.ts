@@ -2,10 +2,13 @@
  * Walk a course repo and read the files coursesync cares about (I/O): coursesync.yaml,
  * program.yaml, section.yaml and *.md. Hidden folders (.git, .coursesync), node_modules and
  * symlinks that leave the repo are never followed; a symlink loop is reported, not walked.
+ * With the stat index (stat-index.ts), a lesson file or referenced file whose stat data is
+ * unchanged is not read: its digest comes from the index and a lesson's text is read on first
+ * access (most lessons of a plan never need it).
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -14,6 +17,7 @@ import { CoursesyncError } from '../diagnostics/errors.js';
 import { diag } from '../compile/codes.js';
 import type { LessonSource, SourceFile, SourceTree } from '../model/source-tree.js';
 import { splitFrontMatter } from './split-front-matter.js';
+import { StatIndex } from './stat-index.js';
 
 /** Files larger than this are reported, not read: no lesson needs 10 MB of text. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -30,12 +34,22 @@ function kindOf(rel: string, name: string): Kind | undefined {
   return undefined;
 }
 
+export interface ReadSourceOptions {
+  /**
+   * Use and update the stat index under `.coursesync/cache/` (default false): files whose stat
+   * data is unchanged are not read.
+   */
+  statIndex?: boolean;
+}
+
 /**
  * Read the course repo at `dir`. Problems with single files become diagnostics; a `dir` that
  * does not exist or is not a folder is a CoursesyncError.
  */
-export async function readSource(dir: string): Promise<SourceTree> {
+export async function readSource(dir: string, options: ReadSourceOptions = {}): Promise<SourceTree> {
   const root = await resolveRoot(dir);
+  // Read before the first stat: the index's snapshot starts now.
+  const index = options.statIndex ? await StatIndex.read(root) : undefined;
   const diagnostics: Diagnostic[] = [];
   const found: Array<{ rel: string; abs: string; kind: Kind }> = [];
   // Files lessons may reference (images, PDFs…): only their digests are read.
@@ -115,8 +129,9 @@ export async function readSource(dir: string): Promise<SourceTree> {
   await walk(root, '');
 
   const limit = pLimit(32);
-  const read = await Promise.all(found.map((f) => limit(() => readOne(f.abs, f.rel, diagnostics))));
-  const digests = await Promise.all(others.map((f) => limit(() => digestOf(f.abs))));
+  const read = await Promise.all(found.map((f) => limit(() => (f.kind === 'lesson' ? readLesson(f.abs, f.rel, diagnostics, index) : readOne(f.abs, f.rel, diagnostics)))));
+  const digests = await Promise.all(others.map((f) => limit(() => digestOf(f.abs, f.rel, index))));
+  if (index) await index.write(root);
   const files = new Map<string, string>();
   others.forEach((f, i) => {
     const digest = digests[i];
@@ -129,7 +144,7 @@ export async function readSource(dir: string): Promise<SourceTree> {
     if (f.kind === 'config') tree.config = file;
     else if (f.kind === 'program') tree.programs.push(file);
     else if (f.kind === 'section') tree.sections.push(file);
-    else tree.lessons.push(toLesson(file));
+    else tree.lessons.push(file as LessonSource);
   });
   const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   tree.programs.sort(byPath);
@@ -142,15 +157,83 @@ function toLesson(file: SourceFile): LessonSource {
   return { ...file, ...splitFrontMatter(file.text) };
 }
 
+/**
+ * The file's stat data, or undefined when it cannot be had. Synchronous on purpose: a stat of a
+ * file the walk just listed is a few µs, and through the thread pool 10,000 of them cost ~10×
+ * the time in callbacks and promises (a --cpu-prof of a warm plan).
+ */
+function statNow(abs: string): BigIntStats | undefined {
+  try {
+    return statSync(abs, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A lesson file: from the stat index when it vouches for the file (text read on first access), else read now. */
+async function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined): Promise<LessonSource | undefined> {
+  if (index) {
+    const stats = statNow(abs);
+    const digest = stats && index.lookup(rel, stats);
+    if (digest !== undefined) return lazyLesson(abs, rel, digest);
+  }
+  const file = await readOne(abs, rel, diagnostics, index);
+  return file && toLesson(file);
+}
+
+/**
+ * A lesson whose digest is known and whose text is read (synchronously: compile/ is) on first
+ * access. Bytes that no longer have that digest changed after the stat: the run stops rather
+ * than compile other bytes than the digest says.
+ */
+function lazyLesson(abs: string, rel: string, digest: string): LessonSource {
+  let loaded: LessonSource | undefined;
+  const load = (): LessonSource => {
+    if (loaded) return loaded;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(abs);
+    } catch (e) {
+      throw failure('source/not-found', { dir: rel, reason: `${reason(e)} (it was there when coursesync began reading the repo)` });
+    }
+    const decoded = createHash('sha256').update(bytes).digest('hex') === digest ? decodeText(bytes, rel) : undefined;
+    if (!decoded || 'problem' in decoded) throw failure('source/not-found', { dir: rel, reason: 'the file changed while coursesync was reading the repo; run the command again' });
+    loaded = toLesson({ path: rel, text: decoded.text, digest });
+    return loaded;
+  };
+  return {
+    path: rel,
+    digest,
+    get text() {
+      return load().text;
+    },
+    get frontMatter() {
+      return load().frontMatter;
+    },
+    get frontMatterUnclosed() {
+      return load().frontMatterUnclosed;
+    },
+    get body() {
+      return load().body;
+    },
+  };
+}
+
 /** sha256 of a file, streamed (a referenced video or PDF may be large); undefined when unreadable. */
-function digestOf(abs: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
+async function digestOf(abs: string, rel: string, index: StatIndex | undefined): Promise<string | undefined> {
+  const stats = index ? statNow(abs) : undefined;
+  const known = stats && index?.lookup(rel, stats);
+  if (known !== undefined) return known;
+  const digest = await new Promise<string | undefined>((resolve) => {
     const hash = createHash('sha256');
     createReadStream(abs)
       .on('data', (chunk) => hash.update(chunk))
       .on('end', () => resolve(hash.digest('hex')))
       .on('error', () => resolve(undefined));
   });
+  // The stat was taken before the bytes were read: a change while reading shows next time.
+  if (digest !== undefined && stats && stats.isFile()) index?.record(rel, stats, digest);
+  return digest;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -164,13 +247,14 @@ function utf8Name(bytes: Buffer): string | undefined {
   }
 }
 
-async function readOne(abs: string, rel: string, diagnostics: Diagnostic[]): Promise<SourceFile | undefined> {
+async function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: StatIndex): Promise<SourceFile | undefined> {
   try {
     // One open file for the size check and the read: a separate stat costs a path lookup per file.
     const handle = await open(abs, 'r');
     let bytes: Buffer;
+    let info: BigIntStats;
     try {
-      const info = await handle.stat();
+      info = await handle.stat({ bigint: true });
       if (info.size > MAX_FILE_BYTES) {
         diagnostics.push(diag('file/too-large', rel, undefined, `file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`));
         return undefined;
@@ -180,26 +264,32 @@ async function readOne(abs: string, rel: string, diagnostics: Diagnostic[]): Pro
       await handle.close();
     }
     const digest = createHash('sha256').update(bytes).digest('hex');
-    let text: string;
-    try {
-      // The decoder drops a leading BOM (ignoreBOM: false means "consume it").
-      text = utf8.decode(bytes);
-    } catch {
-      const at = firstInvalidUtf8(bytes);
-      diagnostics.push(diag('file/not-utf8', rel, at, 'file is not valid UTF-8'));
+    const decoded = decodeText(bytes, rel);
+    if ('problem' in decoded) {
+      diagnostics.push(decoded.problem);
       return undefined;
     }
-    const nul = text.indexOf('\0');
-    if (nul !== -1) {
-      const at = positionOf(text, nul);
-      diagnostics.push(diag('file/binary', rel, at, 'file contains a NUL byte: it is not a text file'));
-      return undefined;
-    }
-    return { path: rel, text: text.replace(/\r\n?/g, '\n'), digest };
+    // Only files that read cleanly are indexed: a lazy read never meets a problem a read would have reported.
+    index?.record(rel, info, digest);
+    return { path: rel, text: decoded.text, digest };
   } catch (e) {
     diagnostics.push(diag('file/unreadable', rel, undefined, `cannot read the file: ${reason(e)}`));
     return undefined;
   }
+}
+
+/** A file's text (BOM dropped, line endings LF), or the diagnostic saying why its bytes are not text. */
+function decodeText(bytes: Buffer, rel: string): { text: string } | { problem: Diagnostic } {
+  let text: string;
+  try {
+    // The decoder drops a leading BOM (ignoreBOM: false means "consume it").
+    text = utf8.decode(bytes);
+  } catch {
+    return { problem: diag('file/not-utf8', rel, firstInvalidUtf8(bytes), 'file is not valid UTF-8') };
+  }
+  const nul = text.indexOf('\0');
+  if (nul !== -1) return { problem: diag('file/binary', rel, positionOf(text, nul), 'file contains a NUL byte: it is not a text file') };
+  return { text: text.replace(/\r\n?/g, '\n') };
 }
 
 /** Line and column of the first byte that breaks UTF-8 decoding. */

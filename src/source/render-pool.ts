@@ -1,21 +1,36 @@
 /**
  * Render many Markdown texts in worker threads, each within the budget of one lesson
- * (compile/render-budget.ts), on up to `threads` threads (I/O edge). Every text renders in a
- * worker, even with one thread, so it can be stopped: a worker whose current text passes its
- * time limit is terminated, one that runs out of its heap dies; that text is reported as
- * stopped, the rest of its batch goes back to the queue and a fresh worker takes over. Workers
- * take small batches from one queue, so a slow batch never leaves a core idle.
+ * (compile/render-budget.ts), on up to `threads` threads (I/O edge). Texts render in a
+ * worker, even with one thread, so they can be stopped (only work too small to reach any
+ * budget renders in this thread: safeInThread): a worker whose current text passes its time
+ * limit is terminated, one that runs out of its heap dies; that text is reported as stopped,
+ * the rest of its batch goes back to the queue and a fresh worker takes over. Workers take
+ * batches from one queue, so a slow batch never leaves a core idle, and answer once per batch;
+ * the text each is on and since when are in shared memory, which the per-text timer reads.
+ * A text is stopped once both its wall-clock time and the CPU time the process spent since it
+ * started pass its limit, or at twice its limit of wall-clock time whatever the CPU: on a
+ * machine so loaded that a worker gets a fraction of a core, a real lesson is not stopped for
+ * waiting its turn, and a hostile one still is, at most one limit later.
+ * This thread only hands out work.
  * node:worker_threads directly, not a pool library: the work is one known list, started and
  * finished inside one call, so a queue and a message loop are the whole pool.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { memoryStop, RENDER_HEAP_MB, renderTimeLimitMs, timeStop, type RenderStop } from '../compile/render-budget.js';
+import { memoryStop, RENDER_HEAP_MB, renderTimeLimitMs, safeInThread, timeStop, type RenderStop } from '../compile/render-budget.js';
 import { renderMarkdown, type RenderResult } from '../compile/render.js';
 import type { WorkerAnswer } from './render-worker.js';
 
 /** Texts per message at most: large enough to amortise messaging, small enough to balance the load. */
-const BATCH = 16;
+const BATCH = 32;
+/** BigInt64 slots of a worker's shared progress (render-worker.ts). */
+const PROGRESS_SLOTS = 3;
+
+/** CPU time of this process, every thread, in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 /** Threads to render with by default: every core. */
 export function defaultRenderThreads(): number {
@@ -45,7 +60,7 @@ const stopped = (stop: RenderStop): RenderResult => ({ html: '', problems: [], a
 export async function renderAll(texts: readonly string[], threads: number): Promise<RenderAllResult> {
   const results = new Array<RenderResult>(texts.length);
   if (texts.length === 0) return { results, inWorkers: 0 };
-  if (import.meta.url.endsWith('.ts')) return { results: texts.map((t) => renderMarkdown(t)), inWorkers: 0 };
+  if (import.meta.url.endsWith('.ts') || safeInThread(texts.map((t) => t.length))) return { results: texts.map((t) => renderMarkdown(t)), inWorkers: 0 };
 
   // Few texts: smaller batches, so every thread gets some (and one slow text holds up few).
   const size = Math.max(1, Math.min(BATCH, Math.ceil(texts.length / (4 * Math.max(1, threads)))));
@@ -80,31 +95,47 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
     const startWorker = () => {
       running++;
       starts++;
+      const shared = new SharedArrayBuffer(PROGRESS_SLOTS * BigInt64Array.BYTES_PER_ELEMENT);
+      const progress = new BigInt64Array(shared);
       const worker = new Worker(new URL('./render-worker.js', import.meta.url), {
         // The worker runs a file: a parent's --input-type (for `node -e`) would make it fail to start.
         execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')),
         resourceLimits: { maxOldGenerationSizeMb: RENDER_HEAP_MB },
+        workerData: { progress: shared },
       });
       let batch: [number, number] | undefined;
-      let next = 0; // index of the text the worker renders now
       let timer: NodeJS.Timeout | undefined;
       let ended = false;
-      const arm = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => stop(timeStop(texts[next]!.length)), renderTimeLimitMs(texts[next]!.length));
+      /** The text the worker is on (index into `texts`), since when and the process's CPU ms then, as it last wrote them. */
+      const current = (): { index: number; since: number; cpu: number; started: boolean } => {
+        const at = Number(Atomics.load(progress, 0));
+        if (at < 0) return { index: batch![0], since: Date.now(), cpu: cpuMs(), started: false };
+        return { index: batch![0] + at, since: Number(Atomics.load(progress, 1)), cpu: Number(Atomics.load(progress, 2)) / 1000, started: true };
+      };
+      /** Wake when the current text's time is up; then stop it, or wait for its CPU time or for the text it moved on to. */
+      const check = () => {
+        if (ended || !batch) return;
+        const { index, since, cpu, started } = current();
+        const limit = renderTimeLimitMs(texts[index]!.length);
+        const wall = since + limit - Date.now();
+        const left = Math.min(Math.max(wall, cpu + limit - cpuMs()), wall + limit);
+        if (left <= 0 && started) return stop(index, timeStop(texts[index]!.length));
+        timer = setTimeout(check, Math.max(left, 10));
       };
       const feed = () => {
         batch = queue.shift();
         if (!batch) return end(true);
-        next = batch[0];
+        Atomics.store(progress, 0, -1n);
         worker.postMessage(texts.slice(batch[0], batch[1]));
-        arm();
+        clearTimeout(timer);
+        timer = setTimeout(check, renderTimeLimitMs(texts[batch[0]]!.length));
       };
-      /** The current text was stopped: report it, give the rest of the batch back, replace the worker. */
-      const stop = (why: RenderStop) => {
+      /** Text `index` was stopped: report it, give the rest of its batch back (answers come per batch), replace the worker. */
+      const stop = (index: number, why: RenderStop) => {
         if (ended || !batch) return;
-        settle(next, stopped(why));
-        if (next + 1 < batch[1]) queue.unshift([next + 1, batch[1]]);
+        settle(index, stopped(why));
+        if (index + 1 < batch[1]) queue.unshift([index + 1, batch[1]]);
+        if (batch[0] < index) queue.unshift([batch[0], index]);
         batch = undefined;
         end(true);
       };
@@ -125,19 +156,19 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
           return feed();
         }
         if (!batch) return;
+        answer.results.forEach((result, i) => settle(batch![0] + i, result));
         if (answer.kind === 'failed') {
-          if (answer.stack) return stop({ reason: 'stack', limit: '' });
+          const index = batch[0] + answer.results.length;
+          if (answer.stack) return stop(index, { reason: 'stack', limit: '' });
           failure = new Error(`rendering failed: ${answer.message}`);
           queue.length = 0;
           return end(true);
         }
-        settle(next++, answer.result);
-        if (next < batch[1]) arm();
-        else feed();
+        feed();
       });
       const died = (error?: Error) => {
         if (ended) return;
-        if (batch && (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return stop(memoryStop());
+        if (batch && (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return stop(current().index, memoryStop());
         if (batch) {
           // Died in the middle of a text for another reason: a bug, reported as one.
           failure = error ?? new Error('a rendering worker exited unexpectedly');

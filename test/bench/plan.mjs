@@ -1,9 +1,14 @@
 // `coursesync plan` on generated repos, the built CLI in its own process each time.
 // Usage: npm run build && node test/bench/plan.mjs [lessons=10000] [coldLessons=1000] [coldRepeats=2] [repeats=3]
+//        PLAN_BASELINE_CLI=/path/to/older/dist/cli/index.js node test/bench/plan.mjs …  (also times that build's cold plan)
 //
 // 1. Cold cache, everything changed (no state: every lesson is a create) on `coldLessons`
 //    lessons: rendering on one thread (COURSESYNC_RENDER_THREADS=1) versus every core, run
-//    alternately, lessons per second of the whole plan command.
+//    alternately, lessons per second of the whole plan command, and CPU time per lesson
+//    against a calibration (a fixed pure computation in its own process, same run), which
+//    moves much less with the machine's load than wall time. With PLAN_BASELINE_CLI, another
+//    build (say, the previous release) runs the same cold plans interleaved: its rate is the
+//    baseline.
 // 2. Nothing changed on `lessons` lessons: a first plan fills the caches (cold, every core),
 //    then the state is written as apply would leave it (every lesson applied at its
 //    place), then `plan --detailed-exitcode` must exit 0. Baseline: read-hash.mjs, a process
@@ -30,8 +35,11 @@ const { appliedOf } = await import('../../dist/state/fingerprint.js');
 
 const BASE_URL = 'http://127.0.0.1:4010/api/v1'; // what generate-repo writes in coursesync.yaml
 const cores = availableParallelism();
-const plan = (dir, threads, extra = []) =>
-  timeNode([CLI, 'plan', dir, ...extra], { env: { ...process.env, COURSESYNC_RENDER_THREADS: String(threads), NO_COLOR: '1' } });
+const plan = (dir, threads, extra = [], cli = CLI) =>
+  timeNode([cli, 'plan', dir, ...extra], { env: { ...process.env, COURSESYNC_RENDER_THREADS: String(threads), NO_COLOR: '1' } });
+const baselineCli = process.env.PLAN_BASELINE_CLI;
+/** CPU ms of a fixed single-threaded computation in its own process: the unit the cold plan's CPU is counted in. */
+const CALIBRATION = "let x = 0; for (let i = 0; i < 1e8; i++) x = (x + i * i) % 1000003; console.log(x);";
 const check = (r, what, code = 0) => {
   if (r.code !== code) throw new Error(`${what}: exit code ${r.code}, expected ${code}\n${r.stderr}`);
   return r;
@@ -46,21 +54,47 @@ const speedup = await parallelSpeedup(cores);
 console.log(`machine check: ${cores} threads of pure computation do ${speedup.toFixed(2)}× the work of one in the same time (${cores}.00 = ${cores} free cores)`);
 const single = [];
 const multi = [];
+const older = [];
+const calibration = [];
 for (let r = 0; r < coldRepeats; r++) {
+  calibration.push(check(await timeNode(['-e', CALIBRATION]), 'calibration').cpuMs);
   await rm(join(small, '.coursesync'), { recursive: true, force: true });
   single.push(check(await plan(small, 1), 'cold plan, 1 thread'));
   await rm(join(small, '.coursesync'), { recursive: true, force: true });
   multi.push(check(await plan(small, cores), `cold plan, ${cores} threads`));
+  if (baselineCli) {
+    await rm(join(small, '.coursesync'), { recursive: true, force: true });
+    older.push(check(await plan(small, 1, [], baselineCli), 'cold plan, baseline build, 1 thread'));
+  }
 }
+const cal = median(calibration);
 const [s1, sN] = [median(single.map((x) => x.wall)), median(multi.map((x) => x.wall))];
 // CPU time / wall time: how many cores the process really got (1.0 = one core busy all the time).
 const cores1 = median(single.map((x) => x.cpuMs / x.wall));
 const coresN = median(multi.map((x) => x.cpuMs / x.wall));
-console.log(`1 thread:    ${ms(s1)} median of ${single.map((x) => x.wall.toFixed(0)).join('/')} → ${(coldLessons / (s1 / 1000)).toFixed(0)} lessons/s (baseline); CPU/wall ${cores1.toFixed(2)}`);
-console.log(`${cores} threads:   ${ms(sN)} median of ${multi.map((x) => x.wall.toFixed(0)).join('/')} → ${(coldLessons / (sN / 1000)).toFixed(0)} lessons/s = ${ratio(s1, sN)} the single-threaded rate; CPU/wall ${coresN.toFixed(2)}`);
-results.cold = { single: s1, multi: sN, lessons: coldLessons, cores };
+const perLesson = (runs) => median(runs.map((x) => x.cpuMs)) / coldLessons;
+const line = (name, runs, extra = '') => {
+  const wall = median(runs.map((x) => x.wall));
+  return (
+    `${name}${ms(wall)} median of ${runs.map((x) => x.wall.toFixed(0)).join('/')} → ${(coldLessons / (wall / 1000)).toFixed(0)} lessons/s; ` +
+    `CPU ${perLesson(runs).toFixed(2)} ms per lesson = ${((1000 * perLesson(runs)) / cal).toFixed(2)} calibrations per 1,000 lessons; CPU/wall ${median(runs.map((x) => x.cpuMs / x.wall)).toFixed(2)}; peak ${Math.max(...runs.map((x) => x.rssMb)).toFixed(0)} MB${extra}`
+  );
+};
+console.log(`calibration (fixed pure computation, own process, one thread): ${ms(cal)} CPU median of ${calibration.map((x) => x.toFixed(0)).join('/')}`);
+console.log(line('1 thread:    ', single));
+console.log(line(`${cores} threads:   `, multi, `; ${ratio(s1, sN)} the single-threaded rate (target: CPU/wall ≥ 1.7)`));
+if (baselineCli) {
+  const o = median(older.map((x) => x.wall));
+  console.log(line('baseline build, 1 thread: ', older));
+  console.log(`this build, 1 thread: ${ratio(o, s1)} the baseline build's lessons/s by wall time, ${ratio(perLesson(older), perLesson(single))} by CPU per lesson (target ≥ 2×)`);
+}
+results.cold = { single: s1, multi: sN, lessons: coldLessons, cores, cores1, coresN, calibrationMs: cal };
 
-// 2. Nothing changed.
+// 2. Nothing changed (lessons = 0: the cold case only).
+if (lessons === 0) {
+  await cleanup();
+  process.exit(0);
+}
 heading(`plan, nothing changed: ${lessons} lessons (10 programs, 200 sections, ~3 KB each)`);
 const big = await tempDir('unchanged');
 const t0 = performance.now();
@@ -110,7 +144,7 @@ for (let r = 0; r < repeats; r++) {
 const rewritten = (await mtimes()) !== cacheMtime;
 const [b, w] = [median(base), median(warm)];
 console.log(`baseline (read + sha256 of the same ${lessons + 211} course files, own process): ${ms(b)} median of ${base.map((x) => x.toFixed(0)).join('/')}, peak ${basePeak.toFixed(0)} MB`);
-console.log(`plan, no changes: ${ms(w)} median of ${warm.map((x) => x.toFixed(0)).join('/')} = ${ratio(w, b)} the baseline (target ≤ 4×; < 2 s absolute); peak RSS ${peak.toFixed(0)} MB (target < 400 MB); caches rewritten: ${rewritten ? 'yes' : 'no'}`);
+console.log(`plan, no changes: ${ms(w)} median of ${warm.map((x) => x.toFixed(0)).join('/')} = ${ratio(w, b)} the baseline (target ≤ 1.5×; < 1 s absolute); peak RSS ${peak.toFixed(0)} MB (target ≤ 250 MB); caches rewritten: ${rewritten ? 'yes' : 'no'}`);
 results.unchanged = { base: b, plan: w, peakMb: peak, lessons };
 
 // 3. One body edited.

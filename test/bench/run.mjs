@@ -6,7 +6,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const steps = [
-  ['plan.mjs', '10000', '200', '2', '3'],
+  ['plan.mjs', '10000', '1000', '2', '3'],
   ['fresh-plan.mjs', '10000', '3'],
   ['apply.mjs', '1000', '20', '50', '8', '2'],
   ['apply-scale.mjs', '1000,10000', '100', '8'],

@@ -70,18 +70,21 @@ describe('the render cache under .coursesync/cache/', () => {
     await expect(readdir(path.join(dir, '.coursesync'))).rejects.toThrow();
   });
 
-  it('never holds the token: plan with a token set writes only rendered Markdown and compiled lessons', async () => {
+  it('never holds the token: plan with a token set writes only rendered Markdown, compiled lessons and file stat data', async () => {
     const token = 'tok_cache_secret_81f3a9';
     await writeFile(path.join(dir, 'coursesync.yaml'), 'school:\n  base_url: http://127.0.0.1:4010/api/v1\n');
     const { plan } = await buildPlan(dir, { env: { COURSESYNC_TOKEN: token } });
     expect(plan.summary.create).toBe(1);
     const files = (await readdir(path.join(dir, '.coursesync/cache'))).sort();
-    expect(files).toEqual(['lessons.json', 'render.json']);
+    expect(files).toEqual(['lessons.json', 'render.json', 'stat-index.json']);
     const text = await cacheText();
     expect(text).not.toContain(token);
     expect(Object.keys(JSON.parse(text))).toEqual(['renderer', 'entries']);
     const lessons = await readFile(lessonCachePath(dir), 'utf8');
     expect(lessons).not.toContain(token);
     expect(Object.keys(JSON.parse(lessons))).toEqual(['compiler', 'entries']);
+    const index = await readFile(path.join(dir, '.coursesync/cache/stat-index.json'), 'utf8');
+    expect(index).not.toContain(token);
+    expect(Object.keys(JSON.parse(index))).toEqual(['index', 'entries']);
   });
 });

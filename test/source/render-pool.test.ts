@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { RENDER_HEAP_MB, renderTimeLimitMs } from '../../src/compile/render-budget.js';
+import { RENDER_HEAP_MB, renderTimeLimitMs, safeInThread } from '../../src/compile/render-budget.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { renderAll, renderThreadsFromEnv } from '../../src/source/render-pool.js';
 
 // Worker threads run built JavaScript, so the worker path is tested on dist/ (npm test builds first).
 const POOL = join(import.meta.dirname, '../../dist/source/render-pool.js');
 const texts = Array.from({ length: 100 }, (_, i) => `# Lesson ${i}\n\n| a | b |\n|---|---|\n| ${i} | x |\n\n> q ${i}\n\n<script>${i}</script>\n`);
+/** Short lessons (~620 characters): together more than safeInThread lets this thread render. */
+const lessons = texts.map((t, i) => `${t}\n## Details\n\n${`- A step with \`code\`, a [link](https://example.com/${i}) and *emphasis*.\n`.repeat(8)}`);
 
 /** renderAll of the built pool in a child process (the texts go through a temp file: they can be large). */
 async function renderInWorkers(input: string[], threads: number): Promise<any> {
@@ -28,13 +30,21 @@ async function renderInWorkers(input: string[], threads: number): Promise<any> {
 
 describe('rendering on worker threads', () => {
   it('gives, in order, exactly what rendering in this thread gives, problems included', async () => {
-    const expected = texts.map((t) => renderMarkdown(t));
+    expect(safeInThread(lessons.map((t) => t.length))).toBe(false);
+    const expected = lessons.map((t) => renderMarkdown(t));
     expect(expected[0]!.problems.length).toBeGreaterThan(0);
-    expect(await renderInWorkers(texts, 2)).toEqual({ results: expected, inWorkers: texts.length });
+    expect(await renderInWorkers(lessons, 2)).toEqual({ results: expected, inWorkers: lessons.length });
   });
 
-  it('one thread still renders in a worker (so a text can be stopped), even for one text', async () => {
-    expect(await renderInWorkers(texts.slice(0, 1), 1)).toEqual({ results: [renderMarkdown(texts[0]!)], inWorkers: 1 });
+  it('one thread still renders in a worker (so a text can be stopped) when the work could reach a budget', async () => {
+    const long = lessons[0]!.repeat(12);
+    expect(safeInThread([long.length])).toBe(false);
+    expect(await renderInWorkers([long], 1)).toEqual({ results: [renderMarkdown(long)], inWorkers: 1 });
+  });
+
+  it('renders work too small to reach any budget in this thread (no worker start-up): one edited lesson', async () => {
+    expect(safeInThread([lessons[0]!.length, texts[1]!.length])).toBe(true);
+    expect(await renderInWorkers([lessons[0]!, texts[1]!], 2)).toEqual({ results: [lessons[0]!, texts[1]!].map((t) => renderMarkdown(t)), inWorkers: 0 });
   });
 
   it.each([1, 2])('with %i thread(s), a text past its time budget is stopped; the others, before and after it, render', async (threads) => {
@@ -45,8 +55,9 @@ describe('rendering on worker threads', () => {
     const out = await renderInWorkers(input, threads);
     expect(out.results[1]).toEqual({ html: '', problems: [], anchors: [], refs: [], stopped: { reason: 'time', limit: `${(renderTimeLimitMs(slow.length) / 1000).toFixed(1)} s` } });
     expect([out.results[0], out.results[2], out.results[3]]).toEqual([texts[0], texts[1], texts[2]].map((t) => renderMarkdown(t!)));
-    // Stopped at its limit, not rendered to the end (tens of seconds); generous for a loaded machine.
-    expect(Date.now() - t0).toBeLessThan(renderTimeLimitMs(slow.length) + 8_000);
+    // Stopped at its limit (at the latest at twice it, when the machine is too loaded to give the
+    // worker its CPU), not rendered to the end (tens of seconds); generous for a loaded machine.
+    expect(Date.now() - t0).toBeLessThan(2 * renderTimeLimitMs(slow.length) + 8_000);
   }, 60_000);
 
   it('a text that needs more than the heap of a worker is stopped as such; the next one renders', async () => {

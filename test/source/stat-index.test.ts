@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isCoursesyncError } from '../../src/diagnostics/errors.js';
+import type { LessonSource } from '../../src/model/source-tree.js';
+import { readSource } from '../../src/source/read-source.js';
+import { cleanDigest, STAT_INDEX_FILE, type StatEntry } from '../../src/source/stat-index.js';
+
+const LESSON = `---
+name: Narrowing with type guards
+lesson_type: text
+description: How \`typeof\` and \`in\` narrow a union.
+---
+# Narrowing
+
+A value of type \`string | number\` is narrowed by a check:
+
+\`\`\`ts
+function pad(value: string | number) {
+  return typeof value === 'number' ? ' '.repeat(value) : value;
+}
+\`\`\`
+
+| check | narrows to |
+|---|---|
+| \`typeof x === "string"\` | \`string\` |
+| \`"kind" in x\` | the members with \`kind\` |
+
+> The compiler follows control flow, not just the condition.
+
+![The narrowing diagram](img/narrowing.png)
+See [the handbook](https://www.typescriptlang.org/docs/handbook/2/narrowing.html).
+`;
+/** Same length as LESSON: an edit that keeps the size. */
+const EDITED = LESSON.replace('Narrowing with type guards', 'Narrowing with type GUARDS');
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082', 'hex');
+const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
+/** A whole second, so utimes can restore the mtime to the nanosecond. */
+const OLD_SECONDS = 1_700_000_000;
+
+let dir: string;
+let lessonFile: string;
+const LESSON_PATH = 'typescript/01-basics/narrowing.md';
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'coursesync-stat-'));
+  await mkdir(path.join(dir, 'typescript/01-basics/img'), { recursive: true });
+  await writeFile(path.join(dir, 'typescript/program.yaml'), 'name: TypeScript\n');
+  await writeFile(path.join(dir, 'typescript/01-basics/section.yaml'), 'name: Basics\n');
+  lessonFile = path.join(dir, LESSON_PATH);
+  await writeFile(lessonFile, LESSON);
+  await utimes(lessonFile, OLD_SECONDS, OLD_SECONDS);
+  await writeFile(path.join(dir, 'typescript/01-basics/img/narrowing.png'), PNG);
+  // Files changed within the index's clock margin are re-hashed: let them age past it.
+  await sleep(150);
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const read = () => readSource(dir, { statIndex: true });
+const lessonOf = (tree: { lessons: LessonSource[] }) => tree.lessons.find((l) => l.path === LESSON_PATH)!;
+const indexFile = () => path.join(dir, STAT_INDEX_FILE);
+
+describe('cleanDigest (the rule of one entry)', () => {
+  const entry: StatEntry = { size: 100n, mtimeNs: 1_000n, ctimeNs: 2_000n, ino: 42n, digest: 'd' };
+  it('vouches for a file with the same size, mtime, ctime and inode, changed before the snapshot', () => {
+    expect(cleanDigest(entry, { ...entry }, 5_000n)).toBe('d');
+  });
+  it('does not when any of the four differs', () => {
+    for (const change of [{ size: 101n }, { mtimeNs: 1_001n }, { ctimeNs: 2_001n }, { ino: 43n }]) expect(cleanDigest(entry, { ...entry, ...change }, 5_000n)).toBeUndefined();
+  });
+  it('does not for a racily clean entry: mtime or ctime not older than the snapshot', () => {
+    expect(cleanDigest(entry, { ...entry }, 1_000n)).toBeUndefined();
+    expect(cleanDigest(entry, { ...entry }, 2_000n)).toBeUndefined();
+    expect(cleanDigest(entry, { ...entry }, 2_001n)).toBe('d');
+  });
+});
+
+describe('readSource with the stat index', () => {
+  it('reads an unchanged lesson lazily: digest from the index, text on first access', async () => {
+    const first = lessonOf(await read());
+    expect(first.digest).toBe(sha(LESSON));
+    const written = (await stat(indexFile())).mtimeMs;
+    const second = lessonOf(await read());
+    expect(second.digest).toBe(sha(LESSON));
+    expect(second.frontMatter?.text).toContain('name: Narrowing with type guards');
+    expect(second.body.text).toContain('| `typeof x === "string"` | `string` |');
+    expect(second.body.line).toBe(6);
+    expect(second.text).toBe(LESSON);
+    // Nothing changed: the index is not rewritten.
+    expect((await stat(indexFile())).mtimeMs).toBe(written);
+    // Not read by readSource: a file removed after it only fails when its text is asked for.
+    const third = lessonOf(await read());
+    await rm(lessonFile);
+    expect(third.digest).toBe(sha(LESSON));
+    let error: unknown;
+    try {
+      void third.body;
+    } catch (e) {
+      error = e;
+    }
+    expect(isCoursesyncError(error) && error.message).toMatch(new RegExp(`${LESSON_PATH}.*ENOENT`));
+  });
+
+  it('sees an edit that keeps the size and restores the mtime (utimes): ctime moved', async () => {
+    await read();
+    const before = await stat(lessonFile, { bigint: true });
+    await writeFile(lessonFile, EDITED);
+    await utimes(lessonFile, OLD_SECONDS, OLD_SECONDS);
+    const after = await stat(lessonFile, { bigint: true });
+    expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
+    const lesson = lessonOf(await read());
+    expect(lesson.digest).toBe(sha(EDITED));
+    expect(lesson.frontMatter?.text).toContain('type GUARDS');
+  });
+
+  it('sees a file replaced by a rename (new inode) with the same size and mtime', async () => {
+    await read();
+    const temp = path.join(dir, 'typescript/01-basics/.narrowing.md.tmp');
+    await writeFile(temp, EDITED);
+    await utimes(temp, OLD_SECONDS, OLD_SECONDS);
+    await rename(temp, lessonFile);
+    expect(lessonOf(await read()).digest).toBe(sha(EDITED));
+  });
+
+  it('re-hashes a racily clean entry: stat data equal, changed in the tick the index was taken', async () => {
+    await read();
+    // The edit lands in the same clock tick as the stat the index recorded (a coarse-clock
+    // filesystem): the index holds the edited file's stat data with the old digest.
+    await writeFile(lessonFile, EDITED);
+    const now = await stat(lessonFile, { bigint: true });
+    const forge = async (since: bigint) => {
+      const row = [now.size, now.mtimeNs, now.ctimeNs, now.ino].map(String).concat(sha(LESSON));
+      const index = JSON.parse(await readFile(indexFile(), 'utf8')) as { index: string; entries: Record<string, string[]> };
+      index.index = `${index.index.split(' ')[0]} ${since}`;
+      index.entries[LESSON_PATH] = row;
+      await writeFile(indexFile(), JSON.stringify(index));
+    };
+    const latest = now.mtimeNs > now.ctimeNs ? now.mtimeNs : now.ctimeNs;
+    await forge(latest);
+    expect(lessonOf(await read()).digest).toBe(sha(EDITED));
+    // The rule is what protects: the same forged entry, taken a tick later, would be trusted.
+    await forge(latest + 1n);
+    expect(lessonOf(await read()).digest).toBe(sha(LESSON));
+  });
+
+  it('reads again a file changed just before the index was taken (racily clean), until it has aged', async () => {
+    await writeFile(lessonFile, EDITED);
+    await read();
+    // Read, not taken from the index: its text is there even once the file is gone.
+    const racy = lessonOf(await read());
+    await rm(lessonFile);
+    expect(racy.text).toBe(EDITED);
+    expect(racy.digest).toBe(sha(EDITED));
+  });
+
+  it('indexes referenced files too, and drops the entries of deleted files', async () => {
+    const png = 'typescript/01-basics/img/narrowing.png';
+    expect((await read()).files?.get(png)).toBe(sha(PNG));
+    const edited = Buffer.from(PNG);
+    edited[edited.length - 5] = 0x00;
+    await writeFile(path.join(dir, png), edited);
+    expect((await read()).files?.get(png)).toBe(sha(edited));
+    await rm(path.join(dir, png));
+    await read();
+    expect(Object.keys((JSON.parse(await readFile(indexFile(), 'utf8')) as { entries: object }).entries)).not.toContain(png);
+  });
+
+  it('stops with the file named when a lazily read lesson changed after the stat', async () => {
+    await read();
+    const lesson = lessonOf(await read());
+    await writeFile(lessonFile, EDITED);
+    expect(() => lesson.text).toThrow(/narrowing\.md.*changed while coursesync was reading the repo/);
+  });
+
+  it('ignores a damaged index and writes a good one', async () => {
+    await mkdir(path.dirname(indexFile()), { recursive: true });
+    for (const text of ['{"index": "coursesync-stat-index/1 12', JSON.stringify({ index: 'coursesync-stat-index/1 99999999999999999999', entries: { [LESSON_PATH]: ['1', '2', '3', '4', 'not-a-digest'] } })]) {
+      await writeFile(indexFile(), text);
+      expect(lessonOf(await read()).digest).toBe(sha(LESSON));
+      expect(JSON.parse(await readFile(indexFile(), 'utf8')).entries[LESSON_PATH][4]).toBe(sha(LESSON));
+    }
+  });
+
+  it('is neither read nor written unless asked for', async () => {
+    const lesson = lessonOf(await readSource(dir));
+    expect(lesson.text).toBe(LESSON);
+    await expect(stat(indexFile())).rejects.toThrow();
+  });
+});
