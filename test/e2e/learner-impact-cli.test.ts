@@ -66,7 +66,7 @@ describe('learner impact in plan and apply', () => {
     expect(failing.stdout).toContain('Learner impact');
     expect(failing.stderr).toContain('the plan has 2 learner impacts of level error or worse not acknowledged in the repo (--fail-on error)');
     const bad = await runCli(['plan', dir, '--fail-on', 'severe'], env);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2) // a usage error;
     expect(bad.stderr).toContain('--fail-on severe is not a learner-impact level');
   });
 

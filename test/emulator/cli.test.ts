@@ -53,7 +53,7 @@ describe('coursesync emulator (built CLI)', () => {
 
   it('a bad flag value is refused with the flag named', async () => {
     const run = start(['--fail-rate', '2']);
-    expect(await run.exited).toBe(1);
+    expect(await run.exited).toBe(2) // a usage error;
     expect(run.output().stderr).toContain('--fail-rate takes a share between 0 and 1');
   });
 });

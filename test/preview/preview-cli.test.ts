@@ -79,7 +79,7 @@ describe('coursesync preview (CLI)', () => {
     expect(plainHttp.stderr).toMatch(/plain http:\/\/|https:\/\//);
     expect(plainHttp.stderr).not.toContain(SECRET);
     const badPort = await runCli(['preview', dir, '--port', 'eighty']);
-    expect(badPort.code).toBe(1);
+    expect(badPort.code).toBe(2) // a usage error;
     expect(badPort.stderr).toContain('--port eighty is not a port number from 0 to 65535');
   });
 });

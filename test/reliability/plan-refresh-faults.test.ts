@@ -42,7 +42,7 @@ describe('plan --refresh under faults', () => {
 
   it('--concurrency is checked like apply\'s and listed in the help', async () => {
     const bad = await runCli(['plan', '.', '--refresh', '--concurrency', '0']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2) // a usage error;
     expect(bad.stderr).toMatch(/--concurrency must be a whole number from 1 to 64, not "0"/);
     const help = await runCli(['plan', '--help']);
     expect(help.stdout).toMatch(/--concurrency <n>\s+at most this many requests in flight with --refresh/);
