@@ -15,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, resetEmulator, startTestEmulator } from '../apply/helpers.js';
+import { installGhShim } from './gh-shim.js';
 import { CLI, EXAMPLES, lesson, runCli, writeRepo } from './helpers.js';
 
 const run = promisify(execFile);
@@ -35,46 +36,6 @@ interface Comment {
   body: string;
 }
 
-/**
- * `gh api` for the comments of one pull request, kept in $GH_SHIM_STORE: list (paginated, two
- * per page, printed as gh --paginate prints pages), create and update. Anything else fails.
- */
-const GH_SHIM = `
-const fs = require('node:fs');
-const args = process.argv.slice(2);
-const store = process.env.GH_SHIM_STORE;
-const fail = (m) => { process.stderr.write('gh shim: ' + m + '\\n'); process.exit(1); };
-if (!process.env.GH_TOKEN) fail('no GH_TOKEN');
-if (args.shift() !== 'api') fail('only gh api');
-let method = 'GET', paginate = false, path, body;
-while (args.length) {
-  const a = args.shift();
-  if (a === '--paginate') paginate = true;
-  else if (a === '--method') method = args.shift();
-  else if (a === '-F') { const f = args.shift(); if (!f.startsWith('body=@')) fail('field ' + f); body = fs.readFileSync(f.slice(6), 'utf8'); }
-  else if (path === undefined) path = a;
-  else fail('argument ' + a);
-}
-const comments = JSON.parse(fs.readFileSync(store, 'utf8'));
-fs.appendFileSync(store + '.log', method + ' ' + path + '\\n');
-const list = path.match(/^repos\\/acme\\/course\\/issues\\/7\\/comments$/);
-const one = path.match(/^repos\\/acme\\/course\\/issues\\/comments\\/(\\d+)$/);
-if (method === 'GET' && list) {
-  if (!paginate) fail('a list without --paginate misses comments');
-  for (let i = 0; i < Math.max(1, comments.length); i += 2) process.stdout.write(JSON.stringify(comments.slice(i, i + 2)));
-} else if (method === 'POST' && list && body !== undefined) {
-  const c = { id: 1000 + comments.length, body };
-  comments.push(c);
-  fs.writeFileSync(store, JSON.stringify(comments));
-  process.stdout.write(JSON.stringify(c));
-} else if (method === 'PATCH' && one && body !== undefined) {
-  const c = comments.find((x) => x.id === Number(one[1]));
-  if (!c) fail('no comment ' + one[1]);
-  c.body = body;
-  fs.writeFileSync(store, JSON.stringify(comments));
-  process.stdout.write(JSON.stringify(c));
-} else fail(method + ' ' + path);
-`;
 
 let emu: RunningEmulator;
 let root: string;
@@ -86,8 +47,8 @@ beforeAll(async () => {
   await mkdir(bin);
   await writeFile(join(bin, 'npm'), '#!/bin/sh\n[ "$*" = "ci" ] || exit 127\n');
   await writeFile(join(bin, 'npx'), `#!/bin/sh\n[ "$1" = "--no" ] || exit 127\nshift\n[ "$1" = "coursesync" ] || exit 127\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  await writeFile(join(bin, 'gh'), `#!${process.execPath}\n${GH_SHIM}`);
-  for (const f of ['npm', 'npx', 'gh']) await chmod(join(bin, f), 0o755);
+  await installGhShim(bin);
+  for (const f of ['npm', 'npx']) await chmod(join(bin, f), 0o755);
 });
 afterAll(async () => {
   await emu?.close();

@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, schoolSections, startTestEmulator } from '../apply/helpers.js';
+import { GH_CONTEXT, installGhShim } from './gh-shim.js';
 import { runShellStep, workflowSteps } from './workflow-steps.js';
 
 const exec = promisify(execFile);
@@ -160,9 +161,18 @@ for (const m of file.messages) console.log(m.reason);
     // The plan workflow on the pull request: a fresh checkout of the branch, npm ci, plan.
     const prRun = join(root, 'pr-run');
     await ok(root, 'git', ['clone', '--quiet', '--branch', 'first-lesson', course, prRun]);
-    const prLog = await runWorkflow('coursesync-plan.yml', 'plan', prRun, {}, { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: join(root, 'pr-output'), GITHUB_STEP_SUMMARY: join(root, 'pr-summary') });
+    const bin = join(root, 'bin');
+    await mkdir(bin, { recursive: true });
+    await installGhShim(bin);
+    const store = join(root, 'pr-comments.json');
+    const prContext = { 'github.token': 'ghs_walkthroughToken', ...GH_CONTEXT };
+    const prLog = await runWorkflow('coursesync-plan.yml', 'plan', prRun, prContext, { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: join(root, 'pr-output'), GITHUB_STEP_SUMMARY: join(root, 'pr-summary'), PATH: `${bin}:${process.env.PATH}`, GH_SHIM_STORE: store });
     const comment = await readFile(join(prRun, 'plan.md'), 'utf8');
     expect(comment).toContain('Welcome to the course');
+    // The comment on the pull request (through `gh api`) is that plan.
+    const posted = JSON.parse(await readFile(store, 'utf8')) as Array<{ body: string }>;
+    expect(posted).toHaveLength(1);
+    expect(posted[0]!.body).toContain('Welcome to the course');
     expect(await readFile(join(root, 'pr-output'), 'utf8')).toContain('exitcode=2');
     expect(prLog).not.toContain(SECRET);
 
