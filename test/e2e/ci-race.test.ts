@@ -7,7 +7,7 @@
  * start from the state the first run pushed, so nothing is created twice.
  */
 import { execFile } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +18,7 @@ import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../app
 import { BASE_REPO } from '../apply/course-files.js';
 import { CLI, EXAMPLES, lesson, writeRepo } from './helpers.js';
 import { serveAssets } from './static-server.js';
-import { expand, runShellStep, workflowSteps } from './workflow-steps.js';
+import { expand, installPinnedCoursesync, runShellStep, workflowSteps } from './workflow-steps.js';
 
 const run = promisify(execFile);
 
@@ -28,14 +28,9 @@ let bin: string;
 beforeAll(async () => {
   emu = await startTestEmulator();
   root = await mkdtemp(join(tmpdir(), 'coursesync-ci-race-'));
-  // `npm ci` installs the pinned copy (here: the built CLI is that copy, so it has nothing to
-  // do); `npx --no coursesync …` runs it. Any other invocation fails, as a fetch would.
   bin = join(root, 'bin');
   await mkdir(bin);
-  await writeFile(join(bin, 'npm'), '#!/bin/sh\n[ "$*" = "ci" ] || exit 127\n');
-  await writeFile(join(bin, 'npx'), `#!/bin/sh\n[ "$1" = "--no" ] || exit 127\nshift\n[ "$1" = "coursesync" ] || exit 127\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  await chmod(join(bin, 'npm'), 0o755);
-  await chmod(join(bin, 'npx'), 0o755);
+  await installPinnedCoursesync(bin);
 });
 afterAll(async () => {
   await emu?.close();

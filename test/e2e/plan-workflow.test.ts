@@ -7,7 +7,7 @@
  * in a file (two per page, so pagination is exercised). Real jq filters them.
  */
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,7 +16,8 @@ import { parse } from 'yaml';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, resetEmulator, startTestEmulator } from '../apply/helpers.js';
 import { installGhShim } from './gh-shim.js';
-import { CLI, EXAMPLES, lesson, runCli, writeRepo } from './helpers.js';
+import { installPinnedCoursesync } from './workflow-steps.js';
+import { EXAMPLES, lesson, runCli, writeRepo } from './helpers.js';
 
 const run = promisify(execFile);
 const WORKFLOW = join(EXAMPLES, 'ci/github/coursesync-plan.yml');
@@ -45,10 +46,8 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'coursesync-plan-workflow-'));
   bin = join(root, 'bin');
   await mkdir(bin);
-  await writeFile(join(bin, 'npm'), '#!/bin/sh\n[ "$*" = "ci" ] || exit 127\n');
-  await writeFile(join(bin, 'npx'), `#!/bin/sh\n[ "$1" = "--no" ] || exit 127\nshift\n[ "$1" = "coursesync" ] || exit 127\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  await installPinnedCoursesync(bin);
   await installGhShim(bin);
-  for (const f of ['npm', 'npx']) await chmod(join(bin, f), 0o755);
 });
 afterAll(async () => {
   await emu?.close();

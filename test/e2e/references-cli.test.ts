@@ -4,19 +4,19 @@
  * refuses to send a lesson whose asset is not published (naming it, nothing sent), a broken
  * reference fails before any request, and a renamed lesson keeps its id so links stay the same.
  */
-import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { lessonCalls, resetEmulator, SECRET, startTestEmulator } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
-import { serveAssets, type StaticHost } from './static-server.js';
+import { odinWorkspace, type OdinWorkspace } from './odin-workspace.js';
+import type { StaticHost } from './static-server.js';
 
 
-const ODIN = path.resolve(import.meta.dirname, '../fixtures/repos/odin');
 
 let emu: RunningEmulator;
+let workspace: OdinWorkspace;
 let host: StaticHost;
 let work: string;
 let repo: string;
@@ -31,18 +31,11 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await resetEmulator(emu);
-  work = await mkdtemp(path.join(tmpdir(), 'coursesync-refs-e2e-'));
-  repo = path.join(work, 'repo');
-  published = path.join(work, 'published');
-  await cp(ODIN, repo, { recursive: true, filter: (src) => path.basename(src) !== '.coursesync' });
-  host = await serveAssets(published);
-  const origin = emu.url.replace(/\/api\/v1$/, '');
-  const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8')).replace('http://academy.test', origin).replace('http://assets.test/course/', host.baseUrl);
-  await writeFile(path.join(repo, 'coursesync.yaml'), config);
+  workspace = await odinWorkspace(emu, 'coursesync-refs-e2e-');
+  ({ work, repo, published, host } = workspace);
 });
 afterEach(async () => {
-  await host.close();
-  await rm(work, { recursive: true, force: true });
+  await workspace.close();
 });
 
 async function publishAndApply(): Promise<void> {

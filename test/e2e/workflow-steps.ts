@@ -5,11 +5,11 @@
  * caller's business (checkout, node, caches, Pages).
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { EXAMPLES } from './helpers.js';
+import { CLI, EXAMPLES } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -44,4 +44,15 @@ export async function runShellStep(step: WorkflowStep & { run: string }, cwd: st
     const err = e as { stdout: string; stderr: string };
     return { ok: false, output: err.stdout + err.stderr };
   }
+}
+
+/**
+ * `npm` and `npx` for the workflows' steps, in `bin`: `npm ci` installs the pinned copy (here the
+ * built CLI is that copy, so it has nothing to do) and `npx --no coursesync …` runs it. Any
+ * other invocation fails, as a fetch at run time would.
+ */
+export async function installPinnedCoursesync(bin: string): Promise<void> {
+  await writeFile(join(bin, 'npm'), '#!/bin/sh\n[ "$*" = "ci" ] || exit 127\n');
+  await writeFile(join(bin, 'npx'), `#!/bin/sh\n[ "$1" = "--no" ] || exit 127\nshift\n[ "$1" = "coursesync" ] || exit 127\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  for (const f of ['npm', 'npx']) await chmod(join(bin, f), 0o755);
 }

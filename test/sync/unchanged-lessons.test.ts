@@ -7,8 +7,7 @@
  * on it; the plan names the cause. Against the emulator and a static host for the images.
  */
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -23,14 +22,15 @@ import { readStateFile } from '../../src/state/state-file.js';
 import { isCall } from '../../src/plan/plan-schema.js';
 import { lessonCalls, resetEmulator, SECRET, startTestEmulator } from '../apply/helpers.js';
 import { runCli } from '../e2e/helpers.js';
-import { serveAssets, type StaticHost } from '../e2e/static-server.js';
+import { odinWorkspace, type OdinWorkspace } from '../e2e/odin-workspace.js';
+import type { StaticHost } from '../e2e/static-server.js';
 
-const ODIN = path.resolve(import.meta.dirname, '../fixtures/repos/odin');
 const WELCOME = 'foundations/01-intro/01-welcome.md';
 const SETUP = 'foundations/01-intro/02-setup.md';
 const RECIPES = 'foundations/02-project/01-recipes.md';
 
 let emu: RunningEmulator;
+let workspace: OdinWorkspace;
 let host: StaticHost;
 let work: string;
 let repo: string;
@@ -45,18 +45,11 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await resetEmulator(emu);
-  work = await mkdtemp(path.join(tmpdir(), 'coursesync-unchanged-'));
-  repo = path.join(work, 'repo');
-  published = path.join(work, 'published');
-  await cp(ODIN, repo, { recursive: true, filter: (src) => path.basename(src) !== '.coursesync' });
-  host = await serveAssets(published);
-  const origin = emu.url.replace(/\/api\/v1$/, '');
-  const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8')).replace('http://academy.test', origin).replace('http://assets.test/course/', host.baseUrl);
-  await writeFile(path.join(repo, 'coursesync.yaml'), config);
+  workspace = await odinWorkspace(emu, 'coursesync-unchanged-');
+  ({ work, repo, published, host } = workspace);
 });
 afterEach(async () => {
-  await host.close();
-  await rm(work, { recursive: true, force: true });
+  await workspace.close();
 });
 
 async function publishAndApply(dir = repo): Promise<void> {

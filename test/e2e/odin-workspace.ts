@@ -1,0 +1,41 @@
+/**
+ * The Odin fixture course (test/fixtures/repos/odin) copied into a temp folder, its
+ * `coursesync.yaml` pointed at the emulator and at a static host serving `published/` (where
+ * `coursesync assets` writes), as a team would run it. `close()` stops the host and removes it all.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { serveAssets, type StaticHost } from './static-server.js';
+
+export const ODIN = path.resolve(import.meta.dirname, '../fixtures/repos/odin');
+
+export interface OdinWorkspace {
+  work: string;
+  repo: string;
+  published: string;
+  host: StaticHost;
+  close(): Promise<void>;
+}
+
+export async function odinWorkspace(emu: RunningEmulator, prefix: string): Promise<OdinWorkspace> {
+  const work = await mkdtemp(path.join(tmpdir(), prefix));
+  const repo = path.join(work, 'repo');
+  const published = path.join(work, 'published');
+  await cp(ODIN, repo, { recursive: true, filter: (src) => path.basename(src) !== '.coursesync' });
+  const host = await serveAssets(published);
+  const origin = emu.url.replace(/\/api\/v1$/, '');
+  const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8')).replace('http://academy.test', origin).replace('http://assets.test/course/', host.baseUrl);
+  await writeFile(path.join(repo, 'coursesync.yaml'), config);
+  return {
+    work,
+    repo,
+    published,
+    host,
+    async close() {
+      await host.close();
+      await rm(work, { recursive: true, force: true });
+    },
+  };
+}
