@@ -72,7 +72,7 @@ function settingsPart(settings: string): string {
  * @param placeOf where the school has the lesson at a path (`program/id`), for link targets
  */
 export function lessonDigest(path: string, build: LessonBuildInputs, placeOf: (path: string) => string | undefined): string {
-  const file = `file\0${path}\0${build.file}`;
+  const file = filePartText(path, build.file);
   const settings = `settings\0${build.settings}`;
   let refs = 'refs';
   for (const dep of build.deps) {
@@ -80,6 +80,16 @@ export function lessonDigest(path: string, build: LessonBuildInputs, placeOf: (p
     refs += `\n${dep.kind}\0${dep.path}\0${dep.digest}${where}`;
   }
   return hex8(file) + settingsPart(build.settings) + hex8(refs) + hex8(`${file}\n${settings}\n${refs}`);
+}
+
+const filePartText = (path: string, fileDigest: string) => `file\0${path}\0${fileDigest}`;
+
+/**
+ * Whether the file at `path` (its bytes' digest) is not the one `digest` was made from: a cheap
+ * first look, before compile, at which lessons the state knows were edited since.
+ */
+export function fileChangedSince(digest: string, path: string, fileDigest: string): boolean {
+  return digest.slice(0, 8) !== hex8(filePartText(path, fileDigest));
 }
 
 /** What changed between two digests of one lesson, most telling first; undefined when neither part did. */

@@ -1,6 +1,7 @@
 /** The composer: read a course repo from disk and compile it (I/O at the edge, then PURE). */
 import { compileCourse, type CompileResult } from '../compile/index.js';
-import { createCachedCompile, lessonCacheKey } from '../compile/lesson-cache.js';
+import { createCachedCompile, lessonCacheKey, type CachedLesson } from '../compile/lesson-cache.js';
+import { fileChangedSince } from '../compile/lesson-digest.js';
 import { createCachedRender, renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
 import { readSource } from './read-source.js';
@@ -34,9 +35,15 @@ export interface LoadCourseOptions {
 export async function loadCourse(dir: string, options: LoadCourseOptions = {}): Promise<CompileResult> {
   const source = await readSource(dir, { statIndex: options.cache === true });
   const threads = options.renderThreads ?? defaultRenderThreads();
-  // Lessons the state may know unchanged are not rendered ahead; compile renders any that turn out changed.
+  // Lessons the state may know unchanged are not rendered ahead (compile renders any that turn
+  // out changed otherwise); one whose file was edited since is, with the others, on every core.
   const maybeKnown = options.known?.lessons;
-  const toRender = maybeKnown ? source.lessons.filter((l) => !maybeKnown.has(l.path)) : source.lessons;
+  const toRender = maybeKnown
+    ? source.lessons.filter((l) => {
+        const known = maybeKnown.get(l.path);
+        return known === undefined || fileChangedSince(known.digest, l.path, l.digest);
+      })
+    : source.lessons;
   if (!options.cache) {
     const known = await renderMissingBodies({ ...source, lessons: toRender }, new Map(), threads);
     return compileCourse(source, { render: createCachedRender(known.entries, undefined, known.digests).render, known: options.known });
@@ -44,14 +51,17 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   // Unchanged files come compiled from the lesson cache; only the others are rendered (bodies
   // on every core first) and compiled.
   const compiler = await compilerDigest();
-  const storedLessons = await readLessonCache(dir, compiler);
+  // When the state answers for all but a few lessons, those few compile faster than the lesson
+  // cache (tens of MB at 10,000 lessons) is read, and with less memory: the cache is left as it is.
+  const stateAnswers = maybeKnown !== undefined && maybeKnown.size > 0 && toRender.length <= FEW_CHANGED;
+  const storedLessons = stateAnswers ? new Map<string, CachedLesson>() : await readLessonCache(dir, compiler);
   // A key may end with the lesson defaults; path and bytes are what say a file is unchanged.
   const storedFiles = new Set([...storedLessons.keys()].map((k) => k.split('\0', 2).join('\0')));
   const fresh = toRender.filter((l) => !storedFiles.has(lessonCacheKey(l)));
   // When the lesson cache answers for all but a few files, those few render faster than the
   // render cache (tens of MB) is read, and with less memory: it is read and rewritten only
   // when more changed, or when there is no lesson cache (first run, new compiler).
-  const useRenders = storedLessons.size === 0 || fresh.length > FEW_CHANGED;
+  const useRenders = fresh.length > FEW_CHANGED || (storedLessons.size === 0 && !stateAnswers);
   const storedRenders = useRenders ? await readRenderCache(dir) : new Map<string, RenderResult>();
   const known = await renderMissingBodies({ ...source, lessons: fresh }, storedRenders, threads);
   const renders = createCachedRender(known.entries, undefined, known.digests);
@@ -60,7 +70,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   // Lessons the state knew unchanged keep their cache entries.
   const unchanged = new Set(result.unchanged);
   for (const [key, entry] of storedLessons) if (unchanged.has(key.slice(0, key.indexOf('\0'))) && !lessons.used.has(key)) lessons.used.set(key, entry);
-  if (changed(lessons.used, storedLessons)) await writeLessonCache(dir, compiler, lessons.used);
+  if (!stateAnswers && changed(lessons.used, storedLessons)) await writeLessonCache(dir, compiler, lessons.used);
   if (useRenders) {
     // Keep the renderings of every body still in the repo (should the lesson cache be dropped
     // by a new compiler, nothing unchanged is rendered again), plus this run's.

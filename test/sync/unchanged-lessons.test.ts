@@ -232,6 +232,24 @@ describe('lessons known unchanged without rendering', () => {
     await applyCourse(repo, { env: env() });
     expect((await readStateFile(repo)).state.serial).toBe(serial);
   }, 60_000);
+  it('when the state answers for all but a few lessons, plan leaves the lesson cache alone (neither read nor rewritten) and still sees the edit', async () => {
+    // The built CLI throughout (its compiler digest is the one its state and cache record).
+    expect((await runCli(['assets', repo, '--out', published])).code).toBe(0);
+    const apply = await runCli(['apply', repo, '--yes'], env());
+    expect(apply.code, apply.stderr).toBe(0); // it compiled everything: it wrote the lesson cache
+    const cacheFile = path.join(repo, '.coursesync/cache/lessons.json');
+    const cached = await readFile(cacheFile, 'utf8');
+    expect(Object.keys(JSON.parse(cached) as object).length).toBeGreaterThan(0);
+    const file = path.join(repo, RECIPES);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('Before you start', 'Before you begin'));
+    // A lesson cache that cannot be parsed would be ignored and rewritten if it were read.
+    await writeFile(cacheFile, cached.slice(0, 100));
+    const plan = await runCli(['plan', repo, '--json'], env());
+    expect(plan.code, plan.stderr).toBe(0);
+    const calls = (JSON.parse(plan.stdout) as { changes: Array<{ action: string; path: string }> }).changes.filter((c) => c.action === 'update');
+    expect(calls.map((c) => c.path)).toContain(RECIPES);
+    expect(await readFile(cacheFile, 'utf8')).toBe(cached.slice(0, 100));
+  }, 60_000);
 });
 
 async function freshCloneOf(dir: string): Promise<string> {
