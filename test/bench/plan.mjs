@@ -27,11 +27,13 @@ const { readSource } = await import('../../dist/source/read-source.js');
 const { compileCourse } = await import('../../dist/compile/index.js');
 const { createCachedRender } = await import('../../dist/compile/render-cache.js');
 const { createCachedCompile } = await import('../../dist/compile/lesson-cache.js');
-const { compilerDigest, lessonCachePath, readLessonCache } = await import('../../dist/source/lesson-cache-file.js');
+const { compilerDigest, compilerId, lessonCachePath, readLessonCache } = await import('../../dist/source/lesson-cache-file.js');
 const { readRenderCache, renderCachePath } = await import('../../dist/source/render-cache-file.js');
 const { writeStateFile } = await import('../../dist/state/state-file.js');
 const { STATE_VERSION } = await import('../../dist/state/schema.js');
 const { appliedOf } = await import('../../dist/state/fingerprint.js');
+const { StateStore } = await import('../../dist/state/state-store.js');
+const { recordBuilds } = await import('../../dist/apply/record-builds.js');
 
 const BASE_URL = 'http://127.0.0.1:4010/api/v1'; // what generate-repo writes in coursesync.yaml
 const cores = availableParallelism();
@@ -146,6 +148,26 @@ const [b, w] = [median(base), median(warm)];
 console.log(`baseline (read + sha256 of the same ${lessons + 211} course files, own process): ${ms(b)} median of ${base.map((x) => x.toFixed(0)).join('/')}, peak ${basePeak.toFixed(0)} MB`);
 console.log(`plan, no changes: ${ms(w)} median of ${warm.map((x) => x.toFixed(0)).join('/')} = ${ratio(w, b)} the baseline (target ≤ 1.5×; < 1 s absolute); peak RSS ${peak.toFixed(0)} MB (target ≤ 250 MB); caches rewritten: ${rewritten ? 'yes' : 'no'}`);
 results.unchanged = { base: b, plan: w, peakMb: peak, lessons };
+
+// 2b. Nothing changed, the state as apply leaves it (each lesson's blob, digest, compiler and
+// deps recorded by apply's own recordBuilds): the state answers for every lesson.
+const store = await StateStore.load(big);
+const recorded = await recordBuilds(store, big, desired, await compilerId());
+await store.close();
+const base2 = [];
+const warm2 = [];
+let peak2 = 0;
+for (let r = 0; r < repeats; r++) {
+  base2.push(check(await timeNode([join(ROOT, 'test/bench/read-hash.mjs'), big]), 'read-hash baseline').wall);
+  const p = check(await plan(big, cores, ['--detailed-exitcode']), 'plan with nothing changed, digests in the state');
+  warm2.push(p.wall);
+  peak2 = Math.max(peak2, p.rssMb);
+}
+const [b2, w2] = [median(base2), median(warm2)];
+console.log(
+  `plan, no changes, ${recorded} digests in the state: ${ms(w2)} median of ${warm2.map((x) => x.toFixed(0)).join('/')} = ${ratio(w2, b2)} the baseline (${ms(b2)} median of ${base2.map((x) => x.toFixed(0)).join('/')}) (target ≤ 1.5×; < 1 s absolute); peak RSS ${peak2.toFixed(0)} MB (target ≤ 250 MB)`,
+);
+results.unchangedWithDigests = { base: b2, plan: w2, peakMb: peak2 };
 
 // 3. One body edited.
 const first = desired.programs[0].sections[0].lessons[0];
