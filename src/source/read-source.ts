@@ -155,10 +155,21 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
 
 /** A lesson file with its front-matter split on first access: a lesson the state knows unchanged is never split. */
 function toLesson(file: SourceFile): LessonSource {
+  return lessonOf(file.path, file.digest, () => file.text);
+}
+
+/** A lesson whose text comes from `textOf` and whose front-matter is split, each once, on first access. */
+function lessonOf(path: string, digest: string, textOf: () => string): LessonSource {
+  let text: string | undefined;
   let split: ReturnType<typeof splitFrontMatter> | undefined;
-  const parts = () => (split ??= splitFrontMatter(file.text));
+  const textNow = () => (text ??= textOf());
+  const parts = () => (split ??= splitFrontMatter(textNow()));
   return {
-    ...file,
+    path,
+    digest,
+    get text() {
+      return textNow();
+    },
     get frontMatter() {
       return parts().frontMatter;
     },
@@ -201,9 +212,7 @@ function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: 
  * than compile other bytes than the digest says.
  */
 function lazyLesson(abs: string, rel: string, digest: string): LessonSource {
-  let loaded: LessonSource | undefined;
-  const load = (): LessonSource => {
-    if (loaded) return loaded;
+  return lessonOf(rel, digest, () => {
     let bytes: Buffer;
     try {
       bytes = readFileSync(abs);
@@ -212,25 +221,8 @@ function lazyLesson(abs: string, rel: string, digest: string): LessonSource {
     }
     const decoded = createHash('sha256').update(bytes).digest('hex') === digest ? decodeText(bytes, rel) : undefined;
     if (!decoded || 'problem' in decoded) throw failure('source/not-found', { dir: rel, reason: 'the file changed while coursesync was reading the repo; run the command again' });
-    loaded = toLesson({ path: rel, text: decoded.text, digest });
-    return loaded;
-  };
-  return {
-    path: rel,
-    digest,
-    get text() {
-      return load().text;
-    },
-    get frontMatter() {
-      return load().frontMatter;
-    },
-    get frontMatterUnclosed() {
-      return load().frontMatterUnclosed;
-    },
-    get body() {
-      return load().body;
-    },
-  };
+    return decoded.text;
+  });
 }
 
 /** sha256 of a file, streamed (a referenced video or PDF may be large); undefined when unreadable. */
