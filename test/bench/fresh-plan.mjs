@@ -9,18 +9,16 @@
 //    sha256 the course files) and `coursesync plan --detailed-exitcode` (must exit 2: one update)
 //    after removing .coursesync/cache before every run. Wall time and peak RSS of each process.
 // 3. The committed state: bytes per lesson.
-import { randomUUID } from 'node:crypto';
 import { appendFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { generateRepo } from './out/generate-repo.js';
-import { CLI, ROOT, cleanup, heading, median, ms, ratio, tempDir, timeNode } from './lib.mjs';
+import { CLI, ROOT, cleanup, heading, median, ms, ratio, stateAsApplied, tempDir, timeNode } from './lib.mjs';
 
 const [lessons = 10_000, repeats = 3] = process.argv.slice(2).map(Number);
 const { loadCourse } = await import('../../dist/source/load-course.js');
 const { linkLessons } = await import('../../dist/plan/lesson-links.js');
 const { appliedOf } = await import('../../dist/state/fingerprint.js');
-const { STATE_VERSION } = await import('../../dist/state/schema.js');
 const { statePath, writeStateFile } = await import('../../dist/state/state-file.js');
 const { StateStore } = await import('../../dist/state/state-store.js');
 const { recordBuilds } = await import('../../dist/apply/record-builds.js');
@@ -41,13 +39,8 @@ await generateRepo(dir, { lessons, seed: 3, references: true });
 const { desired } = await loadCourse(dir, { cache: false, renderThreads: cores });
 if (!desired) throw new Error('the generated repo does not compile');
 // Ids first (links are filled from them), then what apply would have sent and recorded.
-const state = { version: STATE_VERSION, lineage: randomUUID(), serial: 1, base_url: BASE_URL, lessons: {}, sections: {}, pending: {} };
-let n = 0;
-for (const p of desired.programs)
-  for (const s of p.sections)
-    s.lessons.forEach((l, i) => {
-      state.lessons[l.key] = { id: `les_${++n}`, program_id: p.id, section_id: s.ref.id, position: i + 1, path: l.path, applied: appliedOf(l.fields), response: '' };
-    });
+const state = await stateAsApplied(desired, BASE_URL);
+const n = Object.keys(state.lessons).length;
 const linked = linkLessons(desired, state);
 for (const p of linked.desired.programs) for (const s of p.sections) for (const l of s.lessons) state.lessons[l.key].applied = appliedOf(l.fields);
 await writeStateFile(dir, state);

@@ -69,3 +69,21 @@ export async function parallelSpeedup(threads) {
   const many = await run(threads);
   return (threads * one) / many;
 }
+
+/**
+ * A state as an apply of `desired` would leave it: every lesson tracked at its place with the
+ * fields it compiled to (as fingerprints), ids les_1… in course order. (Needs a build: dist/.)
+ */
+export async function stateAsApplied(desired, baseUrl) {
+  const { randomUUID } = await import('node:crypto');
+  const { STATE_VERSION } = await import('../../dist/state/schema.js');
+  const { appliedOf } = await import('../../dist/state/fingerprint.js');
+  const state = { version: STATE_VERSION, lineage: randomUUID(), serial: 1, base_url: baseUrl, lessons: {}, sections: {}, pending: {} };
+  let n = 0;
+  for (const p of desired.programs)
+    for (const s of p.sections)
+      s.lessons.forEach((l, i) => {
+        state.lessons[l.key] = { id: `les_${++n}`, program_id: p.id, section_id: s.ref.id, position: i + 1, path: l.path, applied: appliedOf(l.fields), response: '' };
+      });
+  return state;
+}

@@ -14,12 +14,11 @@
 //    place), then `plan --detailed-exitcode` must exit 0. Baseline: read-hash.mjs, a process
 //    that only walks, reads and hashes the same course files. Wall time and peak RSS.
 // 3. One lesson body edited: plan again (one update, one rendering).
-import { randomUUID } from 'node:crypto';
 import { appendFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { generateRepo } from './out/generate-repo.js';
-import { CLI, ROOT, cleanup, heading, median, ms, parallelSpeedup, ratio, tempDir, timeNode } from './lib.mjs';
+import { CLI, ROOT, cleanup, heading, median, ms, parallelSpeedup, ratio, stateAsApplied, tempDir, timeNode } from './lib.mjs';
 
 const [lessons = 10_000, coldLessons = 1_000, coldRepeats = 2, repeats = 3] = process.argv.slice(2).map(Number);
 const { loadCourse } = await import('../../dist/source/load-course.js');
@@ -30,8 +29,6 @@ const { createCachedCompile } = await import('../../dist/compile/lesson-cache.js
 const { compilerDigest, compilerId, lessonCachePath, readLessonCache } = await import('../../dist/source/lesson-cache-file.js');
 const { readRenderCache, renderCachePath } = await import('../../dist/source/render-cache-file.js');
 const { writeStateFile } = await import('../../dist/state/state-file.js');
-const { STATE_VERSION } = await import('../../dist/state/schema.js');
-const { appliedOf } = await import('../../dist/state/fingerprint.js');
 const { StateStore } = await import('../../dist/state/state-store.js');
 const { recordBuilds } = await import('../../dist/apply/record-builds.js');
 
@@ -105,13 +102,7 @@ const genMs = performance.now() - t0;
 const fill = check(await plan(big, cores), 'first plan (fills the cache)');
 console.log(`generated in ${ms(genMs)}; first plan (cold cache, ${cores} threads, ${lessons} creates): ${ms(fill.wall)} → ${(lessons / (fill.wall / 1000)).toFixed(0)} lessons/s, CPU/wall ${(fill.cpuMs / fill.wall).toFixed(2)}, peak ${fill.rssMb.toFixed(0)} MB`);
 const { desired } = await loadCourse(big, { cache: true, renderThreads: cores });
-const state = { version: STATE_VERSION, lineage: randomUUID(), serial: 1, base_url: BASE_URL, lessons: {}, sections: {}, pending: {} };
-let n = 0;
-for (const p of desired.programs)
-  for (const s of p.sections)
-    s.lessons.forEach((l, i) => {
-      state.lessons[l.key] = { id: `les_${++n}`, program_id: p.id, section_id: s.ref.id, position: i + 1, path: l.path, applied: appliedOf(l.fields), response: '' };
-    });
+const state = await stateAsApplied(desired, BASE_URL);
 await writeStateFile(big, state);
 // Nothing unchanged is compiled or rendered: with the caches as the plan left them, a compile
 // whose lesson compiler and renderer throw still succeeds.
