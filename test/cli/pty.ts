@@ -21,7 +21,10 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** `coursesync …args` in a terminal, with the environment plus `env` (colour off). */
 export function runInPty(args: string[], env: Record<string, string>): PtyRun {
-  const command = [process.execPath, CLI, ...args].map(quote).join(' ');
+  // `script` runs the command through $SHELL -c; bash replaces itself with the command but dash
+  // (/bin/sh, CI's shell) does not, so `exec` makes the CLI script's own child on any shell and
+  // `signal` reaches the CLI, not a shell in between.
+  const command = `exec ${[process.execPath, CLI, ...args].map(quote).join(' ')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', TERM: 'xterm', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
   const waiters: Array<{ pattern: RegExp; resolve: (s: string) => void }> = [];
@@ -38,7 +41,9 @@ export function runInPty(args: string[], env: Record<string, string>): PtyRun {
   return {
     type: (keys) => child.stdin.write(keys),
     signal: (signal) => {
-      for (const pid of execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean)) process.kill(Number(pid), signal);
+      const pids = execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      if (pids.length !== 1) throw new Error(`expected the CLI as the one child of script, found ${pids.length}`);
+      process.kill(Number(pids[0]), signal);
     },
     waitFor: (pattern) =>
       new Promise((resolve, reject) => {
