@@ -43,7 +43,7 @@ export function register(program: Command): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', intOption('--port'), 4010)
     .option('--seed <file>', 'seed YAML (default: the school examples/ syncs to)')
-    .option('--latency-ms <n>', 'delay every API request by this many milliseconds', intOption('--latency-ms'), 0)
+    .option('--latency-ms <n>', 'answer every API request this many milliseconds after it arrives', intOption('--latency-ms'), 0)
     .option('--fail-rate <r>', 'answer this share of requests with 500 or 503 (not saved)', rateOption('--fail-rate'), 0)
     .option('--rate-limit <n>', 'answer 429 past N requests a second per key (0 = off)', intOption('--rate-limit'), 0)
     .option('--operation-delay-ms <n>', 'time until a duplication completes', intOption('--operation-delay-ms'), 200)

@@ -46,6 +46,7 @@ export interface EmulatorCore {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const DROP = Symbol('drop the connection');
 
 function send(res: ServerResponse, result: RouteResult): void {
   if (res.headersSent || res.destroyed) return;
@@ -85,7 +86,28 @@ export function createEmulatorServer(seed: Seed, settings: ServerSettings): Emul
   let stats: EmulatorStats = { requests: 0, maxInFlight: 0, byRoute: {} };
   let inFlight = 0;
 
+  /**
+   * Answer an API request `latencyMs` after it arrived, however long its handling took: a real
+   * school handles requests on many workers at once, so concurrent requests each take the
+   * latency, not the latency plus the handling of those queued before them on this one thread.
+   */
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const due = performance.now() + settings.latencyMs;
+    let answer: RouteResult | typeof DROP;
+    try {
+      answer = await answerApi(req, res, url);
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+      answer = errorResult(e);
+    }
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    if (answer === DROP) req.socket.destroy();
+    else send(res, answer);
+  }
+
+  /** What to answer (or DROP: close the connection without an answer, a fault run's lost reply). */
+  async function answerApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<RouteResult | typeof DROP> {
     const path = url.pathname.slice(API_PREFIX.length) || '/';
     const method = (req.method ?? 'GET').toUpperCase();
     const matches = ROUTES.filter((r) => r.pattern.test(path));
@@ -98,7 +120,6 @@ export function createEmulatorServer(seed: Seed, settings: ServerSettings): Emul
     res.once('close', () => {
       inFlight -= 1;
     });
-    if (settings.latencyMs > 0) await sleep(settings.latencyMs);
     const raw = await readBody(req);
     const key = authenticate(req, store);
     const retryAfter = limiter.take(key.token, Date.now());
@@ -106,10 +127,7 @@ export function createEmulatorServer(seed: Seed, settings: ServerSettings): Emul
     const faults = drawFaults(settings);
     if (faults.fail === 500) throw new HttpError(500, 'Internal server error');
     if (faults.fail === 503) throw new HttpError(503, 'Service unavailable');
-    if (faults.dropBefore) {
-      req.socket.destroy();
-      return;
-    }
+    if (faults.dropBefore) return DROP;
     if (!route) {
       if (matches.length > 0) throw new HttpError(405, 'Method not allowed', { allow: matches.map((r) => r.method).join(', ') });
       throw new HttpError(404, ErrorMessages.notFound);
@@ -124,11 +142,7 @@ export function createEmulatorServer(seed: Seed, settings: ServerSettings): Emul
     settleOperations(store, now, settings.failOperations);
     const params = (route.pattern.exec(path) ?? []).slice(1).map(decodePathSegment);
     const result = await route.handler({ store, key, params, query: url.searchParams, body, settings, now: () => Date.now() });
-    if (faults.dropAfter) {
-      req.socket.destroy();
-      return;
-    }
-    send(res, result);
+    return faults.dropAfter ? DROP : result;
   }
 
   async function handleInspect(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

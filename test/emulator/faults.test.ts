@@ -63,6 +63,22 @@ describe('fault injection', () => {
     });
   });
 
+  it('latency is the time to an answer: a request is handled on arrival and answered latency later, errors too', async () => {
+    await withEmulator({ latencyMs: 800 }, async (emu) => {
+      const started = performance.now();
+      let answered = false;
+      const create = call(emu, 'POST', '/lessons', { section_id: 'sec_start', name: 'Early' }).then((r) => ((answered = true), r));
+      // The inspection routes take no latency: they see the lesson before its creator hears back.
+      while ((await sectionOrder(emu, 'sec_start')).length === 0) await new Promise((r) => setTimeout(r, 10));
+      expect(answered).toBe(false);
+      expect((await create).status).toBe(200);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(790);
+      const missing = performance.now();
+      expect((await call(emu, 'PATCH', '/lessons/nope', { name: 'X' })).status).toBe(404);
+      expect(performance.now() - missing).toBeGreaterThanOrEqual(790);
+    });
+  });
+
   it('stats count requests per route and the maximum in flight; reset clears them', async () => {
     await withEmulator({ latencyMs: 40 }, async (emu) => {
       await Promise.all([1, 2, 3].map((i) => call(emu, 'POST', '/lessons', { section_id: 'sec_start', name: `P${i}` })));
