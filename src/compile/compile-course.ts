@@ -129,6 +129,30 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   return { desired: { config, programs: programList, digest: digestOf(programList) }, diagnostics, counts, unchanged };
 }
 
+/**
+ * The lesson files compileCourse will compile (PURE): those in a section folder and not
+ * ignored, less the ones `known` still answers for in every part of their digest (file,
+ * settings, references). What a caller renders ahead, on every core, before compiling.
+ */
+export function lessonsToCompile(read: SourceTree, known?: KnownLessons): LessonSource[] {
+  const out: Diagnostic[] = [];
+  const counts: CompileCounts = { programs: 0, sections: 0, lessons: 0 };
+  const config = compileConfig(read, out);
+  const source = applyIgnore(read, config.ignore ?? []);
+  const sections = compileSections(source, compilePrograms(source, counts, out), counts, out);
+  const options = { known, config };
+  const deps = known ? depIndex(source, sections) : undefined;
+  return source.lessons.filter((lesson) => {
+    const section = sections.get(dirOf(lesson.path));
+    return section !== undefined && knownEntry(lesson, inheritedDefaults(section, config), options, deps) === undefined;
+  });
+}
+
+/** The lesson defaults of a section's lessons, made once per section (digests memoize settings by this object). */
+function inheritedDefaults(section: SectionEntry, config: CourseConfig): LessonDefaults {
+  return (section.inherited ??= { ...config.lesson_defaults, ...section.defaults });
+}
+
 /** Program folder → its program (undefined when its program.yaml is not valid). */
 type ProgramMap = Map<string, DesiredProgram | undefined>;
 
@@ -227,8 +251,7 @@ function compileLessons(
     if (section) {
       counts.lessons++;
       const list = bySection.get(dir) ?? [];
-      section.inherited ??= { ...options.config.lesson_defaults, ...section.defaults };
-      const defaults = section.inherited;
+      const defaults = inheritedDefaults(section, options.config);
       list.push(knownEntry(lesson, defaults, options, deps) ?? { source: lesson, defaults, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults) });
       bySection.set(dir, list);
       continue;

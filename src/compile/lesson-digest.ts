@@ -84,14 +84,6 @@ export function lessonDigest(path: string, build: LessonBuildInputs, placeOf: (p
 
 const filePartText = (path: string, fileDigest: string) => `file\0${path}\0${fileDigest}`;
 
-/**
- * Whether the file at `path` (its bytes' digest) is not the one `digest` was made from: a cheap
- * first look, before compile, at which lessons the state knows were edited since.
- */
-export function fileChangedSince(digest: string, path: string, fileDigest: string): boolean {
-  return digest.slice(0, 8) !== hex8(filePartText(path, fileDigest));
-}
-
 /** What changed between two digests of one lesson, most telling first; undefined when neither part did. */
 export function digestChange(before: string, after: string): 'file' | 'references' | 'settings' | undefined {
   if (before.slice(0, 8) !== after.slice(0, 8)) return 'file';

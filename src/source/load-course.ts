@@ -1,7 +1,6 @@
 /** The composer: read a course repo from disk and compile it (I/O at the edge, then PURE). */
-import { compileCourse, type CompileResult } from '../compile/index.js';
+import { compileCourse, lessonsToCompile, type CompileResult } from '../compile/index.js';
 import { createCachedCompile, lessonCacheKey, type CachedLesson } from '../compile/lesson-cache.js';
-import { fileChangedSince } from '../compile/lesson-digest.js';
 import { createCachedRender, renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
 import { readSource } from './read-source.js';
@@ -35,15 +34,10 @@ export interface LoadCourseOptions {
 export async function loadCourse(dir: string, options: LoadCourseOptions = {}): Promise<CompileResult> {
   const source = await readSource(dir, { statIndex: options.cache === true });
   const threads = options.renderThreads ?? defaultRenderThreads();
-  // Lessons the state may know unchanged are not rendered ahead (compile renders any that turn
-  // out changed otherwise); one whose file was edited since is, with the others, on every core.
+  // What compile will compile is rendered ahead, on every core: not the lessons the state knows
+  // unchanged (file, settings and references), not Markdown outside sections (READMEs).
+  const toRender = lessonsToCompile(source, options.known);
   const maybeKnown = options.known?.lessons;
-  const toRender = maybeKnown
-    ? source.lessons.filter((l) => {
-        const known = maybeKnown.get(l.path);
-        return known === undefined || fileChangedSince(known.digest, l.path, l.digest);
-      })
-    : source.lessons;
   if (!options.cache) {
     const known = await renderMissingBodies({ ...source, lessons: toRender }, new Map(), threads);
     return compileCourse(source, { render: createCachedRender(known.entries, undefined, known.digests).render, known: options.known });

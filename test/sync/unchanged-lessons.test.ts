@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { applyCourse } from '../../src/apply/apply-course.js';
 import { buildPlan } from '../../src/sync/build-plan.js';
-import { compileCourse } from '../../src/compile/compile-course.js';
+import { compileCourse, lessonsToCompile } from '../../src/compile/compile-course.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { readSource } from '../../src/source/read-source.js';
 import { compilerId } from '../../src/source/lesson-cache-file.js';
@@ -138,6 +138,21 @@ describe('lessons known unchanged without rendering', () => {
     expect(after.state.lessons.recipes!.blob).toBe(gitBlob(await readFile(file)));
     expect(after.state.lessons.recipes!.digest).not.toBe(state.lessons.recipes!.digest);
     expect((await compileCounting(await freshCloneOf(clone))).rendered).toEqual([]);
+  }, 60_000);
+
+  it('what load-course renders ahead is what compile compiles: nothing unchanged, no README, every lesson under a changed setting', async () => {
+    await publishAndApply();
+    const clone = await freshClone();
+    const { state } = await readStateFile(clone);
+    const known = knownLessonsOf(state, await compilerId());
+    const ahead = async () => lessonsToCompile(await readSource(clone), known).map((l) => l.path).sort();
+    // The repo's README.md and drafts/wip.md are Markdown, but not lessons.
+    expect(await ahead()).toEqual([]);
+    // A changed lesson default is a change of every lesson of the section, though no file of theirs changed.
+    await writeFile(path.join(clone, 'foundations/01-intro/section.yaml'), 'id: sec_start\nlesson_defaults:\n  drip_delay: 2\n');
+    expect(await ahead()).toEqual([WELCOME, SETUP].sort());
+    const { result } = await compileCounting(clone);
+    expect(result.unchanged).toEqual([RECIPES]);
   }, 60_000);
 
   it('a new lesson linking to a #fragment of an unchanged lesson compiles that lesson once for its anchors', async () => {
