@@ -95,10 +95,30 @@ export interface CompileOptions {
    * compiles it then.
    */
   known?: KnownLessons;
+  /** What frameCourse found in this very `read` with this `known` (made once, used once), when the caller needed it first. */
+  frame?: CourseFrame;
 }
 
-/** Compile a course repo's files into its desired state and diagnostics. */
-export function compileCourse(read: SourceTree, options: CompileOptions = {}): CompileResult {
+/**
+ * The first half of a compile: the config, programs and sections, and which lesson files are
+ * known unchanged from the state. Compiling consumes it (its diagnostics and counts grow).
+ */
+export interface CourseFrame {
+  /** The files, less the ignored ones. */
+  source: SourceTree;
+  config: CourseConfig;
+  programs: ProgramMap;
+  sections: Map<string, SectionEntry>;
+  counts: CompileCounts;
+  out: Diagnostic[];
+  /** Lesson path → its entry as the state records it, for the lessons known unchanged. */
+  known: Map<string, LessonEntry>;
+  /** The lesson files compile will compile: in a section, not ignored, not known unchanged. What to render ahead. */
+  toCompile: LessonSource[];
+}
+
+/** The frame of a compile of `read` (PURE): see CourseFrame. */
+export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame {
   const out: Diagnostic[] = [...read.diagnostics];
   // Counts are of what was found (folders and files), valid or not, so a summary with errors still adds up.
   const counts: CompileCounts = { programs: 0, sections: 0, lessons: 0 };
@@ -106,7 +126,23 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const source = applyIgnore(read, config.ignore ?? []);
   const programs = compilePrograms(source, counts, out);
   const sections = compileSections(source, programs, counts, out);
-  const lessonsBySection = compileLessons(source, programs, sections, { ...options, config }, counts, out);
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [] };
+  const deps = known ? depIndex(source, sections) : undefined;
+  for (const lesson of source.lessons) {
+    const section = sections.get(dirOf(lesson.path));
+    if (!section) continue;
+    const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config }, deps);
+    if (entry) frame.known.set(lesson.path, entry);
+    else frame.toCompile.push(lesson);
+  }
+  return frame;
+}
+
+/** Compile a course repo's files into its desired state and diagnostics. */
+export function compileCourse(read: SourceTree, options: CompileOptions = {}): CompileResult {
+  const frame = options.frame ?? frameCourse(read, options.known);
+  const { source, config, programs, sections, counts, out } = frame;
+  const lessonsBySection = compileLessons(frame, options);
   const allLessons = [...lessonsBySection.values()].flat();
   checkDuplicateKeys(allLessons, out);
   resolveAll(source, read, allLessons, config, out, options);
@@ -127,25 +163,6 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const diagnostics = sortDiagnostics(out);
   if (hasErrors(diagnostics)) return { diagnostics, counts, unchanged };
   return { desired: { config, programs: programList, digest: digestOf(programList) }, diagnostics, counts, unchanged };
-}
-
-/**
- * The lesson files compileCourse will compile (PURE): those in a section folder and not
- * ignored, less the ones `known` still answers for in every part of their digest (file,
- * settings, references). What a caller renders ahead, on every core, before compiling.
- */
-export function lessonsToCompile(read: SourceTree, known?: KnownLessons): LessonSource[] {
-  const out: Diagnostic[] = [];
-  const counts: CompileCounts = { programs: 0, sections: 0, lessons: 0 };
-  const config = compileConfig(read, out);
-  const source = applyIgnore(read, config.ignore ?? []);
-  const sections = compileSections(source, compilePrograms(source, counts, out), counts, out);
-  const options = { known, config };
-  const deps = known ? depIndex(source, sections) : undefined;
-  return source.lessons.filter((lesson) => {
-    const section = sections.get(dirOf(lesson.path));
-    return section !== undefined && knownEntry(lesson, inheritedDefaults(section, config), options, deps) === undefined;
-  });
 }
 
 /** The lesson defaults of a section's lessons, made once per section (digests memoize settings by this object). */
@@ -232,27 +249,20 @@ function compileSections(source: SourceTree, programs: ProgramMap, counts: Compi
 }
 
 /** Lessons: *.md directly inside a section folder, compiled; Markdown elsewhere is placed or ignored. */
-function compileLessons(
-  source: SourceTree,
-  programs: ProgramMap,
-  sections: Map<string, SectionEntry>,
-  options: CompileOptions & { config: CourseConfig },
-  counts: CompileCounts,
-  out: Diagnostic[],
-): Map<string, LessonEntry[]> {
+function compileLessons(frame: CourseFrame, options: CompileOptions): Map<string, LessonEntry[]> {
+  const { source, programs, sections, counts, out } = frame;
   const bySection = new Map<string, LessonEntry[]>();
   // A section.yaml that exists but could not be read is reported already (by source/): its
   // folder is not also said to lack one.
   const missingSectionYaml = new Set(source.diagnostics.filter((d) => d.file.endsWith('/section.yaml')).map((d) => dirOf(d.file)));
-  const deps = options.known ? depIndex(source, sections) : undefined;
   for (const lesson of source.lessons) {
     const dir = dirOf(lesson.path);
     const section = sections.get(dir);
     if (section) {
       counts.lessons++;
       const list = bySection.get(dir) ?? [];
-      const defaults = inheritedDefaults(section, options.config);
-      list.push(knownEntry(lesson, defaults, options, deps) ?? { source: lesson, defaults, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults) });
+      const defaults = inheritedDefaults(section, frame.config);
+      list.push(frame.known.get(lesson.path) ?? { source: lesson, defaults, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults) });
       bySection.set(dir, list);
       continue;
     }
@@ -372,7 +382,7 @@ function depIndex(source: SourceTree, sections: ReadonlyMap<string, SectionEntry
 function knownEntry(
   lesson: LessonSource,
   defaults: LessonDefaults,
-  options: CompileOptions & { config: CourseConfig },
+  options: { known?: KnownLessons | undefined; config: CourseConfig },
   depOf: ReturnType<typeof depIndex> | undefined,
 ): LessonEntry | undefined {
   const known = options.known?.lessons.get(lesson.path);

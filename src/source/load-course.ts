@@ -1,5 +1,5 @@
 /** The composer: read a course repo from disk and compile it (I/O at the edge, then PURE). */
-import { compileCourse, lessonsToCompile, type CompileResult } from '../compile/index.js';
+import { compileCourse, frameCourse, type CompileResult } from '../compile/index.js';
 import { createCachedCompile, lessonCacheKey, type CachedLesson } from '../compile/lesson-cache.js';
 import { createCachedRender, renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
@@ -36,11 +36,12 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const threads = options.renderThreads ?? defaultRenderThreads();
   // What compile will compile is rendered ahead, on every core: not the lessons the state knows
   // unchanged (file, settings and references), not Markdown outside sections (READMEs).
-  const toRender = lessonsToCompile(source, options.known);
+  const frame = frameCourse(source, options.known);
+  const toRender = frame.toCompile;
   const maybeKnown = options.known?.lessons;
   if (!options.cache) {
     const known = await renderMissingBodies({ ...source, lessons: toRender }, new Map(), threads);
-    return compileCourse(source, { render: createCachedRender(known.entries, undefined, known.digests).render, known: options.known });
+    return compileCourse(source, { render: createCachedRender(known.entries, undefined, known.digests).render, known: options.known, frame });
   }
   // Unchanged files come compiled from the lesson cache; only the others are rendered (bodies
   // on every core first) and compiled.
@@ -60,7 +61,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const known = await renderMissingBodies({ ...source, lessons: fresh }, storedRenders, threads);
   const renders = createCachedRender(known.entries, undefined, known.digests);
   const lessons = createCachedCompile(storedLessons);
-  const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson, known: options.known });
+  const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson, known: options.known, frame });
   // Lessons the state knew unchanged keep their cache entries.
   const unchanged = new Set(result.unchanged);
   for (const [key, entry] of storedLessons) if (unchanged.has(key.slice(0, key.indexOf('\0'))) && !lessons.used.has(key)) lessons.used.set(key, entry);

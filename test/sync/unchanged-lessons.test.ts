@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { applyCourse } from '../../src/apply/apply-course.js';
 import { buildPlan } from '../../src/sync/build-plan.js';
-import { compileCourse, lessonsToCompile } from '../../src/compile/compile-course.js';
+import { compileCourse, frameCourse } from '../../src/compile/compile-course.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { readSource } from '../../src/source/read-source.js';
 import { compilerId } from '../../src/source/lesson-cache-file.js';
@@ -145,7 +145,7 @@ describe('lessons known unchanged without rendering', () => {
     const clone = await freshClone();
     const { state } = await readStateFile(clone);
     const known = knownLessonsOf(state, await compilerId());
-    const ahead = async () => lessonsToCompile(await readSource(clone), known).map((l) => l.path).sort();
+    const ahead = async () => frameCourse(await readSource(clone), known).toCompile.map((l) => l.path).sort();
     // The repo's README.md and drafts/wip.md are Markdown, but not lessons.
     expect(await ahead()).toEqual([]);
     // A changed lesson default is a change of every lesson of the section, though no file of theirs changed.
