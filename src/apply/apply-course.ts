@@ -8,7 +8,7 @@
  * (src/cli/apply.ts) and the demo call this; it prints nothing.
  */
 import { failure } from '../diagnostics/error-codes/index.js';
-import type { UnpublishedFiles } from '../diagnostics/error-codes/state.js';
+import type { UnpublishedFile } from '../diagnostics/error-codes/state.js';
 import type { DesiredState, LessonAsset } from '../model/desired.js';
 import { findUnpublished } from '../assets/check-published.js';
 import { assetsByLesson } from '../assets/lesson-assets.js';
@@ -103,8 +103,8 @@ function driftWithoutCall(plan: Plan, live: BuiltPlan['live']): Array<LiveLesson
  * first: a lesson is never sent pointing at a file nobody serves. Returns, per call of such a
  * lesson, which of its files do not answer; empty when all answer.
  */
-async function findUnpublishedAssets(plan: Plan, desired: DesiredState): Promise<Map<string, UnpublishedFiles>> {
-  const unpublished = new Map<string, UnpublishedFiles>();
+async function findUnpublishedAssets(plan: Plan, desired: DesiredState): Promise<Map<string, UnpublishedFile[]>> {
+  const unpublished = new Map<string, UnpublishedFile[]>();
   const base = desired.config.assets?.base_url;
   if (base === undefined) return unpublished;
   const byLesson = assetsByLesson(desired);
@@ -115,8 +115,12 @@ async function findUnpublishedAssets(plan: Plan, desired: DesiredState): Promise
   const missing = new Map((await findUnpublished(base, [...needed.values()])).map((m) => [m.asset.name, m]));
   if (missing.size === 0) return unpublished;
   for (const step of sending) {
-    const own = (byLesson.get(step.key) ?? []).flatMap((a) => missing.get(a.name) ?? []);
-    if (own.length > 0) unpublished.set(step.call_id, { count: own.length, list: own.map((m) => `${m.asset.path} at ${m.url}: ${m.reason}`).join('; ') });
+    // Named by the lesson's own path to the file (files with the same bytes share one URL).
+    const own = (byLesson.get(step.key) ?? []).flatMap((a) => {
+      const m = missing.get(a.name);
+      return m ? [{ path: a.path, url: m.url, reason: m.reason }] : [];
+    });
+    if (own.length > 0) unpublished.set(step.call_id, own);
   }
   return unpublished;
 }
@@ -224,13 +228,13 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
 
     // Lessons whose images or files are not published are not sent; when that is every call,
     // apply stops here and says so.
-    const unpublished = calls > 0 ? await findUnpublishedAssets(plan, built.desired) : new Map<string, UnpublishedFiles>();
+    const unpublished = calls > 0 ? await findUnpublishedAssets(plan, built.desired) : new Map<string, UnpublishedFile[]>();
     const assetBase = built.desired.config.assets?.base_url ?? '';
     if (unpublished.size > 0 && unpublished.size === calls) {
-      const lessons = [...new Map(plan.changes.filter(isCall).map((step) => [step.path, unpublished.get(step.call_id)!])).entries()].map(([path, files]) => ({ path, ...files }));
+      const lessons = [...new Map(plan.changes.filter(isCall).map((step) => [step.path, unpublished.get(step.call_id)!])).entries()].map(([path, files]) => ({ path, files }));
       throw failure('apply/assets-unpublished', { lessons, base: assetBase });
     }
-    const blocked = new Map([...unpublished].map(([id, files]) => [id, failure('apply/asset-unpublished', { ...files, base: assetBase })]));
+    const blocked = new Map([...unpublished].map(([id, files]) => [id, failure('apply/asset-unpublished', { files, base: assetBase })]));
 
     // Never a call into a section not checked in this run: every id exists and is of its program.
     // (With nothing to send, nothing is checked: an unchanged re-apply sends no request.)

@@ -48,3 +48,22 @@ describe('runtime error catalogue', () => {
     expect(e.cause).toBe(cause);
   });
 });
+
+describe('errors about many lessons stay short', () => {
+  it('1,000 lessons missing one published image: one line per missing URL, three lessons each, five URLs at most', () => {
+    const url = (i: number) => `https://cdn.example.com/course/figure.${String(i).padStart(16, '0')}.png`;
+    const lessons = Array.from({ length: 1000 }, (_, i) => ({
+      path: `01-program/${String(Math.floor(i / 100) + 1).padStart(2, '0')}-section/${i + 1}-lesson.md`,
+      files: [{ path: `01-program/${String(Math.floor(i / 100) + 1).padStart(2, '0')}-section/img/figure.png`, url: url(i % 8), reason: 'HTTP 404' }],
+    }));
+    const e = failure('apply/assets-unpublished', { lessons, base: 'https://cdn.example.com/course/' });
+    expect(e.message).toMatch(/^1000 lessons to send reference files that are not published; nothing was sent: /);
+    expect(e.message).toContain(`${url(0)} (HTTP 404) for 01-program/01-section/1-lesson.md, 01-program/01-section/9-lesson.md, 01-program/01-section/17-lesson.md and 122 more lessons`);
+    expect(e.message).toMatch(/and 3 more files$/);
+    expect(e.message.length).toBeLessThan(1500);
+    const one = failure('apply/assets-unpublished', { lessons: lessons.slice(0, 1), base: 'https://cdn.example.com/course/' });
+    expect(one.message).toBe(
+      `the lesson to send references files that are not published; nothing was sent: 01-program/01-section/1-lesson.md: a file it references is not published (01-program/01-section/img/figure.png at ${url(0)}: HTTP 404)`,
+    );
+  });
+});

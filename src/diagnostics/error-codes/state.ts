@@ -3,13 +3,33 @@ import { entry, plural } from './entry.js';
 
 const REPLAN = 'make a new plan with `coursesync plan --out plan.json`';
 
-/** The files of one lesson that do not answer at their URLs: how many, and which (path at URL: why). */
-export interface UnpublishedFiles {
-  count: number;
-  list: string;
+/** A file a lesson references that does not answer at its URL: its path in the repo, the URL and why. */
+export interface UnpublishedFile {
+  path: string;
+  url: string;
+  reason: string;
 }
 
-const notPublished = ({ count, list }: UnpublishedFiles) => `${count === 1 ? 'a file it references is' : `${count} files it references are`} not published (${list})`;
+const notPublished = (files: readonly UnpublishedFile[]) =>
+  `${files.length === 1 ? 'a file it references is' : `${files.length} files it references are`} not published (${files.map((f) => `${f.path} at ${f.url}: ${f.reason}`).join('; ')})`;
+
+/** The first `max` items, then how many more: an error stays a few lines however big the course. */
+const firstOf = (items: readonly string[], max: number, more: string) =>
+  items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more ${more}`;
+
+/** Lessons by the URL they miss: a thousand lessons showing one unpublished image is one line. */
+function byMissingUrl(lessons: ReadonlyArray<{ path: string; files: readonly UnpublishedFile[] }>): string {
+  const groups = new Map<string, { reason: string; lessons: string[] }>();
+  for (const lesson of lessons) {
+    for (const f of lesson.files) {
+      const group = groups.get(f.url) ?? { reason: f.reason, lessons: [] };
+      group.lessons.push(lesson.path);
+      groups.set(f.url, group);
+    }
+  }
+  const lines = [...groups].map(([url, g]) => `${url} (${g.reason}) for ${firstOf(g.lessons, 3, 'lessons')}`);
+  return firstOf(lines, 5, 'files');
+}
 
 const publishHint = (base: string) =>
   `run \`coursesync assets --out <folder>\` and upload the folder to ${base} (e.g. \`aws s3 sync <folder> s3://…\`, or a GitHub Pages deploy), then apply again`;
@@ -121,15 +141,17 @@ export const STATE_ERRORS = {
     ({ path, rule, key }) =>
       `review them with \`coursesync plan\`, then acknowledge each in the repo (front-matter of ${path}: \`acknowledge: [${rule}]\`, or in coursesync.yaml: \`acknowledge: [{rule: ${rule}, lesson: ${key}}]\`) or run apply with --accept-impact`,
   ),
-  'apply/asset-unpublished': entry<UnpublishedFiles & { base: string }>(
+  'apply/asset-unpublished': entry<{ files: UnpublishedFile[]; base: string }>(
     'a lesson references files not published at assets.base_url, so it was not sent',
-    ({ count, list, base }) => `not sent: ${notPublished({ count, list })}; publish with \`coursesync assets --out <folder>\` served at ${base}`,
+    ({ files, base }) => `not sent: ${notPublished(files)}; publish with \`coursesync assets --out <folder>\` served at ${base}`,
     ({ base }) => publishHint(base),
   ),
-  'apply/assets-unpublished': entry<{ lessons: Array<UnpublishedFiles & { path: string }>; base: string }>(
+  'apply/assets-unpublished': entry<{ lessons: Array<{ path: string; files: UnpublishedFile[] }>; base: string }>(
     'every lesson to send references files not published at assets.base_url; nothing was sent',
     ({ lessons }) =>
-      `${lessons.length === 1 ? 'the lesson to send references' : `${lessons.length} lessons to send reference`} files that are not published; nothing was sent: ${lessons.map((l) => `${l.path}: ${notPublished(l)}`).join('; ')}`,
+      lessons.length === 1
+        ? `the lesson to send references files that are not published; nothing was sent: ${lessons[0]!.path}: ${notPublished(lessons[0]!.files)}`
+        : `${lessons.length} lessons to send reference files that are not published; nothing was sent: ${byMissingUrl(lessons)}`,
     ({ base }) => publishHint(base),
   ),
   'apply/stale-plan': entry<{ file: string; why: string }>(
