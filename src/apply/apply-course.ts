@@ -279,8 +279,10 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
       // The school was read (with --refresh) before the first pass; what changed since is what this run sent.
       const again = selectBuilt(await buildPlan(dir, { ...planOptions, refresh: false }), options.htmlOnly ?? 'all');
+      // Its desired state has every link filled, calls or not (a link to a lesson created
+      // earlier in the same chain was filled when sent): what the builds are recorded from.
+      last = again;
       if (again.plan.changes.some(isCall)) {
-        last = again;
         linkPlan = again.plan;
         const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });
         result = { outcomes: [...result.outcomes, ...second.outcomes], mismatches: [...result.mismatches, ...second.mismatches], interrupted: second.interrupted };

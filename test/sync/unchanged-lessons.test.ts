@@ -21,7 +21,7 @@ import { knownLessonsOf } from '../../src/state/known-lessons.js';
 import { readStateFile } from '../../src/state/state-file.js';
 import { isCall } from '../../src/plan/plan-schema.js';
 import { lessonCalls, resetEmulator, SECRET, startTestEmulator } from '../apply/helpers.js';
-import { runCli } from '../e2e/helpers.js';
+import { runCli, writeRepo } from '../e2e/helpers.js';
 import { odinWorkspace, type OdinWorkspace } from '../e2e/odin-workspace.js';
 import type { StaticHost } from '../e2e/static-server.js';
 
@@ -138,6 +138,29 @@ describe('lessons known unchanged without rendering', () => {
     expect(after.state.lessons.recipes!.blob).toBe(gitBlob(await readFile(file)));
     expect(after.state.lessons.recipes!.digest).not.toBe(state.lessons.recipes!.digest);
     expect((await compileCounting(await freshCloneOf(clone))).rendered).toEqual([]);
+  }, 60_000);
+
+  it('the first apply records every lesson, also those linking back to a lesson created earlier in the same run (their links filled when sent)', async () => {
+    const files: Record<string, string> = {
+      'coursesync.yaml': 'school:\n  lesson_url: https://academy.example.com/products/{program_id}/lessons/{lesson_id}\n',
+      'p/program.yaml': 'id: prog_intro\n',
+      'p/s/section.yaml': 'id: sec_start\n',
+    };
+    for (let i = 1; i <= 4; i++) {
+      const back = i > 1 ? `\nBack to [part ${i - 1}](0${i - 1}-part-${i - 1}.md#part-${i - 1}).\n` : '';
+      files[`p/s/0${i}-part-${i}.md`] = `---\nname: Part ${i}\n---\n# Part ${i}\n\n| step | time |\n|---|---|\n| ${i} | 5 min |\n${back}`;
+    }
+    const dir = await writeRepo(files);
+    const applied = await applyCourse(dir, { env: env() });
+    expect(applied.result?.outcomes.map((o) => o.status)).toEqual(['done', 'done', 'done', 'done']);
+    const { state } = await readStateFile(dir);
+    expect(Object.values(state.lessons).map((l) => [l.path, l.digest !== undefined, l.deps ?? []])).toEqual([
+      ['p/s/01-part-1.md', true, []],
+      ['p/s/02-part-2.md', true, ['p/s/01-part-1.md']],
+      ['p/s/03-part-3.md', true, ['p/s/02-part-2.md']],
+      ['p/s/04-part-4.md', true, ['p/s/03-part-3.md']],
+    ]);
+    expect((await compileCounting(dir)).rendered).toEqual([]);
   }, 60_000);
 
   it('what load-course renders ahead is what compile compiles: nothing unchanged, no README, every lesson under a changed setting', async () => {
