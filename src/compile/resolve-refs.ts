@@ -60,6 +60,28 @@ function decode(s: string): string {
   }
 }
 
+/** A local reference's parts: the repo path it names (undefined above the root; '' for the lesson itself) and its #fragment. */
+export interface RefTarget {
+  rawPath: string;
+  target: string | undefined;
+  fragment: string | undefined;
+}
+
+/** Where `url`, written in the file at `path`, points in the repo (PURE). */
+export function refTarget(path: string, url: string): RefTarget {
+  const hash = url.indexOf('#');
+  const beforeHash = hash === -1 ? url : url.slice(0, hash);
+  const fragment = hash === -1 ? undefined : decode(url.slice(hash + 1));
+  const query = beforeHash.indexOf('?');
+  const rawPath = query === -1 ? beforeHash : beforeHash.slice(0, query);
+  if (rawPath === '') return { rawPath, target: '', fragment };
+  const decoded = decode(rawPath);
+  return { rawPath, target: normalizePath(decoded.startsWith('/') ? decoded : `${dirOf(path)}/${decoded}`), fragment };
+}
+
+/** A lesson a link to `target` shows: the file itself, or a folder's README (as on GitHub). */
+export const lessonCandidates = (target: string): [string, string] => [target, target === '' ? 'README.md' : `${target}/README.md`];
+
 /** Replace the markers of `fields` by resolved URLs; report what cannot be resolved. */
 export function resolveRefs(path: string, fields: LessonFields, refs: readonly PlacedRef[], index: RepoIndex, out: Diagnostic[]): ResolvedLesson {
   const urls: Record<PlacedRef['field'], string[]> = { body: [], description: [] };
@@ -69,23 +91,17 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
   const own = index.lessons.get(path)?.anchors ?? new Set<string>();
   for (const ref of refs) {
     const place = { line: ref.line, column: ref.column };
-    const hash = ref.url.indexOf('#');
-    const beforeHash = hash === -1 ? ref.url : ref.url.slice(0, hash);
-    const fragment = hash === -1 ? undefined : decode(ref.url.slice(hash + 1));
-    const query = beforeHash.indexOf('?');
-    const rawPath = query === -1 ? beforeHash : beforeHash.slice(0, query);
+    const { rawPath, target, fragment } = refTarget(path, ref.url);
     urls[ref.field][ref.index] = ref.url;
     if (rawPath === '') {
       if (fragment !== undefined && fragment !== '' && !own.has(fragment)) missingAnchor(path, place, fragment, 'this lesson', own, out);
       continue;
     }
-    const decoded = decode(rawPath);
-    const target = normalizePath(decoded.startsWith('/') ? decoded : `${dirOf(path)}/${decoded}`);
     if (target === undefined) {
       out.push(diag('lesson/ref-outside-repo', path, place, `${JSON.stringify(ref.url)} points outside the repo`));
       continue;
     }
-    const readme = target === '' ? 'README.md' : `${target}/README.md`;
+    const [, readme] = lessonCandidates(target);
     const lesson = index.lessons.get(target) ?? index.lessons.get(readme);
     if (lesson && !ref.image) {
       if (fragment !== undefined && fragment !== '' && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, target, lesson.anchors, out);

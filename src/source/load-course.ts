@@ -1,8 +1,11 @@
 /** The composer: read a course repo from disk and compile it (I/O at the edge, then PURE). */
-import { compileCourse, frameCourse, type CompileResult } from '../compile/index.js';
+import { compileCourse, frameCourse, type CompileResult, type CourseFrame } from '../compile/index.js';
+import { lessonCandidates, refTarget } from '../compile/resolve-refs.js';
+import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import { createCachedCompile, lessonCacheKey, type CachedLesson } from '../compile/lesson-cache.js';
 import { createCachedRender, renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
+import type { RenderFn } from '../compile/compile-lesson.js';
 import { readSource } from './read-source.js';
 import { renderMissingBodies } from './render-bodies.js';
 import { compilerDigest, readLessonCache, writeLessonCache } from './lesson-cache-file.js';
@@ -25,6 +28,8 @@ export interface LoadCourseOptions {
   renderThreads?: number;
   /** Lessons the state knows (state/known-lessons.ts): those still unchanged are not read, parsed or rendered. */
   known?: KnownLessons;
+  /** What renders, on this thread, a text compile needs that was not rendered ahead (default renderMarkdown). */
+  render?: RenderFn;
 }
 
 /**
@@ -40,8 +45,8 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const toRender = frame.toCompile;
   const maybeKnown = options.known?.lessons;
   if (!options.cache) {
-    const known = await renderMissingBodies({ ...source, lessons: toRender }, new Map(), threads);
-    return compileCourse(source, { render: createCachedRender(known.entries, undefined, known.digests).render, known: options.known, frame });
+    const known = await renderAhead(source, frame, toRender, new Map(), threads, () => true);
+    return compileCourse(source, { render: createCachedRender(known.entries, options.render, known.digests).render, known: options.known, frame });
   }
   // Unchanged files come compiled from the lesson cache; only the others are rendered (bodies
   // on every core first) and compiled.
@@ -58,8 +63,8 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   // when more changed, or when there is no lesson cache (first run, new compiler).
   const useRenders = fresh.length > FEW_CHANGED || (storedLessons.size === 0 && !stateAnswers);
   const storedRenders = useRenders ? await readRenderCache(dir) : new Map<string, RenderResult>();
-  const known = await renderMissingBodies({ ...source, lessons: fresh }, storedRenders, threads);
-  const renders = createCachedRender(known.entries, undefined, known.digests);
+  const known = await renderAhead(source, frame, fresh, storedRenders, threads, (l) => !storedFiles.has(lessonCacheKey(l)));
+  const renders = createCachedRender(known.entries, options.render, known.digests);
   const lessons = createCachedCompile(storedLessons);
   const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson, known: options.known, frame });
   // Lessons the state knew unchanged keep their cache entries.
@@ -79,6 +84,37 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
     if (changed(keep, storedRenders)) await writeRenderCache(dir, keep);
   }
   return result;
+}
+
+/**
+ * Render `lessons` on every core, then the lessons known unchanged (and `uncached`: not in the
+ * lesson cache) whose anchors one of them needs by a link to a #fragment: compile would
+ * otherwise render each of those on demand, on this thread.
+ */
+async function renderAhead(
+  source: SourceTree,
+  frame: CourseFrame,
+  lessons: LessonSource[],
+  stored: ReadonlyMap<string, RenderResult>,
+  threads: number,
+  uncached: (lesson: LessonSource) => boolean,
+): Promise<{ entries: Map<string, RenderResult>; digests: Map<string, string> }> {
+  const first = await renderMissingBodies({ ...source, lessons }, stored, threads);
+  const targets = new Map<string, LessonSource>();
+  for (const lesson of lessons) {
+    const digest = first.digests.get(lesson.body.text);
+    for (const ref of (digest === undefined ? undefined : first.entries.get(digest))?.refs ?? []) {
+      const { target, fragment } = ref.image ? { target: undefined, fragment: undefined } : refTarget(lesson.path, ref.url);
+      if (!target || !fragment) continue;
+      for (const path of lessonCandidates(target)) {
+        const known = frame.known.get(path)?.source;
+        if (known && uncached(known)) targets.set(path, known);
+      }
+    }
+  }
+  if (targets.size === 0) return first;
+  const second = await renderMissingBodies({ ...source, lessons: [...targets.values()] }, first.entries, threads);
+  return { entries: second.entries, digests: new Map([...first.digests, ...second.digests]) };
 }
 
 /** Whether `now` holds other keys than `before`. */

@@ -16,6 +16,7 @@ import { buildPlan } from '../../src/sync/build-plan.js';
 import { compileCourse, frameCourse } from '../../src/compile/compile-course.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { readSource } from '../../src/source/read-source.js';
+import { loadCourse } from '../../src/source/load-course.js';
 import { compilerId } from '../../src/source/lesson-cache-file.js';
 import { knownLessonsOf } from '../../src/state/known-lessons.js';
 import { readStateFile } from '../../src/state/state-file.js';
@@ -188,6 +189,13 @@ describe('lessons known unchanged without rendering', () => {
     expect(result.unchanged.sort()).toEqual([WELCOME, SETUP, RECIPES].sort());
     expect(rendered.filter((m) => m.includes('Install Git from your package manager'))).toHaveLength(1);
     expect(rendered.some((m) => m.includes('Cloning a repository'))).toBe(false);
+    // loadCourse renders that lesson ahead with the new one (on every core), not on demand in this thread.
+    const { state } = await readStateFile(clone);
+    const onDemand: string[] = [];
+    const loaded = await loadCourse(clone, { known: knownLessonsOf(state, await compilerId()), render: (m) => (onDemand.push(m), renderMarkdown(m)) });
+    expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(loaded.unchanged.sort()).toEqual([WELCOME, SETUP, RECIPES].sort());
+    expect(onDemand).toEqual([]);
     const built = await buildPlan(clone, { env: env() });
     expect(built.plan.changes.filter(isCall).map((s) => [s.action, s.key])).toEqual([['create', 'next']]);
 
