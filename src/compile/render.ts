@@ -16,7 +16,7 @@ import rehypeRaw from 'rehype-raw';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
+import { unified, type Data, type Processor } from 'unified';
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
 import type { RenderStop } from './render-budget.js';
 
@@ -47,9 +47,36 @@ export interface RenderResult {
 export const REF_MARKER = /\uE000(\d+)\uE001/g;
 export const refMarker = (i: number): string => `\uE000${i}\uE001`;
 
-const parser = unified().use(remarkParse).use(remarkGfm).freeze();
+const parser = unified().use(remarkParse).use(remarkGfm).use(autolinkLiteralsOnlyWherePossible).freeze();
 const toHast = unified().use(remarkRehype, { allowDangerousHtml: true }).freeze();
 const toRawHast = unified().use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw).freeze();
+
+type FromMarkdownExtension = NonNullable<Data['fromMarkdownExtensions']>[number];
+type MdastTransform = NonNullable<Extract<FromMarkdownExtension, { transforms?: unknown }>['transforms']>[number];
+
+/**
+ * GFM finds literal autolinks (`www.x.com`, `https://…`, `a@b.co`) with a transform that walks
+ * the whole tree once per pattern (four walks, a tenth of a lesson's rendering). Its patterns
+ * only match in text holding `@`, `http://`, `https://` or `www.`, so the transform is skipped
+ * for a tree with no such text node: the same tree either way.
+ */
+function autolinkLiteralsOnlyWherePossible(this: Processor): void {
+  const data = this.data();
+  const guard = (extension: FromMarkdownExtension): FromMarkdownExtension => {
+    if (Array.isArray(extension)) return extension.map((e) => guard(e) as Exclude<FromMarkdownExtension, unknown[]>);
+    if (!extension.transforms || !extension.enter || !('literalAutolink' in extension.enter)) return extension;
+    return { ...extension, transforms: extension.transforms.map((t): MdastTransform => (tree) => (mayHoldAutolinkLiteral(tree) ? t(tree) : undefined)) };
+  };
+  data.fromMarkdownExtensions = (data.fromMarkdownExtensions ?? []).map(guard);
+}
+
+const AUTOLINK_LITERAL_HINT = /@|https?:\/\/|www\./i;
+
+function mayHoldAutolinkLiteral(node: MdastNodes): boolean {
+  if (node.type === 'text') return AUTOLINK_LITERAL_HINT.test(node.value);
+  if ('children' in node) for (const child of node.children) if (mayHoldAutolinkLiteral(child)) return true;
+  return false;
+}
 
 /** Render Markdown to HTML, find what the school would reject in it, its anchors and references. */
 export function renderMarkdown(markdown: string): RenderResult {

@@ -8,7 +8,7 @@
 //    against a calibration (a fixed pure computation in its own process, same run), which
 //    moves much less with the machine's load than wall time. With PLAN_BASELINE_CLI, another
 //    build (say, the previous release) runs the same cold plans interleaved: its rate is the
-//    baseline.
+//    baseline; then the render stage alone (render-only.mjs) of both builds, alternately.
 // 2. Nothing changed on `lessons` lessons: a first plan fills the caches (cold, every core),
 //    then the state is written as apply would leave it (every lesson applied at its
 //    place), then `plan --detailed-exitcode` must exit 0. Baseline: read-hash.mjs, a process
@@ -16,7 +16,9 @@
 // 3. One lesson body edited: plan again (one update, one rendering).
 import { appendFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { generateRepo } from './out/generate-repo.js';
 import { CLI, ROOT, cleanup, heading, median, ms, parallelSpeedup, ratio, stateAsApplied, tempDir, timeNode } from './lib.mjs';
 
@@ -32,6 +34,7 @@ const { writeStateFile } = await import('../../dist/state/state-file.js');
 const { StateStore } = await import('../../dist/state/state-store.js');
 const { recordBuilds } = await import('../../dist/apply/record-builds.js');
 
+const execFileAsync = promisify(execFile);
 const BASE_URL = 'http://127.0.0.1:4010/api/v1'; // what generate-repo writes in coursesync.yaml
 const cores = availableParallelism();
 const plan = (dir, threads, extra = [], cli = CLI) =>
@@ -86,6 +89,20 @@ if (baselineCli) {
   const o = median(older.map((x) => x.wall));
   console.log(line('baseline build, 1 thread: ', older));
   console.log(`this build, 1 thread: ${ratio(o, s1)} the baseline build's lessons/s by wall time, ${ratio(perLesson(older), perLesson(single))} by CPU per lesson (target ≥ 2×)`);
+}
+if (baselineCli) {
+  // The render stage alone (render-only.mjs: this thread, no worker, no plan around it), the
+  // two builds alternately: how much of the plan's cost the renderer is, and its own ratio.
+  const renderOnly = async (dist) => JSON.parse((await execFileAsync(process.execPath, [join(ROOT, 'test/bench/render-only.mjs'), dist, small])).stdout);
+  const baseDist = dirname(dirname(baselineCli));
+  const [mine, theirs] = [[], []];
+  for (let r = 0; r < Math.max(3, coldRepeats); r++) {
+    mine.push(await renderOnly(join(ROOT, 'dist')));
+    theirs.push(await renderOnly(baseDist));
+  }
+  const per = (runs, key) => median(runs.map((x) => x[key] / x.lessons));
+  const fmt = (runs) => `${per(runs, 'cpuMs').toFixed(2)} ms CPU (${runs.map((x) => (x.cpuMs / x.lessons).toFixed(2)).join('/')}), ${per(runs, 'wallMs').toFixed(2)} ms wall per lesson`;
+  console.log(`render stage alone, one thread, cold process: this build ${fmt(mine)}; baseline build ${fmt(theirs)} → ${ratio(per(theirs, 'cpuMs'), per(mine, 'cpuMs'))} by CPU, ${ratio(per(theirs, 'wallMs'), per(mine, 'wallMs'))} by wall`);
 }
 results.cold = { single: s1, multi: sN, lessons: coldLessons, cores, cores1, coresN, calibrationMs: cal };
 

@@ -15,6 +15,14 @@ describe('renderMarkdown: Markdown → HTML', () => {
     { name: 'code is escaped', md: '```html\n<script>x</script>\n```\n\n`<iframe>`\n', html: '<pre><code class="language-html">&#x3C;script>x&#x3C;/script>\n</code></pre>\n<p><code>&#x3C;iframe></code></p>\n' },
     { name: 'image and link', md: '![Map](https://e.x/m.png "T") [site](https://e.x)\n', html: '<p><img src="https://e.x/m.png" alt="Map" title="T"> <a href="https://e.x">site</a></p>\n' },
     { name: 'strikethrough and autolink (GFM)', md: '~~old~~ www.example.com\n', html: '<p><del>old</del> <a href="http://www.example.com">www.example.com</a></p>\n' },
+    {
+      name: 'literal autolinks in nested text, any case (GFM)',
+      md: '- See *HTTPS://E.X/a* or **mail me@e.x**\n\n| WWW.E.X | [ok](https://e.x) |\n|---|---|\n',
+      html:
+        '<ul>\n<li>See <em><a href="HTTPS://E.X/a">HTTPS://E.X/a</a></em> or <strong>mail <a href="mailto:me@e.x">me@e.x</a></strong></li>\n</ul>\n' +
+        '<table>\n<thead>\n<tr>\n<th><a href="http://WWW.E.X">WWW.E.X</a></th>\n<th><a href="https://e.x">ok</a></th>\n</tr>\n</thead>\n</table>\n',
+    },
+    { name: 'no literal autolink without @, http(s):// or www. in text', md: 'e.x and `www.e.x` and [w](https://e.x)\n', html: '<p>e.x and <code>www.e.x</code> and <a href="https://e.x">w</a></p>\n' },
     { name: 'allowed raw HTML passes through', md: '<details><summary>More</summary>\n\nHidden\n\n</details>\n', html: '<details><summary>More</summary>\n<p>Hidden</p>\n</details>\n' },
     { name: 'empty body', md: '', html: '' },
   ];

@@ -15,13 +15,13 @@ const texts = Array.from({ length: 100 }, (_, i) => `# Lesson ${i}\n\n| a | b |\
 const lessons = texts.map((t, i) => `${t}\n## Details\n\n${`- A step with \`code\`, a [link](https://example.com/${i}) and *emphasis*.\n`.repeat(8)}`);
 
 /** renderAll of the built pool in a child process (the texts go through a temp file: they can be large). */
-async function renderInWorkers(input: string[], threads: number): Promise<any> {
+async function renderInWorkers(input: string[], threads: number, nodeOptions: string[] = []): Promise<any> {
   const dir = await mkdtemp(join(tmpdir(), 'coursesync-pool-'));
   try {
     const file = join(dir, 'texts.json');
     await writeFile(file, JSON.stringify(input));
     const script = `const { renderAll } = await import(${JSON.stringify(POOL)}); const { readFileSync } = await import('node:fs'); process.stdout.write(JSON.stringify(await renderAll(JSON.parse(readFileSync(process.argv[1], 'utf8')), ${threads})));`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, file], { maxBuffer: 1 << 26 });
+    const { stdout } = await promisify(execFile)(process.execPath, [...nodeOptions, '--input-type=module', '-e', script, file], { maxBuffer: 1 << 26 });
     return JSON.parse(stdout);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -40,6 +40,10 @@ describe('rendering on worker threads', () => {
     const long = lessons[0]!.repeat(12);
     expect(safeInThread([long.length])).toBe(false);
     expect(await renderInWorkers([long], 1)).toEqual({ results: [renderMarkdown(long)], inWorkers: 1 });
+  });
+
+  it('starts its workers when the process runs with V8 options a worker refuses (node --max-semi-space-size=8)', async () => {
+    expect(await renderInWorkers(lessons, 1, ['--max-semi-space-size=8'])).toEqual({ results: lessons.map((t) => renderMarkdown(t)), inWorkers: lessons.length });
   });
 
   it('renders work too small to reach any budget in this thread (no worker start-up): one edited lesson', async () => {
