@@ -158,13 +158,8 @@ export const PendingCallSchema = z.strictObject({
 /** The `folders` table of state.json (state-layout.ts), by section id. */
 const SectionFolderSchema = z.strictObject({ path: z.string(), program_id: z.string() });
 
-/**
- * A state as state.json holds it (format 3, or 2: read the same way, written as 3), and as
- * the journal replays it (locations whole, no `folders`).
- */
-export const StateSchema = z.preprocess(
-  expandLessons,
-  z
+/** The top level of state.json as written (format 3, or 2), lessons already made whole (state-layout.ts). */
+const StateFileSchema = z
   .strictObject({
     version: z.literal([2, STATE_VERSION]).transform(() => STATE_VERSION),
     lineage: z.uuid(),
@@ -182,8 +177,13 @@ export const StateSchema = z.preprocess(
   .transform(({ compiler, folders: _folders, ...state }) => {
     if (compiler !== undefined) for (const l of Object.values(state.lessons)) if (l.digest !== undefined) l.compiler ??= compiler;
     return state;
-  }),
-);
+  });
+
+/**
+ * A state as state.json holds it (format 3; format 2 reads the same way and is written as 3
+ * by the next write), and as the journal replays it (lessons whole, no `folders`).
+ */
+export const StateSchema = z.preprocess(expandLessons, StateFileSchema);
 
 export type StateData = z.output<typeof StateSchema>;
 export type LessonState = z.output<typeof LessonStateSchema>;
