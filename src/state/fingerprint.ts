@@ -33,7 +33,7 @@ export function isFingerprint(value: unknown): value is Fingerprint {
 /** The fingerprint of `html` ('' stays '', a fingerprint stays itself, a format-2 one shortened). */
 export function fingerprintOf(html: string): string {
   if (html === '') return html;
-  if (isFingerprint(html)) return html.slice(0, FINGERPRINT_LENGTH);
+  if (isFingerprint(html)) return html.length === FINGERPRINT_LENGTH ? html : html.slice(0, FINGERPRINT_LENGTH);
   return `sha256:${createHash('sha256').update(html, 'utf8').digest('hex').slice(0, FINGERPRINT_HEX)}`;
 }
 

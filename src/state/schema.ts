@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS, LESSON_FIELDS_SHAPE, type LessonFields } from '../model/school-rules.js';
 import { LESSON_KEY_PATTERN } from '../model/lesson.js';
-import { appliedOf, FINGERPRINT_PATTERN, FINGERPRINT_PREFIX, FINGERPRINTED_FIELDS, isFingerprint } from './fingerprint.js';
+import { appliedOf, FINGERPRINT_PATTERN, FINGERPRINT_PREFIX, FINGERPRINTED_FIELDS, fingerprintOf } from './fingerprint.js';
 import { RESPONSE_RECORD_PATTERN } from './hash-response.js';
-import { expandLessons } from './state-layout.js';
+import { expandLessons, fingerprintFromDisk } from './state-layout.js';
 
 /**
  * A record keyed by names from the repo or the state file (lesson keys, section folders, call
@@ -65,7 +65,8 @@ export const UncertainCreateSchema = z.strictObject({
   since: z.string(),
 });
 
-const fingerprintOrEmpty = () => z.string().regex(new RegExp(`^(|${FINGERPRINT_PATTERN.source.slice(1, -1)})$`), 'not a fingerprint ("sha256:" and 24 hex digits) or ""');
+const fingerprintOrEmpty = () =>
+  z.string().regex(new RegExp(`^(|${FINGERPRINT_PATTERN.source.slice(1, -1)}|[0-9a-f]{24})$`), 'not a fingerprint (24 hex digits; "sha256:" and them in memory) or ""');
 
 /**
  * The last-applied inputs as written: a field still at the school's default is left out, and
@@ -79,7 +80,10 @@ export const AppliedSchema = z
     description: fingerprintOrEmpty().optional(),
   })
   // Parsed JSON holds no undefined: the fields given lay over the defaults as they are.
-  .transform((given): LessonFields => appliedOf({ ...DEFAULT_LESSON_FIELDS, ...(given as Partial<LessonFields>) }));
+  .transform((given): LessonFields => {
+    const fields = { ...DEFAULT_LESSON_FIELDS, ...(given as Partial<LessonFields>) };
+    return appliedOf({ ...fields, body: fingerprintFromDisk(fields.body), description: fingerprintFromDisk(fields.description) });
+  });
 
 /**
  * `applied` as written: only the fields that differ from the school's defaults; never HTML;
@@ -87,9 +91,8 @@ export const AppliedSchema = z
  */
 export function appliedOnDisk(applied: Readonly<LessonFields>): Partial<LessonFields> {
   const out: Record<string, unknown> = {};
-  const fingerprinted = appliedOf(applied);
-  for (const f of LESSON_FIELDS) if (fingerprinted[f] !== DEFAULT_LESSON_FIELDS[f]) out[f] = fingerprinted[f];
-  for (const f of FINGERPRINTED_FIELDS) if (isFingerprint(out[f])) out[f] = (out[f] as string).slice(FINGERPRINT_PREFIX.length);
+  for (const f of LESSON_FIELDS) if (applied[f] !== DEFAULT_LESSON_FIELDS[f]) out[f] = applied[f];
+  for (const f of FINGERPRINTED_FIELDS) if (out[f] !== undefined) out[f] = fingerprintOf(out[f] as string).slice(FINGERPRINT_PREFIX.length);
   return out as Partial<LessonFields>;
 }
 
@@ -158,8 +161,15 @@ export const PendingCallSchema = z.strictObject({
 /** The `folders` table of state.json (state-layout.ts), by section id. */
 const SectionFolderSchema = z.strictObject({ path: z.string(), program_id: z.string() });
 
-/** The top level of state.json as written (format 3, or 2), lessons already made whole (state-layout.ts). */
-const StateFileSchema = z
+/** A lesson as state.json writes it (state-layout.ts): its `program_id` may be its section folder's. */
+const LessonOnDiskSchema = z.strictObject({ ...LessonStateSchema.shape, program_id: z.string().optional() });
+
+/**
+ * A state as state.json holds it (format 3; format 2 reads the same way and is written as 3
+ * by the next write), and as the journal replays it (lessons whole, no `folders`). Read back,
+ * every lesson is whole (state-layout.ts expandLessons).
+ */
+export const StateSchema = z
   .strictObject({
     version: z.literal([2, STATE_VERSION]).transform(() => STATE_VERSION),
     lineage: z.uuid(),
@@ -170,20 +180,16 @@ const StateFileSchema = z
     compiler: z.string().regex(COMPILER_PATTERN).optional(),
     /** As written: each section's folder and program, which its lessons' lines leave out (state-layout.ts). */
     folders: z.record(z.string(), SectionFolderSchema).optional(),
-    lessons: z.record(lessonKey(), LessonStateSchema).transform((r) => nullRecord(r)),
+    lessons: z.record(lessonKey(), LessonOnDiskSchema).transform((r) => nullRecord(r)),
     sections: z.record(z.string(), SectionStateSchema).transform((r) => nullRecord(r)),
     pending: z.record(z.string(), PendingCallSchema).transform((r) => nullRecord(r)),
   })
-  .transform(({ compiler, folders: _folders, ...state }) => {
+  .transform(({ compiler, folders, ...state }, ctx) => {
     if (compiler !== undefined) for (const l of Object.values(state.lessons)) if (l.digest !== undefined) l.compiler ??= compiler;
-    return state;
+    const orphans = expandLessons(state.lessons, folders);
+    for (const key of orphans) ctx.issues.push({ code: 'custom', input: state.lessons[key], path: ['lessons', key, 'program_id'], message: 'no program_id, and no folders entry for its section to take it from' });
+    return orphans.length > 0 ? z.NEVER : { ...state, lessons: state.lessons as Record<string, z.output<typeof LessonStateSchema>> };
   });
-
-/**
- * A state as state.json holds it (format 3; format 2 reads the same way and is written as 3
- * by the next write), and as the journal replays it (lessons whole, no `folders`).
- */
-export const StateSchema = z.preprocess(expandLessons, StateFileSchema);
 
 export type StateData = z.output<typeof StateSchema>;
 export type LessonState = z.output<typeof LessonStateSchema>;

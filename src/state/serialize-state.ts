@@ -33,9 +33,11 @@ export function serializeState(state: StateData): string {
 
 /** A lesson entry as written (see appliedOnDisk, locationOnDisk); its compiler only when it is not the file's. */
 function lessonOnDisk(entry: LessonState, compiler: string | undefined, folder: SectionFolder | undefined): Record<string, unknown> {
-  const { program_id: _program, path: _path, deps: _deps, ...rest } = entry;
   return {
-    ...rest,
+    ...entry,
+    // Left out unless locationOnDisk gives them (sortKeys drops undefined).
+    program_id: undefined,
+    deps: undefined,
     ...locationOnDisk(entry, folder),
     applied: appliedOnDisk(entry.applied),
     response: entry.response === '' ? undefined : entry.response,

@@ -10,7 +10,7 @@
  * section's lessons have), so a one-lesson change leaves it as it was.
  */
 import { posix } from 'node:path';
-import { FINGERPRINT_PREFIX, FINGERPRINTED_FIELDS } from './fingerprint.js';
+import { FINGERPRINT_PREFIX } from './fingerprint.js';
 import type { LessonState } from './schema.js';
 
 /** Where a section's lessons live: its folder (repo-relative) and its program's id. */
@@ -44,10 +44,22 @@ function mostCommon(counts: ReadonlyMap<string, number>): string {
   return best![0];
 }
 
-/** `path` relative to `folder` when it reads back exactly so (resolveFrom), else from the root (`/...`). */
+/**
+ * `path` relative to `folder` when it reads back exactly so (resolveFrom), else from the root
+ * (`/...`). By hand: posix.relative resolves both against the working folder, ~5x the cost.
+ */
 function relativeTo(folder: string, path: string): string {
-  const rel = posix.relative(folder, path);
-  return rel !== '' && !rel.startsWith('/') && resolveFrom(folder, rel) === path ? rel : `/${path}`;
+  let rel: string;
+  if (folder === '.') rel = path;
+  else if (path.startsWith(`${folder}/`)) rel = path.slice(folder.length + 1);
+  else {
+    const from = folder.split('/');
+    const to = path.split('/');
+    let common = 0;
+    while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+    rel = '../'.repeat(from.length - common) + to.slice(common).join('/');
+  }
+  return rel !== '' && resolveFrom(folder, rel) === path ? rel : `/${path}`;
 }
 
 /**
@@ -74,35 +86,38 @@ export function locationOnDisk(entry: Readonly<LessonState>, folder: SectionFold
 /** The hex digits of a fingerprint as format 3 writes them. */
 const FINGERPRINT_DIGITS = /^[0-9a-f]{24}$/;
 
-/**
- * Parsed state.json text of format 3 with its lessons made whole again (the form kept in
- * memory and in the journal: locations from the repo root, fingerprints with their prefix),
- * for the schema to check. Only a file with `folders` (format 3 writes it, even empty) is so
- * written. The entries are filled in place: `raw` is the caller's own fresh JSON.parse, and
- * new objects for 10,000 lessons cost ~5x more. Anything not shaped as written is left as it
- * is, for the schema to report; `folders` stays for the schema to check.
- */
-export function expandLessons(raw: unknown): unknown {
-  if (!isRecord(raw) || !isRecord(raw.folders) || !isRecord(raw.lessons)) return raw;
-  const folders = raw.folders;
-  for (const entry of Object.values(raw.lessons)) {
-    if (!isRecord(entry) || typeof entry.path !== 'string' || typeof entry.section_id !== 'string') continue;
-    const folder = Object.hasOwn(folders, entry.section_id) ? folders[entry.section_id] : undefined;
-    const path = resolveFrom(isRecord(folder) && typeof folder.path === 'string' ? folder.path : '.', entry.path);
-    entry.path = path;
-    if (entry.program_id === undefined && isRecord(folder)) entry.program_id = folder.program_id;
-    if (Array.isArray(entry.deps)) {
-      const own = posix.dirname(path);
-      entry.deps = entry.deps.map((d: unknown) => (typeof d === 'string' ? resolveFrom(own, d) : d));
-    }
-    if (isRecord(entry.applied)) {
-      for (const f of FINGERPRINTED_FIELDS) {
-        const v = entry.applied[f];
-        if (typeof v === 'string' && FINGERPRINT_DIGITS.test(v)) entry.applied[f] = FINGERPRINT_PREFIX + v;
-      }
-    }
-  }
-  return raw;
+/** A fingerprint as read from state.json: its hex digits alone get their prefix back. */
+export function fingerprintFromDisk(value: string): string {
+  return FINGERPRINT_DIGITS.test(value) ? FINGERPRINT_PREFIX + value : value;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A lesson entry as the schema read it from state.json: `program_id` may be left to its section's folder. */
+export type LessonOnDisk = Omit<LessonState, 'program_id'> & { program_id?: string };
+
+/**
+ * Make the lessons of a parsed (schema-checked) format-3 file (the one with `folders`, which
+ * format 3 always writes, even empty) whole again, in place: the form
+ * kept in memory and in the journal (locations from the repo root). The objects are the
+ * schema's own output, so nothing of the caller's is changed. Returns the keys of lessons
+ * with no `program_id` and no folder to take it from (a hand-edited file).
+ */
+export function expandLessons(lessons: Record<string, LessonOnDisk>, folders: Readonly<Record<string, SectionFolder>> | undefined): string[] {
+  const orphans: string[] = [];
+  for (const [key, entry] of Object.entries(lessons)) {
+    // Format 2 and the journal: lessons already whole.
+    if (folders === undefined) {
+      if (entry.program_id === undefined) orphans.push(key);
+      continue;
+    }
+    const folder = Object.hasOwn(folders, entry.section_id) ? folders[entry.section_id] : undefined;
+    const path = resolveFrom(folder?.path ?? '.', entry.path);
+    entry.path = path;
+    entry.program_id ??= folder?.program_id;
+    if (entry.program_id === undefined) orphans.push(key);
+    if (entry.deps) {
+      const own = posix.dirname(path);
+      entry.deps = entry.deps.map((d) => resolveFrom(own, d));
+    }
+  }
+  return orphans;
+}

@@ -100,4 +100,15 @@ describe('state format 3', () => {
     await writeFile(statePath(dir), text);
     expect((await readStateFile(dir)).state).toEqual(state);
   });
+
+  it('refuses a hand-edited lesson whose program is in no folders entry, naming the file and the entry, file untouched', async () => {
+    const state: StateData = emptyState(LINEAGE, 'http://127.0.0.1:4010/api/v1');
+    state.lessons.one = { id: 'les_1', program_id: 'prog_a', section_id: 'sec_a', position: 1, path: 'a/s/one.md', applied: appliedOf(fieldsOf('one', { body: '<p>x</p>' })), response: '' };
+    const text = serializeState(state).replace('"sec_a": {"path":"a/s","program_id":"prog_a"}', '"sec_b": {"path":"a/s","program_id":"prog_a"}');
+    const dir = await copyFixture('empty');
+    await mkdir(join(dir, '.coursesync'), { recursive: true });
+    await writeFile(statePath(dir), text);
+    await expect(readStateFile(dir)).rejects.toThrow(/state\.json is not a valid coursesync state: at lessons\.one\.program_id: no program_id, and no folders entry for its section/);
+    expect(await readFile(statePath(dir), 'utf8')).toBe(text);
+  });
 });
