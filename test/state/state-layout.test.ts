@@ -110,5 +110,9 @@ describe('state format 3', () => {
     await writeFile(statePath(dir), text);
     await expect(readStateFile(dir)).rejects.toThrow(/state\.json is not a valid coursesync state: at lessons\.one\.program_id: no program_id, and no folders entry for its section/);
     expect(await readFile(statePath(dir), 'utf8')).toBe(text);
+    // A `__proto__` section in the table would be dropped by the parse: refused instead.
+    const proto = serializeState(state).replace('"folders": {', '"folders": {\n    "__proto__": {"path":"a/s","program_id":"prog_a"},');
+    await writeFile(statePath(dir), proto);
+    await expect(readStateFile(dir)).rejects.toThrow(/at folders\.__proto__: "__proto__" is not a lesson key/);
   });
 });
