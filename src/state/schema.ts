@@ -6,8 +6,9 @@
 import { z } from 'zod';
 import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS, LESSON_FIELDS_SHAPE, type LessonFields } from '../model/school-rules.js';
 import { LESSON_KEY_PATTERN } from '../model/lesson.js';
-import { appliedOf, FINGERPRINT_PATTERN } from './fingerprint.js';
+import { appliedOf, FINGERPRINT_PATTERN, FINGERPRINT_PREFIX, FINGERPRINTED_FIELDS, fingerprintOf } from './fingerprint.js';
 import { RESPONSE_RECORD_PATTERN } from './hash-response.js';
+import { expandLessons, fingerprintFromDisk } from './state-layout.js';
 
 /**
  * A record keyed by names from the repo or the state file (lesson keys, section folders, call
@@ -27,7 +28,7 @@ export function nullRecord<T>(entries?: Readonly<Record<string, T>>): Record<str
  */
 export function protoKeyIn(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  for (const field of ['lessons', 'sections', 'pending'] as const) {
+  for (const field of ['lessons', 'sections', 'pending', 'folders'] as const) {
     const record = (raw as Record<string, unknown>)[field];
     if (typeof record === 'object' && record !== null && Object.hasOwn(record, '__proto__')) return `${field}.__proto__`;
   }
@@ -43,8 +44,11 @@ export const lessonKey = () =>
  * 2: compact (bodies as fingerprints, packed response hashes, one lesson per line) with the
  * digests that let a plan skip unchanged lessons; a version-1 file is read and migrated
  * (state-v1.ts).
+ * 3: smaller lesson lines (state-layout.ts: a `folders` table, paths relative to it; 24-hex
+ * fingerprints). A version-2 file reads as it is (StateSchema takes both) and is written as
+ * version 3 by the next write; a version-2 coursesync refuses a version-3 file.
  */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /** Where the state file lives inside a course repo. */
 export const STATE_DIR = '.coursesync';
@@ -61,11 +65,13 @@ export const UncertainCreateSchema = z.strictObject({
   since: z.string(),
 });
 
-const fingerprintOrEmpty = () => z.string().regex(new RegExp(`^(|${FINGERPRINT_PATTERN.source.slice(1, -1)})$`), 'not a fingerprint ("sha256:" and 32 hex digits) or ""');
+const fingerprintOrEmpty = () =>
+  z.string().regex(new RegExp(`^(|${FINGERPRINT_PATTERN.source.slice(1, -1)}|[0-9a-f]{24})$`), 'not a fingerprint (24 hex digits; "sha256:" and them in memory) or ""');
 
 /**
  * The last-applied inputs as written: a field still at the school's default is left out, and
- * body and description are fingerprints of the HTML sent. Read back whole (defaults filled in).
+ * body and description are fingerprints of the HTML sent. Read back whole (defaults filled in,
+ * a format-2 fingerprint shortened).
  */
 export const AppliedSchema = z
   .strictObject({
@@ -74,13 +80,19 @@ export const AppliedSchema = z
     description: fingerprintOrEmpty().optional(),
   })
   // Parsed JSON holds no undefined: the fields given lay over the defaults as they are.
-  .transform((given): LessonFields => ({ ...DEFAULT_LESSON_FIELDS, ...(given as Partial<LessonFields>) }));
+  .transform((given): LessonFields => {
+    const fields = { ...DEFAULT_LESSON_FIELDS, ...(given as Partial<LessonFields>) };
+    return appliedOf({ ...fields, body: fingerprintFromDisk(fields.body), description: fingerprintFromDisk(fields.description) });
+  });
 
-/** `applied` as written: only the fields that differ from the school's defaults; never HTML. */
+/**
+ * `applied` as written: only the fields that differ from the school's defaults; never HTML;
+ * body and description as the fingerprint's hex digits (read back by state-layout.ts).
+ */
 export function appliedOnDisk(applied: Readonly<LessonFields>): Partial<LessonFields> {
   const out: Record<string, unknown> = {};
-  const fingerprinted = appliedOf(applied);
-  for (const f of LESSON_FIELDS) if (fingerprinted[f] !== DEFAULT_LESSON_FIELDS[f]) out[f] = fingerprinted[f];
+  for (const f of LESSON_FIELDS) if (applied[f] !== DEFAULT_LESSON_FIELDS[f]) out[f] = applied[f];
+  for (const f of FINGERPRINTED_FIELDS) if (out[f] !== undefined) out[f] = fingerprintOf(out[f] as string).slice(FINGERPRINT_PREFIX.length);
   return out as Partial<LessonFields>;
 }
 
@@ -146,22 +158,37 @@ export const PendingCallSchema = z.strictObject({
   section_id: z.string().optional(),
 });
 
+/** The `folders` table of state.json (state-layout.ts), by section id. */
+const SectionFolderSchema = z.strictObject({ path: z.string(), program_id: z.string() });
+
+/** A lesson as state.json writes it (state-layout.ts): its `program_id` may be its section folder's. */
+const LessonOnDiskSchema = z.strictObject({ ...LessonStateSchema.shape, program_id: z.string().optional() });
+
+/**
+ * A state as state.json holds it (format 3; format 2 reads the same way and is written as 3
+ * by the next write), and as the journal replays it (lessons whole, no `folders`). Read back,
+ * every lesson is whole (state-layout.ts expandLessons).
+ */
 export const StateSchema = z
   .strictObject({
-    version: z.literal(STATE_VERSION),
+    version: z.literal([2, STATE_VERSION]).transform(() => STATE_VERSION),
     lineage: z.uuid(),
     serial: z.int().min(0),
     /** The school this state belongs to; null until the first apply. */
     base_url: z.string().nullable(),
     /** As written: the `compiler` of every lesson with a digest that does not give its own (serialize-state.ts). */
     compiler: z.string().regex(COMPILER_PATTERN).optional(),
-    lessons: z.record(lessonKey(), LessonStateSchema).transform((r) => nullRecord(r)),
+    /** As written: each section's folder and program, which its lessons' lines leave out (state-layout.ts). */
+    folders: z.record(z.string(), SectionFolderSchema).optional(),
+    lessons: z.record(lessonKey(), LessonOnDiskSchema).transform((r) => nullRecord(r)),
     sections: z.record(z.string(), SectionStateSchema).transform((r) => nullRecord(r)),
     pending: z.record(z.string(), PendingCallSchema).transform((r) => nullRecord(r)),
   })
-  .transform(({ compiler, ...state }) => {
+  .transform(({ compiler, folders, ...state }, ctx) => {
     if (compiler !== undefined) for (const l of Object.values(state.lessons)) if (l.digest !== undefined) l.compiler ??= compiler;
-    return state;
+    const orphans = expandLessons(state.lessons, folders);
+    for (const key of orphans) ctx.issues.push({ code: 'custom', input: state.lessons[key], path: ['lessons', key, 'program_id'], message: 'no program_id, and no folders entry for its section to take it from' });
+    return orphans.length > 0 ? z.NEVER : { ...state, lessons: state.lessons as Record<string, z.output<typeof LessonStateSchema>> };
   });
 
 export type StateData = z.output<typeof StateSchema>;

@@ -1,5 +1,6 @@
 /** Stable JSON for files kept in git: sorted keys, 2-space indent, trailing newline. */
 import { appliedOnDisk, type LessonState, type StateData } from './schema.js';
+import { foldersOf, locationOnDisk, type SectionFolder } from './state-layout.js';
 
 /** Recursively sort object keys (arrays keep their order). */
 function sortKeys(value: unknown): unknown {
@@ -21,18 +22,23 @@ export function serializeStable(value: unknown): string {
 }
 
 /**
- * The state file's text: sorted keys, and one line per lesson, section and pending call, so a
- * one-lesson apply changes that lesson's line (and `serial`) in `git diff`, and a lesson costs
- * a few hundred bytes. `applied` leaves out the fields still at the school's defaults.
+ * The state file's text: sorted keys, and one line per lesson, section folder, section and
+ * pending call, so a one-lesson apply changes that lesson's line (and `serial`) in `git diff`,
+ * and a lesson costs a few hundred bytes. `applied` leaves out the fields still at the school's
+ * defaults; locations are written against the `folders` table (state-layout.ts).
  */
 export function serializeState(state: StateData): string {
   return new StateSerializer().serialize(state);
 }
 
-/** A lesson entry as written (see appliedOnDisk); its compiler only when it is not the file's. */
-function lessonOnDisk(entry: LessonState, compiler: string | undefined): Record<string, unknown> {
+/** A lesson entry as written (see appliedOnDisk, locationOnDisk); its compiler only when it is not the file's. */
+function lessonOnDisk(entry: LessonState, compiler: string | undefined, folder: SectionFolder | undefined): Record<string, unknown> {
   return {
     ...entry,
+    // Left out unless locationOnDisk gives them (sortKeys drops undefined).
+    program_id: undefined,
+    deps: undefined,
+    ...locationOnDisk(entry, folder),
     applied: appliedOnDisk(entry.applied),
     response: entry.response === '' ? undefined : entry.response,
     compiler: entry.compiler === compiler && entry.digest !== undefined ? undefined : entry.compiler,
@@ -60,27 +66,29 @@ export class StateSerializer {
   serialize(state: StateData): string {
     const parts: string[] = [];
     const compiler = commonCompiler(state.lessons);
-    const top = { ...state, compiler } as unknown as Record<string, unknown>;
+    const folders = foldersOf(state.lessons);
+    const top = { ...state, compiler, folders } as unknown as Record<string, unknown>;
     for (const key of Object.keys(top).sort()) {
       const value = top[key];
       if (value === undefined) continue;
       let text: string;
-      if (key === 'lessons') text = this.lessonsText(state.lessons, compiler);
-      else if (key === 'sections' || key === 'pending') text = lines(value as Record<string, unknown>, (v) => JSON.stringify(sortKeys(v)));
+      if (key === 'lessons') text = this.lessonsText(state.lessons, compiler, folders);
+      else if (key === 'sections' || key === 'pending' || key === 'folders') text = lines(value as Record<string, unknown>, (v) => JSON.stringify(sortKeys(v)));
       else text = JSON.stringify(sortKeys(value));
       parts.push(`  ${JSON.stringify(key)}: ${text}`);
     }
     return `{\n${parts.join(',\n')}\n}\n`;
   }
 
-  private lessonsText(lessons: Record<string, LessonState>, compiler: string | undefined): string {
+  private lessonsText(lessons: Record<string, LessonState>, compiler: string | undefined, folders: Record<string, SectionFolder>): string {
     const seen = new Set<string>();
     const text = lines(lessons, (entry, key) => {
-      const fp = [compiler, ...fingerprint(entry as unknown as Record<string, unknown>)];
+      const folder = folders[entry.section_id];
+      const fp = [compiler, folder?.path, folder?.program_id, ...fingerprint(entry as unknown as Record<string, unknown>)];
       let hit = this.cache.get(key);
       if (!hit || hit.fp.length !== fp.length || hit.fp.some((v, i) => v !== fp[i])) {
         for (const v of Object.values(entry)) if (v !== null && typeof v === 'object') Object.freeze(v);
-        hit = { fp, text: JSON.stringify(sortKeys(lessonOnDisk(entry, compiler))) };
+        hit = { fp, text: JSON.stringify(sortKeys(lessonOnDisk(entry, compiler, folder))) };
         this.cache.set(key, hit);
       }
       seen.add(key);

@@ -1,7 +1,7 @@
 /**
  * Version 1 of the state file, read and migrated in memory: bodies and descriptions become
  * fingerprints of their HTML, per-field response hashes are packed into one string. The next
- * write is version 2; a version-1 coursesync refuses that file by its version check.
+ * write is the current version; a version-1 coursesync refuses that file by its version check.
  */
 import { z } from 'zod';
 import { LessonFieldsSchema } from '../model/school-rules.js';
@@ -41,7 +41,7 @@ function recordOfV1(response: Readonly<Record<string, string>>, applied: Readonl
     .join(' ');
 }
 
-/** A parsed version-1 state as version 2. */
+/** A parsed version-1 state as the current version. */
 export function migrateV1(v1: z.output<typeof StateV1Schema>): StateData {
   const lessons = nullRecord<LessonState>();
   for (const [key, l] of Object.entries(v1.lessons)) {

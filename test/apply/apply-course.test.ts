@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyCourse, type ApplyCourseResult } from '../../src/apply/apply-course.js';
 import { buildPlan } from '../../src/sync/build-plan.js';
+import { readStateFile } from '../../src/state/state-file.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { hasChanges } from '../../src/plan/describe-change.js';
 import { lesson, writeRepo } from '../e2e/helpers.js';
@@ -98,7 +99,7 @@ describe('applyCourse: edits, moves, renames, removals', () => {
     expect(byName('sec_start').get('Epsilon')!.id).toBe(ids.get('Epsilon'));
     expect(byName('sec_generics').get('Zeta')!.id).toBe(ids.get('Zeta'));
     expect(byName('sec_generics').get('Eta')!.id).toBe(ids.get('Eta'));
-    const state = JSON.parse(await stateText(dir));
+    const { state } = await readStateFile(dir);
     expect(Object.keys(state.lessons).sort()).toEqual(['alpha', 'beta', 'delta', 'epsilon', 'eta2', 'gamma', 'zeta']);
     expect(state.lessons.zeta).toMatchObject({ program_id: 'prog_advanced', section_id: 'sec_generics', position: 1 });
 

@@ -17,6 +17,8 @@ import { SECRET, startTestEmulator } from '../apply/helpers.js';
 import { runCli } from '../e2e/helpers.js';
 import { serveAssets, type StaticHost } from '../e2e/static-server.js';
 import { launchChromium } from './chromium.js';
+import { readStateFile } from '../../src/state/state-file.js';
+import type { LessonState } from '../../src/state/schema.js';
 
 const ODIN = path.resolve(import.meta.dirname, '../fixtures/repos/odin');
 
@@ -54,14 +56,8 @@ afterAll(async () => {
 
 const env = () => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url });
 
-interface StateLesson {
-  id: string;
-  program_id: string;
-  path: string;
-}
-
-async function stateLessons(): Promise<Record<string, StateLesson>> {
-  return (JSON.parse(await readFile(path.join(repo, '.coursesync/state.json'), 'utf8')) as { lessons: Record<string, StateLesson> }).lessons;
+async function stateLessons(): Promise<Record<string, LessonState>> {
+  return (await readStateFile(repo)).state.lessons;
 }
 
 describe('the Odin-like course after one apply, in Chromium', () => {

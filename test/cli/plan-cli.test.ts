@@ -90,7 +90,7 @@ describe('coursesync plan', () => {
     expect(text.stdout).not.toMatch(/<p>/);
     expect(text.stdout).toMatch(/Plan: 1 to create, 1 to update, 2 unchanged\.\n$/);
     const html = await runCli(['plan', dir, '--html-diff']);
-    expect(html.stdout).toMatch(/-<p>Install Node 20|only its fingerprint sha256:[0-9a-f]{32}/);
+    expect(html.stdout).toMatch(/-<p>Install Node 20|only its fingerprint sha256:[0-9a-f]{24}/);
     expect(html.stdout).toMatch(/\+<p>Install Node 22/);
     const json = await runCli(['plan', dir, '--json']);
     const saved = parsePlanText(await readFile(join(dir, 'plan.json'), 'utf8'), 'plan.json');

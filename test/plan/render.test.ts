@@ -40,7 +40,7 @@ describe('renderings', () => {
         ~ p/s1/a.md (<id>) will be updated in place
             name: "Lesson a" → "Alpha"
             body:
-              (the HTML last sent is not kept in state, only its fingerprint sha256:ccfcef39dd800d62a5433663f719e847)
+              (the HTML last sent is not kept in state, only its fingerprint sha256:ccfcef39dd800d62a5433663)
               @@ -1,0 +1,2 @@
               +<p>Body of a</p>
               +<p>second line</p>
@@ -96,7 +96,7 @@ describe('renderings', () => {
 
         \`\`\`diff
         # body
-        (the HTML last sent is not kept in state, only its fingerprint sha256:ccfcef39dd800d62a5433663f719e847)
+        (the HTML last sent is not kept in state, only its fingerprint sha256:ccfcef39dd800d62a5433663)
         @@ -1,0 +1,2 @@
         +<p>Body of a</p>
         +<p>second line</p>

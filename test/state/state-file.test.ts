@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { emptyState } from '../../src/state/schema.js';
+import { emptyState, STATE_VERSION } from '../../src/state/schema.js';
 import { readStateFile, statePath } from '../../src/state/state-file.js';
 import { StateStore, checkBaseUrl } from '../../src/state/state-store.js';
 import { serializeState } from '../../src/state/serialize-state.js';
@@ -28,7 +28,7 @@ describe('state file', () => {
   it('a missing file is an empty state with a fresh lineage', async () => {
     const { state, exists } = await readStateFile(dir);
     expect(exists).toBe(false);
-    expect(state).toMatchObject({ version: 2, serial: 0, base_url: null, lessons: {}, sections: {}, pending: {} });
+    expect(state).toMatchObject({ version: STATE_VERSION, serial: 0, base_url: null, lessons: {}, sections: {}, pending: {} });
     expect(state.lineage).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -36,7 +36,7 @@ describe('state file', () => {
   it.each([
     ['truncated', good.slice(0, good.length / 2), /not valid JSON.*truncated or corrupted/],
     ['corrupted', good.replace('"lessons": {}', '"lessons": []'), /not a valid coursesync state: at lessons/],
-    ['newer version', good.replace('"version": 2', '"version": 9'), /format version 9, newer than this coursesync understands/],
+    ['newer version', good.replace(`"version": ${STATE_VERSION}`, '"version": 9'), /format version 9, newer than this coursesync understands/],
     ['not an object', 'null', /not a valid coursesync state/],
   ])('%s: clear error naming the file, file untouched', async (_name, text, message) => {
     await writeState(text);
@@ -63,7 +63,9 @@ describe('state file', () => {
     expect(parsed.lineage).toBe(lineage);
     expect(Object.keys(parsed)).toEqual([...Object.keys(parsed)].sort());
     expect(Object.keys(parsed.lessons.zeta.applied)).toEqual([...Object.keys(parsed.lessons.zeta.applied)].sort());
-    expect(parsed.lessons.zeta.applied.body).toMatch(/^sha256:[0-9a-f]{32}$/);
+    // The fingerprint's 24 hex digits (96 bits), its prefix left out on disk.
+    expect(parsed.lessons.zeta.applied.body).toMatch(/^[0-9a-f]{24}$/);
+    expect(store.data.lessons.zeta!.applied.body).toBe(`sha256:${parsed.lessons.zeta.applied.body}`);
     expect(await readdir(join(dir, '.coursesync'))).toEqual(['state.json']);
     const again = await StateStore.load(dir);
     expect(again.data).toEqual(store.data);

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readStateFile, statePath } from '../../src/state/state-file.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { serializeState } from '../../src/state/serialize-state.js';
-import { emptyState, type LessonState } from '../../src/state/schema.js';
+import { emptyState, STATE_VERSION, type LessonState } from '../../src/state/schema.js';
 import { responseRecord, RESPONSE_FIELDS } from '../../src/state/hash-response.js';
 import { appliedOf, fingerprintOf, FingerprintInRequestError } from '../../src/state/fingerprint.js';
 import { createRequest, diffFields, updateRequest } from '../../src/plan/diff-fields.js';
@@ -25,27 +25,36 @@ afterEach(async () => {
 
 const hex = (s: string, n: number) => createHash('sha256').update(s).digest('hex').slice(0, n);
 
-/** A lesson entry as apply leaves it for a typical lesson of a generated 10k-lesson repo. */
+const lessonFile = (i: number) => `${String((i % 100) + 1).padStart(3, '0')}-lesson-${String(i).padStart(5, '0')}.md`;
+
+/**
+ * A lesson entry as apply leaves it for a typical lesson of a generated 10k-lesson repo: an
+ * image of its section's folder and a link to the previous lesson, a description on a third.
+ */
 function typicalEntry(i: number): LessonState {
   const key = `lesson-${String(i).padStart(5, '0')}`;
   const section = Math.floor(i / 100);
-  const fields = fieldsOf(key, { name: `Lesson ${i}: loops, lists and tables`, body: `${BODY}<p>${i}</p>` });
+  const folder = `course/section-${String(section).padStart(3, '0')}`;
+  const description = i % 3 === 0 ? `<p>Lesson ${i} in <em>brief</em></p>` : '';
+  const fields = fieldsOf(key, { name: `Lesson ${i}: loops, lists and tables`, body: `${BODY}<p>${i}</p>`, description });
+  const previous = i % 100 === 0 ? [] : [`${folder}/${lessonFile(i - 1)}`];
   return {
     id: `les_${100000 + i}`,
     program_id: 'prog_intro',
     section_id: `sec_${String(section).padStart(3, '0')}`,
     position: (i % 100) + 1,
-    path: `course/section-${String(section).padStart(3, '0')}/${String((i % 100) + 1).padStart(3, '0')}-${key}.md`,
+    path: `${folder}/${lessonFile(i)}`,
     applied: appliedOf(fields),
     response: responseRecord(fields, appliedOf(fields)),
     blob: hex(`blob${i}`, 40),
     digest: hex(`digest${i}`, 32),
     compiler: hex('compiler', 12),
+    deps: [...previous, `${folder}/img/loops.png`],
   };
 }
 
-describe('state format 2', () => {
-  it('reads a version-1 file, migrating bodies to fingerprints and response hashes to one packed string, and writes version 2', async () => {
+describe('compact state format', () => {
+  it('reads a version-1 file, migrating bodies to fingerprints and response hashes to one packed string, and writes the current version', async () => {
     const fields = fieldsOf('loops', { body: BODY, description: '<p>Short <em>intro</em></p>' });
     const v1Response = Object.fromEntries(
       [...RESPONSE_FIELDS, 'section_id', 'position'].map((f) => [f, createHash('sha256').update(JSON.stringify((fields as Record<string, unknown>)[f] ?? null)).digest('hex').slice(0, 16)]),
@@ -62,10 +71,10 @@ describe('state format 2', () => {
     await mkdir(join(dir, '.coursesync'), { recursive: true });
     await writeFile(statePath(dir), JSON.stringify(v1, null, 2));
     const { state } = await readStateFile(dir);
-    expect(state.version).toBe(2);
+    expect(state.version).toBe(STATE_VERSION);
     const entry = state.lessons.loops!;
     expect(entry.applied.body).toBe(fingerprintOf(BODY));
-    expect(entry.applied.body).toMatch(/^sha256:[0-9a-f]{32}$/);
+    expect(entry.applied.body).toMatch(/^sha256:[0-9a-f]{24}$/);
     expect(entry.applied.description).toBe(fingerprintOf('<p>Short <em>intro</em></p>'));
     // The school answered what was sent: nothing to record, and no drift is invented.
     expect(entry.response).toBe('');
@@ -76,17 +85,21 @@ describe('state format 2', () => {
     await store.save();
     await store.close(); // folds the journal into state.json
     const text = await readFile(statePath(dir), 'utf8');
-    expect(JSON.parse(text).version).toBe(2);
+    expect(JSON.parse(text).version).toBe(STATE_VERSION);
     expect(text).not.toContain('<h2');
     expect((await readStateFile(dir)).state.lessons.loops).toEqual(entry);
   });
 
-  it('keeps a typical lesson under 400 bytes, one line per lesson, and a one-lesson change is a one-line diff', () => {
+  it('keeps a typical lesson (an image, a lesson link, a description on a third) under 400 bytes, one line per lesson, and a one-lesson change is a one-line diff', () => {
     const state = emptyState(LINEAGE, 'http://127.0.0.1:4010/api/v1');
     for (let i = 0; i < 10_000; i++) state.lessons[`lesson-${String(i).padStart(5, '0')}`] = typicalEntry(i);
     const before = serializeState(state);
     const perLesson = Buffer.byteLength(before) / 10_000;
     expect(perLesson).toBeLessThanOrEqual(400);
+    // Folder and program once per section; the lesson's own path and deps relative to it.
+    expect(before).toContain(`"folders": {\n    "sec_000": {"path":"course/section-000","program_id":"prog_intro"},`);
+    expect(before).toContain(`"deps":["001-lesson-00000.md","img/loops.png"],`);
+    expect(before).toContain(`"path":"002-lesson-00001.md",`);
     const changed = { ...state, serial: state.serial + 1, lessons: { ...state.lessons } };
     const e = changed.lessons['lesson-04242']!;
     changed.lessons['lesson-04242'] = { ...e, applied: appliedOf({ ...fieldsOf('x'), name: e.applied.name, body: '<p>edited</p>' }), digest: hex('new', 32) };
