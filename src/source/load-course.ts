@@ -45,8 +45,8 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const toRender = frame.toCompile;
   const maybeKnown = options.known?.lessons;
   if (!options.cache) {
-    const known = await renderAhead(source, frame, toRender, new Map(), threads, () => true);
-    return compileCourse(source, { render: createCachedRender(known.entries, options.render, known.digests).render, known: options.known, frame });
+    const rendered = await renderAhead(source, frame, toRender, new Map(), threads, () => true);
+    return compileCourse(source, { render: createCachedRender(rendered.entries, options.render, rendered.digests).render, frame });
   }
   // Unchanged files come compiled from the lesson cache; only the others are rendered (bodies
   // on every core first) and compiled.
@@ -63,10 +63,10 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   // when more changed, or when there is no lesson cache (first run, new compiler).
   const useRenders = fresh.length > FEW_CHANGED || (storedLessons.size === 0 && !stateAnswers);
   const storedRenders = useRenders ? await readRenderCache(dir) : new Map<string, RenderResult>();
-  const known = await renderAhead(source, frame, fresh, storedRenders, threads, (l) => !storedFiles.has(lessonCacheKey(l)));
-  const renders = createCachedRender(known.entries, options.render, known.digests);
+  const rendered = await renderAhead(source, frame, fresh, storedRenders, threads, (l) => !storedFiles.has(lessonCacheKey(l)));
+  const renders = createCachedRender(rendered.entries, options.render, rendered.digests);
   const lessons = createCachedCompile(storedLessons);
-  const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson, known: options.known, frame });
+  const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson, frame });
   // Lessons the state knew unchanged keep their cache entries.
   const unchanged = new Set(result.unchanged);
   for (const [key, entry] of storedLessons) if (unchanged.has(key.slice(0, key.indexOf('\0'))) && !lessons.used.has(key)) lessons.used.set(key, entry);
@@ -77,7 +77,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
     const keep = new Map(renders.used);
     for (const lesson of source.lessons) {
       if (unchanged.has(lesson.path)) continue; // never read
-      const digest = known.digests.get(lesson.body.text) ?? renderDigest(lesson.body.text);
+      const digest = rendered.digests.get(lesson.body.text) ?? renderDigest(lesson.body.text);
       const entry = storedRenders.get(digest);
       if (entry && !keep.has(digest)) keep.set(digest, entry);
     }
