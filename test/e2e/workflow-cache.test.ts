@@ -22,7 +22,7 @@ describe.each([
     const cache = steps.findIndex((s) => s.uses?.startsWith('actions/cache@'));
     expect(cache).toBeGreaterThanOrEqual(0);
     expect(cache).toBeLessThan(steps.findIndex(runsCoursesync));
-    const { path, key, 'restore-keys': restoreKeys } = steps[cache]!.with as Record<string, string>;
+    const { path, key = '', 'restore-keys': restoreKeys } = steps[cache]!.with as Record<string, string | undefined>;
     expect(path).toBe('.coursesync/cache');
     expect(key).toContain("hashFiles('**/package-lock.json')");
     // Caches are immutable: each run saves under its own key; restore-keys is the key less the run.
