@@ -14,7 +14,7 @@
  *   failing can still lose it.
  * - `synced`: the journal is also fsynced. fsyncs are group commits: one in flight, one queued
  *   behind it for every record appended meanwhile. Records written without waiting are fsynced
- *   in the background the same way, so they are durable shortly after.
+ *   in the background within a few milliseconds (one fsync for a burst of them).
  */
 import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +34,9 @@ const datasync = (fd: number) => new Promise<void>((resolve, reject) => fdatasyn
  * survives the process being killed, and is fsynced in the background).
  */
 export type Durability = 'synced' | 'written';
+
+/** How long a record written without waiting may stay un-fsynced (the background group commit). */
+const SYNC_SOON_MS = 5;
 
 /** Normalise a base URL for comparison: no trailing slash. */
 function normaliseBaseUrl(url: string): string {
@@ -55,6 +58,8 @@ export class StateStore {
   /** The first write of a repo without state.json (it writes the file whole), and the record after it. */
   private creating: Promise<void> | undefined;
   private afterCreate: Promise<void> | undefined;
+  /** The background fsync, once scheduled. */
+  private soon: ReturnType<typeof setTimeout> | undefined;
   /** The fsync in progress, and the one queued behind it (group commit). */
   private syncing: Promise<void> | undefined;
   private syncQueued: Promise<void> | undefined;
@@ -139,10 +144,18 @@ export class StateStore {
       return Promise.reject(e);
     }
     if (durability === 'synced') return written.then(() => this.sync());
-    // Durable soon: fsynced by the next group commit, which nobody waits for here.
-    return written.then(() => {
+    return written.then(() => this.syncSoon());
+  }
+
+  /**
+   * Durable soon: one background fsync for the records of the next few milliseconds (a burst of
+   * results shares it), unless a caller's own fsync covers them first.
+   */
+  private syncSoon(): void {
+    this.soon ??= setTimeout(() => {
+      this.soon = undefined;
       this.sync().catch(() => undefined);
-    });
+    }, SYNC_SOON_MS);
   }
 
   /** Append what was marked since the last record, or write state.json whole first. */
@@ -258,6 +271,8 @@ export class StateStore {
     try {
       if (this.journal !== undefined) {
         // Everything recorded is fsynced before the journal is folded in (or left for the next load).
+        clearTimeout(this.soon);
+        this.soon = undefined;
         await this.sync().catch(() => undefined);
         try {
           closeSync(this.journal);
