@@ -74,6 +74,7 @@ export class StateStore {
   private journalNamed = false;
   /** Whether state.json is on disk (a first write creates it whole; later ones append). */
   private onDisk: boolean;
+  private readonly journalPathname: string;
 
   private constructor(
     readonly dir: string,
@@ -83,6 +84,7 @@ export class StateStore {
     private lock: StateLock | undefined,
   ) {
     this.onDisk = existed;
+    this.journalPathname = journalPath(dir);
     this.tracker = new ChangeTracker(current);
   }
 
@@ -112,7 +114,7 @@ export class StateStore {
   }
 
   get journalFile(): string {
-    return journalPath(this.dir);
+    return this.journalPathname;
   }
 
   /** Write the current state (bumping serial), e.g. to create the file on a first apply. */
@@ -189,7 +191,7 @@ export class StateStore {
    * and the write, and records reach the file in serial order.
    */
   private appendRecord(): void {
-    const file = this.journalFile;
+    const file = this.journalPathname;
     try {
       this.current.serial += 1;
       let text = encodeRecord(this.tracker.take(this.current.serial));
