@@ -11,12 +11,13 @@
  * kill at any moment leaves either the record (resolved at the next start) or the result.
  * Within a chain, `done` may also write the next call's pending record in the same write
  * (still before that call's request), halving the writes on the chain's critical path.
+ * How durable each write must be before the request leaves: `durabilityBefore` below.
  */
 import type { CallStep } from '../plan/plan-schema.js';
 import { OutcomeUnknownError, SchoolApiError } from '../school/errors.js';
 import type { Lesson } from '../school/wire/lessons.js';
 import type { PendingCall, StateData } from '../state/schema.js';
-import type { StateStore } from '../state/state-store.js';
+import type { Durability, StateStore } from '../state/state-store.js';
 import { lessonsInSection } from '../state/track-changes.js';
 import { endpointOf, recordSuccess, recordUncertainCreate } from './record-call.js';
 
@@ -44,6 +45,34 @@ export function pendingRecordOf(step: CallStep, now: Date): PendingCall {
     record.section_id = step.section_id;
   }
   return record;
+}
+
+/**
+ * How durable a step's pending record must be before its request leaves
+ * (docs/guarantees.md#what-is-durable-before-a-request-leaves). Every record is written (in the
+ * journal, so a killed process keeps it) before its request; a power loss can still drop what
+ * is not fsynced, so the question is what a lost record would cost:
+ * - a create is not idempotent. Had the machine lost its record after `POST /lessons` reached
+ *   the school, the next apply would see nothing pending and create the lesson again: a silent
+ *   duplicate. Its record is fsynced first; a lost answer is then an uncertain create.
+ * - a call that places a lesson (a move, an unpublish into the archive: `section_id` or
+ *   `position` in the request) is idempotent for that lesson but shifts its neighbours, and
+ *   the next plan is computed against the positions in the state. Its record is fsynced
+ *   first, so the next start reads the sections back and plans from the truth.
+ * - any other update or unpublish sets fields of one lesson to absolute values, and sending
+ *   it twice gives what sending it once gives. Had its record been lost, the state still
+ *   holds the call's inputs as not applied: the next plan proposes the same call, and the
+ *   re-send converges. No id can be lost (the lesson had one) and nothing is duplicated, so
+ *   it does not wait for an fsync (with 8 calls in flight that wait was most of apply's own
+ *   cost per edit).
+ * Results are never waited for: a lost result leaves the fsynced pending record (resolved at
+ * the next start) or, for such an update, the same re-send; and the next fsync (another
+ * call's record, or the background group commit) covers every record appended before it.
+ */
+export function durabilityBefore(step: CallStep | undefined): Durability {
+  if (step === undefined) return 'written';
+  const placesLesson = step.request.section_id !== undefined || step.request.position !== undefined;
+  return step.action === 'create' || placesLesson ? 'synced' : 'written';
 }
 
 /** A mark asking the end of this run (or the next start) to read a lesson back with `PATCH {}`. */
@@ -91,7 +120,7 @@ export class CallLifecycle {
   /** new → pending: write the record, unless the previous call of the chain already did. */
   async pending(alreadyWritten: boolean): Promise<void> {
     this.move(['new'], 'pending');
-    if (!alreadyWritten) await this.store.beginCall(this.step.call_id, pendingRecordOf(this.step, this.now()));
+    if (!alreadyWritten) await this.store.beginCall(this.step.call_id, pendingRecordOf(this.step, this.now()), durabilityBefore(this.step));
   }
 
   /** pending → sent: the request may leave now. */
@@ -101,7 +130,8 @@ export class CallLifecycle {
 
   /**
    * sent → done: record the result (a position mismatch also marks the lesson for a read-back)
-   * and, when `next` is given, the next call's pending record in the same write.
+   * and, when `next` is given, the next call's pending record in the same write, as durable as
+   * that record must be before `next`'s request.
    * @returns whether `next`'s pending record was written.
    */
   async done(lesson: Lesson, mismatch: PositionMismatch | null, next: CallStep | undefined): Promise<boolean> {
@@ -114,7 +144,7 @@ export class CallLifecycle {
         d.pending[next.call_id] = pendingRecordOf(next, this.now());
         nextWritten = true;
       }
-    });
+    }, durabilityBefore(next));
     return nextWritten;
   }
 
@@ -129,7 +159,7 @@ export class CallLifecycle {
       recordUncertainCreate(d, step, this.now().toISOString());
       const other = lessonsInSection(d, step.section_id).find(([key]) => key !== step.key);
       if (other) d.pending[readBackId(other[0])] = readBackRecordOf(other[0], other[1].id!, this.now());
-    });
+    }, 'written');
   }
 
   /**
@@ -139,7 +169,7 @@ export class CallLifecycle {
    */
   async failed(error: unknown): Promise<void> {
     this.move(['sent'], 'failed');
-    if (certainlyNotSaved(error) || this.step.action === 'create') await this.store.endCall(this.step.call_id, () => {});
+    if (certainlyNotSaved(error) || this.step.action === 'create') await this.store.endCall(this.step.call_id, () => {}, 'written');
   }
 
   /**
@@ -149,6 +179,6 @@ export class CallLifecycle {
   async skipped(recordWritten = this.phase === 'pending'): Promise<void> {
     const written = recordWritten;
     this.move(['new', 'pending'], 'skipped');
-    if (written) await this.store.endCall(this.step.call_id, () => {});
+    if (written) await this.store.endCall(this.step.call_id, () => {}, 'written');
   }
 }

@@ -47,6 +47,9 @@ export function slotsOfSection(draft: StateData, sectionId: string): SectionSlot
  * these, so a shift is not reported as drift.
  */
 export function placeInState(draft: StateData, key: string, sectionId: string, position: number): void {
+  // Already there (an edit of fields): nothing moves, and the section need not be looked at.
+  const entry = draft.lessons[key];
+  if (entry !== undefined && entry.id !== null && entry.section_id === sectionId && entry.position === position) return;
   // Leaving the old section leaves a gap there: nothing else in state moves.
   const before = slotsOfSection(draft, sectionId);
   const slots = new Map(before);

@@ -1,23 +1,42 @@
 /**
  * StateStore: the one object apply uses to change state. Every change goes through `update()`,
- * which resolves once the change is durable (serial bumped), so apply can record a pending call
- * before its request and the result after it (write-ahead) and a kill loses nothing. Concurrent
- * chains share one store; their writes are grouped, never interleaved.
+ * which resolves once the change is written (serial bumped), so apply can record a pending call
+ * before its request and the result after it (write-ahead). Concurrent chains share one store.
  *
  * A write appends one record to the journal (state/journal.ts) holding only what changed, found
  * through the draft `update()` hands out: every key read or written through it is marked
  * (state/track-changes.ts), so the cost of a write follows the change, not the state. The
  * journal is folded into state.json by `close()` and, after a kill, by the next `load()`.
+ *
+ * Two levels of "written" (docs/guarantees.md#what-is-durable-before-a-request-leaves):
+ * - `written`: the record is appended (a `write` to the journal) when `update()` resolves, so a
+ *   killed process (SIGKILL, a crash) loses nothing; only the operating system or the power
+ *   failing can still lose it.
+ * - `synced`: the journal is also fsynced. fsyncs are group commits: one in flight, one queued
+ *   behind it for every record appended meanwhile. Records written without waiting are fsynced
+ *   in the background within a few milliseconds (one fsync for a burst of them).
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
-import { encodeRecord, journalPath, type JournalRecord } from './journal.js';
+import { encodeRecord, journalPath } from './journal.js';
 import { acquireStateLock, type AcquireLockOptions, type StateLock } from './lock-state.js';
 import { STATE_DIR, type PendingCall, type StateData } from './schema.js';
 import { compactStateFile, removeStaleTempFiles, statePath, syncFolder, writeStateFile } from './state-file.js';
 import { ChangeTracker } from './track-changes.js';
+
+/** fdatasync, looked up at each call (a test puts a slow disk in its place). */
+const datasync = (fd: number) => new Promise<void>((resolve, reject) => fdatasync(fd, (e) => (e ? reject(e) : resolve())));
+
+/**
+ * What `update()` waits for: `synced` (fsynced: survives a power loss) or `written` (appended:
+ * survives the process being killed, and is fsynced in the background).
+ */
+export type Durability = 'synced' | 'written';
+
+/** How long a record written without waiting may stay un-fsynced (the background group commit). */
+const SYNC_SOON_MS = 5;
 
 /** Normalise a base URL for comparison: no trailing slash. */
 function normaliseBaseUrl(url: string): string {
@@ -36,15 +55,26 @@ export function checkBaseUrl(state: StateData, baseUrl: string, file: string): v
 
 export class StateStore {
   private readonly tracker: ChangeTracker;
-  /** The write in progress, and the one queued behind it (group commit). */
-  private inFlight: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
+  /** The first write of a repo without state.json (it writes the file whole), and the record after it. */
+  private creating: Promise<void> | undefined;
+  private afterCreate: Promise<void> | undefined;
+  /** The background fsync, once scheduled. */
+  private soon: ReturnType<typeof setTimeout> | undefined;
+  /** The fsync in progress, and the one queued behind it (group commit). */
+  private syncing: Promise<void> | undefined;
+  private syncQueued: Promise<void> | undefined;
+  /** Records appended to the journal, and how many of them an fsync has covered. */
+  private appended = 0;
+  private synced = 0;
   /** Set when a write failed: the files no longer match memory, so nothing more is written. */
   private failure: unknown;
-  /** The open journal, once this store has appended to it. */
-  private journal: FileHandle | undefined;
+  /** The open journal (a file descriptor), once this store has appended to it. */
+  private journal: number | undefined;
+  /** Whether the folder was fsynced since the journal was created (its name is durable). */
+  private journalNamed = false;
   /** Whether state.json is on disk (a first write creates it whole; later ones append). */
   private onDisk: boolean;
+  private readonly journalPathname: string;
 
   private constructor(
     readonly dir: string,
@@ -54,6 +84,7 @@ export class StateStore {
     private lock: StateLock | undefined,
   ) {
     this.onDisk = existed;
+    this.journalPathname = journalPath(dir);
     this.tracker = new ChangeTracker(current);
   }
 
@@ -83,7 +114,7 @@ export class StateStore {
   }
 
   get journalFile(): string {
-    return journalPath(this.dir);
+    return this.journalPathname;
   }
 
   /** Write the current state (bumping serial), e.g. to create the file on a first apply. */
@@ -92,79 +123,143 @@ export class StateStore {
   }
 
   /**
-   * Apply `mutate` to the state now and resolve once a write that includes it is durable.
-   * Writes never overlap: updates made while a write is in flight are written together by the
-   * next one (group commit), and `serial` goes up by one per write. Change the state only
-   * through `draft` (an entry taken from `data` and edited is not written). A lesson entry's
-   * `applied`, `response` and `uncertain` objects are frozen once written: replace them, never
-   * edit them in place. After a failed write the store refuses further updates (the files hold
-   * the last good state; memory does not).
+   * Apply `mutate` to the state now and resolve once a write that includes it is `durability`
+   * (default `synced`; see the file header). Each update is one record, appended before this
+   * returns, and `serial` goes up by one per record; updates made while state.json is first
+   * written share the record after it. Change the state only through `draft` (an entry taken
+   * from `data` and edited is not written). A lesson entry's `applied`, `response` and
+   * `uncertain` objects are frozen once written: replace them, never edit them in place. After
+   * a failed write the store refuses further updates (the files hold the last good state;
+   * memory does not).
    */
-  update(mutate: (draft: StateData) => void): Promise<void> {
+  update(mutate: (draft: StateData) => void, durability: Durability = 'synced'): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     try {
       mutate(this.tracker.draft);
     } finally {
       this.tracker.settle();
     }
-    return this.flush();
+    let written: Promise<void>;
+    try {
+      written = this.append();
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (durability === 'synced') return written.then(() => this.sync());
+    return written.then(() => this.syncSoon());
   }
 
-  private flush(): Promise<void> {
-    if (this.inFlight === undefined) {
-      this.inFlight = this.writeNow().finally(() => {
-        this.inFlight = undefined;
-      });
-      return this.inFlight;
+  /**
+   * Durable soon: one background fsync for the records of the next few milliseconds (a burst of
+   * results shares it), unless a caller's own fsync covers them first.
+   */
+  private syncSoon(): void {
+    this.soon ??= setTimeout(() => {
+      this.soon = undefined;
+      this.sync().catch(() => undefined);
+    }, SYNC_SOON_MS);
+  }
+
+  /** Append what was marked since the last record, or write state.json whole first. */
+  private append(): Promise<void> {
+    if (this.onDisk) {
+      this.appendRecord();
+      return Promise.resolve();
     }
-    this.queued ??= this.inFlight
+    if (this.creating === undefined) {
+      // No state.json yet: the first write creates it whole (it fixes the lineage), fsynced.
+      this.current.serial += 1;
+      this.tracker.take(this.current.serial);
+      this.creating = writeStateFile(this.dir, this.current).then(
+        () => {
+          this.onDisk = true;
+        },
+        (e: unknown) => {
+          this.failure = e;
+          throw e;
+        },
+      );
+      return this.creating;
+    }
+    // Written while state.json is created: one record after it, for all of them.
+    this.afterCreate ??= this.creating.then(() => this.appendRecord());
+    return this.afterCreate;
+  }
+
+  /**
+   * One record, appended synchronously: nothing can change the state between taking the marks
+   * and the write, and records reach the file in serial order.
+   */
+  private appendRecord(): void {
+    const file = this.journalPathname;
+    try {
+      this.current.serial += 1;
+      let text = encodeRecord(this.tracker.take(this.current.serial));
+      if (this.journal === undefined) {
+        this.journal = openSync(file, 'wx', 0o644);
+        text = encodeRecord({ journal: 1, lineage: this.current.lineage, base: this.current.serial - 1 }) + text;
+      }
+      const bytes = Buffer.from(text, 'utf8');
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.journal, bytes, at);
+      this.appended += 1;
+    } catch (e) {
+      this.failure = failure('state/write-failed', { file, reason: (e as Error).message }, { cause: e });
+      throw this.failure;
+    }
+  }
+
+  /** Resolve once every record appended so far is fsynced (group commit). */
+  private sync(): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.synced >= this.appended) return Promise.resolve();
+    if (this.syncing === undefined) {
+      const upTo = this.appended;
+      this.syncing = this.syncNow()
+        .then(() => {
+          this.synced = Math.max(this.synced, upTo);
+        })
+        .finally(() => {
+          this.syncing = undefined;
+        });
+      return this.syncing;
+    }
+    // Records appended while an fsync runs may not be covered by it: one more, for all of them.
+    this.syncQueued ??= this.syncing
       .catch(() => undefined)
       .then(() => {
-        this.queued = undefined;
-        return this.failure === undefined ? this.flush() : Promise.reject(this.failure);
+        this.syncQueued = undefined;
+        return this.sync();
       });
-    return this.queued;
+    return this.syncQueued;
   }
 
-  private async writeNow(): Promise<void> {
-    this.current.serial += 1;
-    // Taken synchronously: what changes while this write is in flight goes into the next one.
-    const record: JournalRecord = this.tracker.take(this.current.serial);
-    const file = this.onDisk ? this.journalFile : this.file;
+  private async syncNow(): Promise<void> {
+    const file = this.journalFile;
     try {
-      if (!this.onDisk) {
-        // No state.json yet: the first write creates it whole (it fixes the lineage).
-        await writeStateFile(this.dir, this.current);
-        this.onDisk = true;
-      } else if (this.journal === undefined) {
-        const header = encodeRecord({ journal: 1, lineage: this.current.lineage, base: this.current.serial - 1 });
-        this.journal = await open(file, 'wx', 0o644);
-        await this.journal.writeFile(header + encodeRecord(record), 'utf8');
-        await this.journal.datasync();
+      await datasync(this.journal!);
+      if (!this.journalNamed) {
         await syncFolder(join(this.dir, STATE_DIR));
-      } else {
-        await this.journal.writeFile(encodeRecord(record), 'utf8');
-        await this.journal.datasync();
+        this.journalNamed = true;
       }
     } catch (e) {
-      this.failure = e instanceof CoursesyncError ? e : failure('state/write-failed', { file, reason: (e as Error).message }, { cause: e });
+      this.failure ??= e instanceof CoursesyncError ? e : failure('state/write-failed', { file, reason: (e as Error).message }, { cause: e });
       throw this.failure;
     }
   }
 
   /** Write-ahead: record a call before its request is sent. */
-  async beginCall(callId: string, call: PendingCall): Promise<void> {
+  async beginCall(callId: string, call: PendingCall, durability: Durability = 'synced'): Promise<void> {
     await this.update((s) => {
       s.pending[callId] = call;
-    });
+    }, durability);
   }
 
   /** Record a call's outcome and drop its pending record, in one write. */
-  async endCall(callId: string, record: (draft: StateData) => void): Promise<void> {
+  async endCall(callId: string, record: (draft: StateData) => void, durability: Durability = 'synced'): Promise<void> {
     await this.update((s) => {
       record(s);
       delete s.pending[callId];
-    });
+    }, durability);
   }
 
   /**
@@ -173,11 +268,19 @@ export class StateStore {
    * A compaction that fails leaves the journal, which the next load folds in. Never throws.
    */
   async close(): Promise<void> {
-    await this.queued?.catch(() => undefined);
-    await this.inFlight?.catch(() => undefined);
+    await this.creating?.catch(() => undefined);
+    await this.afterCreate?.catch(() => undefined);
     try {
       if (this.journal !== undefined) {
-        await this.journal.close().catch(() => undefined);
+        // Everything recorded is fsynced before the journal is folded in (or left for the next load).
+        clearTimeout(this.soon);
+        this.soon = undefined;
+        await this.sync().catch(() => undefined);
+        try {
+          closeSync(this.journal);
+        } catch {
+          // Closing a descriptor whose data is fsynced loses nothing.
+        }
         this.journal = undefined;
         // Best effort: the journal is durable, and the next load folds it in.
         if (this.failure === undefined) await compactStateFile(this.dir).catch(() => undefined);

@@ -1,5 +1,5 @@
 // Apply at scale, no latency: what apply itself costs per call, and how that grows with the school.
-// Usage: npm run bench (builds generate-repo), or: node test/bench/apply-scale.mjs [sizes=1000,10000] [edits=100] [concurrency=8]
+// Usage: npm run bench (builds generate-repo), or: node test/bench/apply-scale.mjs [sizes=1000,10000] [edits=100] [concurrency=8] [edit rounds=1]
 // (APPLY_PROFILE=<folder> writes a CPU profile of each apply there.)
 // Per size N (N lessons, 100 per section, ~3 KB of Markdown each; the render cache is warmed
 // once first: this measures apply, not rendering):
@@ -10,7 +10,8 @@
 // - state bytes per call: the journal's size at the last answer over the calls, and state.json
 //   (written once, at compaction) over the calls;
 // - edits: `edits` lesson files changed in the N-lesson school, applied; against the same PATCHes
-//   from the bare client.
+//   from the bare client. With `edit rounds` R > 1, R rounds (each edits the same files again),
+//   apply and bare client alternating, and the median ratio: one round is noise on a shared machine.
 import { cp, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,9 @@ if (process.argv[2] === '--apply') {
   let ended = 0;
   let journalBytes = 0;
   let expected = Infinity;
+  // This process's CPU time from the first request to the last answer (less noisy than wall time on a shared machine).
+  let cpuFirst;
+  let cpuLast;
   const t0 = performance.now();
   const result = await applyCourse(dir, {
     env: { ...process.env, COURSESYNC_TOKEN: TOKEN, COURSESYNC_BASE_URL: url },
@@ -39,23 +43,41 @@ if (process.argv[2] === '--apply') {
       return true;
     },
     onEvent: (e) => {
-      if (e.type === 'call-start' && first === 0) first = performance.now();
+      if (e.type === 'call-start' && first === 0) {
+        first = performance.now();
+        cpuFirst = process.cpuUsage();
+      }
       if (e.type !== 'call-end') return;
       last = performance.now();
+      if (++ended !== expected) return;
+      cpuLast = process.cpuUsage(cpuFirst);
       // The journal holds every call's record now (compaction comes after the run).
-      if (++ended === expected && existsSync(journal)) journalBytes = statSync(journal).size;
+      if (existsSync(journal)) journalBytes = statSync(journal).size;
     },
   });
   const end = performance.now();
   const outcomes = result.result?.outcomes ?? [];
   if (!outcomes.every((o) => o.status === 'done')) throw new Error(`apply: ${outcomes.filter((o) => o.status !== 'done').length} calls not done`);
   const stateBytes = (await stat(join(dir, '.coursesync/state.json'))).size;
-  await writeFile(out, JSON.stringify({ calls: last - first, before: first - t0, after: end - last, total: end - t0, count: outcomes.length, journalBytes, stateBytes, chains: chainsOf(result.plan) }));
+  await writeFile(out, JSON.stringify({ cpu: (cpuLast.user + cpuLast.system) / 1000, calls: last - first, before: first - t0, after: end - last, total: end - t0, count: outcomes.length, journalBytes, stateBytes, chains: chainsOf(result.plan) }));
   process.exit(0);
 }
 
+// The child: the bare client in a fresh process (its code not yet optimised, as apply's is not), its figures written to a JSON file.
+if (process.argv[2] === '--bare') {
+  const [url, concurrency, chainsFile, out] = process.argv.slice(3);
+  const chains = JSON.parse(await readFile(chainsFile, 'utf8'));
+  // One request first, as apply reads the sections before its calls: fetch is loaded and a connection open.
+  await (await fetch(`${url}/programs`, { headers: { authorization: `Bearer ${TOKEN}` } })).arrayBuffer();
+  const cpu0 = process.cpuUsage();
+  const calls = await bareClient(url, TOKEN, chains, Number(concurrency));
+  const cpu = process.cpuUsage(cpu0);
+  await writeFile(out, JSON.stringify({ calls, cpu: (cpu.user + cpu.system) / 1000 }));
+  process.exit(0);
+}
 
-const [sizesArg = '1000,10000', editsArg = '100', limitArg = '8'] = process.argv.slice(2);
+const [sizesArg = '1000,10000', editsArg = '100', limitArg = '8', roundsArg = '1'] = process.argv.slice(2);
+const rounds = Math.max(1, Number(roundsArg));
 const sizes = sizesArg.split(',').map(Number);
 const edits = Number(editsArg);
 const limit = Number(limitArg);
@@ -72,6 +94,16 @@ async function applyChild(dir, url) {
   const run = await timeNode([...profile, SELF, '--apply', dir, url, String(limit), out]);
   if (run.code !== 0) throw new Error(`apply failed: ${run.stderr}`);
   return { ...JSON.parse(await readFile(out, 'utf8')), rssMb: run.rssMb, wall: run.wall };
+}
+
+/** The bare client in its own fresh process: wall time of the calls and its CPU time. */
+async function bareChild(url, chains) {
+  const file = join(await tempDir('bare'), 'chains.json');
+  await writeFile(file, JSON.stringify(chains));
+  const out = `${file}.out`;
+  const run = await timeNode([SELF, '--bare', url, String(limit), file, out]);
+  if (run.code !== 0) throw new Error(`bare client failed: ${run.stderr}`);
+  return JSON.parse(await readFile(out, 'utf8'));
 }
 
 heading(`apply at scale: creates and ${edits} edits, emulator with no latency, concurrency ${limit}, sizes ${sizes.join(', ')}`);
@@ -108,17 +140,38 @@ for (const n of sizes) {
   const planFiles = planned.desired.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons.map((l) => l.path)));
   const step = Math.max(1, Math.floor(planFiles.length / edits));
   const edited = planFiles.filter((_, i) => i % step === 0).slice(0, edits);
-  for (const [i, path] of edited.entries()) {
-    const file = join(dir, path);
-    await writeFile(file, `${await readFile(file, 'utf8')}\nA new closing paragraph (edit ${i + 1}), with a [link](https://example.com/more-${i}).\n`);
+  const ratios = [];
+  const cpuRatios = [];
+  const freshRatios = [];
+  let edit;
+  for (let round = 1; round <= rounds; round++) {
+    for (const [i, path] of edited.entries()) {
+      const file = join(dir, path);
+      await writeFile(file, `${await readFile(file, 'utf8')}\nA new closing paragraph (edit ${i + 1}, round ${round}), with a [link](https://example.com/more-${i}-${round}).\n`);
+    }
+    edit = await applyChild(dir, emu.url);
+    if (edit.count !== edited.length) throw new Error(`${edit.count} of ${edited.length} edits`);
+    const cpu0 = process.cpuUsage();
+    const bareEdits = await bareClient(emu.url, TOKEN, edit.chains, limit);
+    const cpuUsed = process.cpuUsage(cpu0);
+    const bareCpu = (cpuUsed.user + cpuUsed.system) / 1000;
+    const fresh = await bareChild(emu.url, edit.chains);
+    ratios.push(edit.calls / bareEdits);
+    cpuRatios.push(edit.cpu / bareCpu);
+    freshRatios.push(edit.calls / fresh.calls);
+    console.log(
+      `${edited.length} edits in a ${n}-lesson school${rounds > 1 ? ` (round ${round})` : ''}: calls ${ms(edit.calls)} vs bare client ${ms(bareEdits)} → ${ratio(edit.calls, bareEdits)} (target ≤ 1.2×); ` +
+        `client CPU in the calls ${ms(edit.cpu)} vs ${ms(bareCpu)}; bare client in a fresh process ${ms(fresh.calls)} (CPU ${ms(fresh.cpu)}) → ${ratio(edit.calls, fresh.calls)}; ` +
+        `apply total ${ms(edit.total)} (load + compile + plan ${ms(edit.before)}, compaction ${ms(edit.after)}); journal ${(edit.journalBytes / edited.length).toFixed(0)} bytes per call; peak memory ${edit.rssMb.toFixed(0)} MB`,
+    );
   }
-  const edit = await applyChild(dir, emu.url);
-  if (edit.count !== edited.length) throw new Error(`${edit.count} of ${edited.length} edits`);
-  const bareEdits = await bareClient(emu.url, TOKEN, edit.chains, limit);
-  console.log(
-    `${edited.length} edits in a ${n}-lesson school: calls ${ms(edit.calls)} vs bare client ${ms(bareEdits)} → ${ratio(edit.calls, bareEdits)} (target ≤ 1.2×); ` +
-      `apply total ${ms(edit.total)} (load + compile + plan ${ms(edit.before)}, compaction ${ms(edit.after)}); journal ${(edit.journalBytes / edited.length).toFixed(0)} bytes per call; peak memory ${edit.rssMb.toFixed(0)} MB`,
-  );
+  if (rounds > 1) {
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(2);
+    console.log(
+      `${edited.length} edits in a ${n}-lesson school: median ${median(ratios)}× the bare client over ${rounds} rounds (${ratios.map((r) => r.toFixed(2)).join(', ')}) (target ≤ 1.2×); ` +
+        `client CPU in the calls: median ${median(cpuRatios)}× the bare client's; against the bare client in a fresh process: median ${median(freshRatios)}×`,
+    );
+  }
   curve.push({ n, creates, edit });
   await emu.close();
   await cleanup();
