@@ -95,7 +95,8 @@ export function parseStateText(text: string, file: string): StateData {
     const problem = '"__proto__" is not a lesson key, section folder or call id (coursesync never writes it; the entry was edited by hand)';
     throw failure('state/invalid', { file, where: proto, problem, more: 0 });
   }
-  // A version-1 file is migrated in memory; it is written as version 2 by the next write.
+  // Version 1 is migrated in memory, version 2 read as it is (StateSchema); either is written as
+  // the current version by the next write.
   const parsed = version === 1 ? StateV1Schema.transform(migrateV1).safeParse(raw) : StateSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
