@@ -139,7 +139,8 @@ describe('coursesync preview in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(42);
 
     await writeFile(join(own, 'course/02-types/05-broken.md'), '---\nname: Broken\ndrip_delay: soon\n---\nx\n');
-    const diagnostic = page.locator('#diagnostics .diagnostic.error');
+    // writeFile creates the file empty first: a rebuild may catch it so and show that error for a moment.
+    const diagnostic = page.locator('#diagnostics .diagnostic.error', { hasText: 'drip_delay' });
     await diagnostic.first().waitFor({ timeout: 5000 });
     expect(await diagnostic.locator('.place').first().textContent()).toBe('course/02-types/05-broken.md:3:13');
     expect(await diagnostic.locator('.message').first().textContent()).toMatch(/drip_delay/);
