@@ -80,6 +80,7 @@ export async function runApply(target: string | undefined, options: ApplyCommand
 
   const { applyCourse, describeOutcome, summarizeApply } = await import('../apply/index.js');
   const { renderText, summaryLine } = await import('../plan/index.js');
+  const { isCall } = await import('../plan/plan-schema.js');
   const err = io.stderr;
   // With --json, stdout holds the one JSON document; what a person reads goes to stderr.
   const out = options.json ? err : io.stdout;
@@ -126,7 +127,7 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       confirm: async (plan, ctx) => {
         const { readPlanSources } = await import('../sync/plan-sources.js');
         out.write(renderText(plan, { color, sources: await readPlanSources(dir, plan), htmlDiff: options.htmlDiff === true }));
-        const calls = plan.changes.filter((ch) => ch.action === 'create' || ch.action === 'update' || ch.action === 'move' || ch.action === 'unpublish').length;
+        const calls = plan.changes.filter(isCall).length;
         const question = `Apply ${calls === 1 ? 'this' : 'these'} ${plural(calls, 'call')} to ${ctx.baseUrl}?`;
         // Off a terminal nobody can confirm; asked only when there is a call to make.
         if (!interactive && !options.yes) throw failure('cli/needs-yes', { question, plan: true });
