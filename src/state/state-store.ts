@@ -23,7 +23,7 @@ import { CoursesyncError } from '../diagnostics/errors.js';
 import { encodeRecord, journalPath } from './journal.js';
 import { acquireStateLock, type AcquireLockOptions, type StateLock } from './lock-state.js';
 import { STATE_DIR, type PendingCall, type StateData } from './schema.js';
-import { compactStateFile, removeStaleTempFiles, statePath, syncFolder, writeStateFile } from './state-file.js';
+import { compactStateFile, readStateFile, removeStaleTempFiles, statePath, syncFolder, writeStateFile } from './state-file.js';
 import { ChangeTracker } from './track-changes.js';
 
 /** fdatasync, looked up at each call (a test puts a slow disk in its place). */
@@ -96,7 +96,8 @@ export class StateStore {
     const lock = options.lock ? await acquireStateLock(dir, options) : undefined;
     try {
       if (lock) await removeStaleTempFiles(dir);
-      const { state, exists } = await compactStateFile(dir);
+      // Only the lock holder folds the journal in: a reader must not rewrite state.json under a live writer.
+      const { state, exists } = lock ? await compactStateFile(dir) : await readStateFile(dir);
       return new StateStore(dir, state, exists, lock);
     } catch (e) {
       await lock?.release();
