@@ -15,7 +15,7 @@ import { blobIdOfFile } from '../source/blob-id.js';
 import { placesOf } from '../state/known-lessons.js';
 import type { LessonState } from '../state/schema.js';
 import type { StateStore } from '../state/state-store.js';
-import { BUILD_RECORD_FIELDS, type BuildRecord } from '../state/lesson-record.js';
+import { BUILD_RECORD_FIELDS, withoutBuildRecord, type BuildRecord } from '../state/lesson-record.js';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -60,9 +60,7 @@ export async function recordBuilds(store: StateStore, dir: string, desired: Desi
     for (const { key, record } of changes) {
       const entry = d.lessons[key];
       if (!entry) continue;
-      const next: LessonState = { ...entry };
-      for (const f of BUILD_RECORD_FIELDS) delete next[f];
-      d.lessons[key] = { ...next, ...record };
+      d.lessons[key] = { ...withoutBuildRecord(entry), ...record };
     }
   });
   return changes.length;
