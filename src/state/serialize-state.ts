@@ -1,6 +1,6 @@
 /** Stable JSON for files kept in git: sorted keys, 2-space indent, trailing newline. */
 import { appliedOnDisk, type LessonState, type StateData } from './schema.js';
-import { foldersOf, locationOnDisk, type SectionFolder } from './state-layout.js';
+import { foldersOf, locationOnDisk, mostCommon, type SectionFolder } from './state-layout.js';
 
 /** Recursively sort object keys (arrays keep their order). */
 function sortKeys(value: unknown): unknown {
@@ -28,7 +28,29 @@ export function serializeStable(value: unknown): string {
  * defaults; locations are written against the `folders` table (state-layout.ts).
  */
 export function serializeState(state: StateData): string {
-  return new StateSerializer().serialize(state);
+  const parts: string[] = [];
+  const compiler = commonCompiler(state.lessons);
+  const folders = foldersOf(state.lessons);
+  const top = { ...state, compiler, folders } as unknown as Record<string, unknown>;
+  for (const key of Object.keys(top).sort()) {
+    const value = top[key];
+    if (value === undefined) continue;
+    let text: string;
+    if (key === 'lessons') text = lines(state.lessons, (entry) => lessonLine(entry, compiler, folders[entry.section_id]));
+    else if (key === 'sections' || key === 'pending' || key === 'folders') text = lines(value as Record<string, unknown>, (v) => JSON.stringify(sortKeys(v)));
+    else text = JSON.stringify(sortKeys(value));
+    parts.push(`  ${JSON.stringify(key)}: ${text}`);
+  }
+  return `{\n${parts.join(',\n')}\n}\n`;
+}
+
+/**
+ * A lesson's line. Its nested objects and arrays are frozen once written, so changing one in
+ * place throws instead of leaving memory and file apart: replace them instead.
+ */
+function lessonLine(entry: LessonState, compiler: string | undefined, folder: SectionFolder | undefined): string {
+  for (const v of Object.values(entry)) if (v !== null && typeof v === 'object') Object.freeze(v);
+  return JSON.stringify(sortKeys(lessonOnDisk(entry, compiler, folder)));
 }
 
 /** A lesson entry as written (see appliedOnDisk, locationOnDisk); its compiler only when it is not the file's. */
@@ -49,54 +71,7 @@ function lessonOnDisk(entry: LessonState, compiler: string | undefined, folder: 
 function commonCompiler(lessons: Record<string, LessonState>): string | undefined {
   const counts = new Map<string, number>();
   for (const l of Object.values(lessons)) if (l.compiler !== undefined && l.digest !== undefined) counts.set(l.compiler, (counts.get(l.compiler) ?? 0) + 1);
-  let best: [string, number] | undefined;
-  for (const c of counts) if (!best || c[1] > best[1] || (c[1] === best[1] && c[0] < best[0])) best = c;
-  return best?.[0];
-}
-
-/**
- * serializeState, fast on large states: each lesson's line is cached and reused while the
- * entry's scalar fields and its nested objects and arrays are the same (by identity). Those
- * nested values are frozen once cached, so changing one in place throws instead of silently
- * writing a stale state: replace them instead.
- */
-export class StateSerializer {
-  private readonly cache = new Map<string, { fp: unknown[]; text: string }>();
-
-  serialize(state: StateData): string {
-    const parts: string[] = [];
-    const compiler = commonCompiler(state.lessons);
-    const folders = foldersOf(state.lessons);
-    const top = { ...state, compiler, folders } as unknown as Record<string, unknown>;
-    for (const key of Object.keys(top).sort()) {
-      const value = top[key];
-      if (value === undefined) continue;
-      let text: string;
-      if (key === 'lessons') text = this.lessonsText(state.lessons, compiler, folders);
-      else if (key === 'sections' || key === 'pending' || key === 'folders') text = lines(value as Record<string, unknown>, (v) => JSON.stringify(sortKeys(v)));
-      else text = JSON.stringify(sortKeys(value));
-      parts.push(`  ${JSON.stringify(key)}: ${text}`);
-    }
-    return `{\n${parts.join(',\n')}\n}\n`;
-  }
-
-  private lessonsText(lessons: Record<string, LessonState>, compiler: string | undefined, folders: Record<string, SectionFolder>): string {
-    const seen = new Set<string>();
-    const text = lines(lessons, (entry, key) => {
-      const folder = folders[entry.section_id];
-      const fp = [compiler, folder?.path, folder?.program_id, ...fingerprint(entry as unknown as Record<string, unknown>)];
-      let hit = this.cache.get(key);
-      if (!hit || hit.fp.length !== fp.length || hit.fp.some((v, i) => v !== fp[i])) {
-        for (const v of Object.values(entry)) if (v !== null && typeof v === 'object') Object.freeze(v);
-        hit = { fp, text: JSON.stringify(sortKeys(lessonOnDisk(entry, compiler, folder))) };
-        this.cache.set(key, hit);
-      }
-      seen.add(key);
-      return hit.text;
-    });
-    for (const key of this.cache.keys()) if (!seen.has(key)) this.cache.delete(key);
-    return text;
-  }
+  return counts.size === 0 ? undefined : mostCommon(counts);
 }
 
 /** A keyed record as `{`, one `"key": value` line per entry (sorted), `}`. */
@@ -104,11 +79,4 @@ function lines<T>(record: Record<string, T>, text: (value: T, key: string) => st
   const keys = Object.keys(record).sort();
   if (keys.length === 0) return '{}';
   return `{\n${keys.map((k) => `    ${JSON.stringify(k)}: ${text(record[k]!, k)}`).join(',\n')}\n  }`;
-}
-
-/** What identifies an entry's content: its own keys and values (nested objects by identity). */
-function fingerprint(entry: Record<string, unknown>): unknown[] {
-  const fp: unknown[] = [];
-  for (const k of Object.keys(entry).sort()) fp.push(k, entry[k]);
-  return fp;
 }

@@ -38,7 +38,7 @@ export function foldersOf(lessons: Readonly<Record<string, LessonState>>): Recor
 }
 
 /** The value counted most often (the smallest such on a tie, so the choice is stable). */
-function mostCommon(counts: ReadonlyMap<string, number>): string {
+export function mostCommon(counts: ReadonlyMap<string, number>): string {
   let best: [string, number] | undefined;
   for (const c of counts) if (!best || c[1] > best[1] || (c[1] === best[1] && c[0] < best[0])) best = c;
   return best![0];
