@@ -115,6 +115,8 @@ export interface CourseFrame {
   known: Map<string, LessonEntry>;
   /** The lesson files compile will compile: in a section, not ignored, not known unchanged. What to render ahead. */
   toCompile: LessonSource[];
+  /** How each file a lesson may reference is known now (depIndex). */
+  depOf: ReturnType<typeof depIndex>;
 }
 
 /** The frame of a compile of `read` (PURE): see CourseFrame. */
@@ -126,12 +128,12 @@ export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame
   const source = applyIgnore(read, config.ignore ?? []);
   const programs = compilePrograms(source, counts, out);
   const sections = compileSections(source, programs, counts, out);
-  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [] };
-  const deps = known ? depIndex(source, sections) : undefined;
+  const depOf = depIndex(source, sections);
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf };
   for (const lesson of source.lessons) {
     const section = sections.get(dirOf(lesson.path));
     if (!section) continue;
-    const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config }, deps);
+    const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config }, depOf);
     if (entry) frame.known.set(lesson.path, entry);
     else frame.toCompile.push(lesson);
   }
@@ -146,7 +148,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const allLessons = [...lessonsBySection.values()].flat();
   checkDuplicateKeys(allLessons, out);
   resolveAll(source, read, allLessons, config, out, options);
-  recordBuilds(allLessons, depIndex(source, sections), config, out);
+  recordBuilds(allLessons, frame.depOf, config, out);
   const unchanged = allLessons.filter((e) => e.known).map((e) => e.source.path);
 
   for (const [dir, entry] of sections) {
@@ -223,8 +225,9 @@ function compileSections(source: SourceTree, programs: ProgramMap, counts: Compi
     counts.sections++;
     const { data, yaml } = compileYamlFile(SectionFileSchema, file, 'section', out);
     if (!data || !yaml) continue;
-    if (presentKeys(SECTION_REF_RULE, data).length !== 1) {
-      const both = data.id !== undefined;
+    const given = presentKeys(SECTION_REF_RULE, data);
+    if (given.length !== 1) {
+      const both = given.length > 1;
       out.push(diag('section/id-or-name', file.path, both ? yaml.placeOf(['name'], 'key') : yaml.start, both ? 'section.yaml gives both id and name' : 'section.yaml gives neither id nor name'));
       continue;
     }
