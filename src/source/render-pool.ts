@@ -23,7 +23,7 @@ import type { WorkerAnswer } from './render-worker.js';
 
 /** Texts per message at most: large enough to amortise messaging, small enough to balance the load. */
 const BATCH = 32;
-/** BigInt64 slots of a worker's shared progress (render-worker.ts). */
+/** BigInt64 slots of a worker's shared progress (their meaning: render-worker.ts). */
 const PROGRESS_SLOTS = 3;
 
 /** CPU time of this process, every thread, in ms. */

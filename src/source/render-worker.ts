@@ -16,9 +16,9 @@ export type WorkerAnswer =
 
 /**
  * The shared progress: [0] index in the batch of the text being rendered (-1 between batches),
- * [1] when it started (Date.now()), [2] the process's CPU time then (µs, every thread).
+ * [1] when it started (Date.now()), [2] the process's CPU time then (µs, every thread); the pool
+ * sizes it (render-pool.ts PROGRESS_SLOTS).
  */
-export const PROGRESS_SLOTS = 3;
 
 const progress = new BigInt64Array(workerData.progress as SharedArrayBuffer);
 const answer = (a: WorkerAnswer) => parentPort?.postMessage(a);

@@ -37,7 +37,7 @@ export interface StatEntry extends StatData {
   digest: string;
 }
 
-export function statData(stats: BigIntStats): StatData {
+function statData(stats: BigIntStats): StatData {
   return { size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs, ino: stats.ino };
 }
 
@@ -53,7 +53,7 @@ export function cleanDigest(entry: StatEntry | undefined, now: StatData, since: 
 }
 
 /** The moment a snapshot starts, on the scale of file times (ns since the epoch), margin included. */
-export function snapshotStart(): bigint {
+function snapshotStart(): bigint {
   return BigInt(Date.now()) * 1_000_000n - CLOCK_MARGIN_NS;
 }
 
