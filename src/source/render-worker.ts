@@ -19,7 +19,6 @@ export type WorkerAnswer =
  * [1] when it started (Date.now()), [2] the process's CPU time then (µs, every thread); the pool
  * sizes it (render-pool.ts PROGRESS_SLOTS).
  */
-
 const progress = new BigInt64Array(workerData.progress as SharedArrayBuffer);
 const answer = (a: WorkerAnswer) => parentPort?.postMessage(a);
 
