@@ -21,9 +21,15 @@ export type { PositionMismatch } from './call-lifecycle.js';
 
 type SkipReason = 'chain-failed' | 'interrupted' | 'unauthorized';
 
-/** What happened to one call. */
+/**
+ * Where the school says a lesson is after a call: all a run keeps of the answer. (The answer
+ * echoes the body; kept for every call of a first apply, that was the course's HTML once more.)
+ */
+export type LessonPlace = Pick<Lesson, 'id' | 'section_id' | 'position'>;
+
+/** What happened to one call; `step` is the plan's (links filled when sending are not in it). */
 export type CallOutcome =
-  | { status: 'done'; step: CallStep; lesson: Lesson; ms: number; mismatch: PositionMismatch | null }
+  | { status: 'done'; step: CallStep; lesson: LessonPlace; ms: number; mismatch: PositionMismatch | null }
   | { status: 'failed'; step: CallStep; error: Error; ms: number }
   /** A create that may or may not exist now (recorded in state as uncertain). */
   | { status: 'uncertain'; step: CallStep; error: Error; ms: number }
@@ -95,7 +101,14 @@ function withLessonLinks(step: CallStep, template: string, state: StateData): Ca
     const entry = state.lessons[key];
     return entry?.id ? { programId: entry.program_id, id: entry.id } : null;
   };
-  const fill = (v: string | null | undefined) => (typeof v === 'string' ? fillLessonLinks(v, template, locate, false) : v);
+  // Body and description are the same strings in request and fields: each is filled once, and the copies shared.
+  const filled = new Map<string, string>();
+  const fill = (v: string | null | undefined) => {
+    if (typeof v !== 'string') return v;
+    let out = filled.get(v);
+    if (out === undefined) filled.set(v, (out = fillLessonLinks(v, template, locate, false)));
+    return out;
+  };
   const request = { ...step.request };
   if (body !== undefined) request.body = fill(body);
   if (description !== undefined) request.description = fill(description);
@@ -133,8 +146,10 @@ class Run {
   async call(planned: CallStep, recorded: boolean, next: CallStep | undefined): Promise<{ outcome: CallOutcome; nextRecorded: boolean }> {
     // What is sent, and recorded as applied, has every link it can fill filled.
     const { lessonUrl, store } = this.options;
-    const step = lessonUrl === undefined ? planned : withLessonLinks(planned, lessonUrl, store.data);
-    const call = this.lifecycle(step);
+    // The outcome keeps the plan's step: the filled copy lives only as long as its call.
+    const step = planned;
+    const sent = lessonUrl === undefined ? planned : withLessonLinks(planned, lessonUrl, store.data);
+    const call = this.lifecycle(sent);
     const skip = async (reason: SkipReason) => {
       await call.skipped(recorded);
       return { outcome: { status: 'skipped' as const, step, reason }, nextRecorded: false };
@@ -151,10 +166,10 @@ class Run {
       if (this.stopReason() !== undefined) return undefined;
       call.sent();
       this.inFlight++;
-      this.options.onEvent?.({ type: 'call-start', step, inFlight: this.inFlight });
+      this.options.onEvent?.({ type: 'call-start', step: sent, inFlight: this.inFlight });
       started = performance.now();
       try {
-        return { lesson: await sendStep(this.options.client, step) };
+        return { lesson: await sendStep(this.options.client, sent) };
       } catch (error) {
         if (error instanceof SchoolApiError && error.status === 401) this.unauthorized = true;
         return { error };
@@ -167,17 +182,18 @@ class Run {
 
     if ('error' in answer) {
       const error = asError(answer.error);
-      if (isUncertain(step, answer.error)) {
+      if (isUncertain(sent, answer.error)) {
         await call.uncertain();
         return { outcome: { status: 'uncertain', step, error, ms }, nextRecorded: false };
       }
       await call.failed(answer.error);
       return { outcome: { status: 'failed', step, error, ms }, nextRecorded: false };
     }
+    const { id, section_id, position } = answer.lesson;
     const mismatch = mismatchOf(step, answer.lesson);
     if (mismatch) this.mismatches.push(mismatch);
     const nextRecorded = await call.done(answer.lesson, mismatch, this.stopReason() === undefined ? next : undefined);
-    return { outcome: { status: 'done', step, lesson: answer.lesson, ms, mismatch }, nextRecorded };
+    return { outcome: { status: 'done', step, lesson: { id, section_id, position }, ms, mismatch }, nextRecorded };
   }
 
   /** The calls of one chain in order; once one does not end `done`, the rest are skipped (they were planned relative to it). */

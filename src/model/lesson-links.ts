@@ -23,13 +23,17 @@ export type LessonLocator = (key: string) => { programId: string; id: string } |
  */
 export function fillLessonLinks(html: string, template: string, locate: LessonLocator, keepUnknown: boolean, waiting?: Set<string>): string {
   if (!html.includes('\uE002')) return html;
-  return html.replace(LESSON_LINK_MARKER, (m, key: string, offset: number) => {
+  let changed = false;
+  const out = html.replace(LESSON_LINK_MARKER, (m, key: string, offset: number) => {
     const at = locate(key);
-    if (at) return lessonUrl(template, at.programId, at.id);
+    if (at) return ((changed = true), lessonUrl(template, at.programId, at.id));
     waiting?.add(key);
     if (keepUnknown) return m;
+    changed = true;
     return html[offset + m.length] === '#' ? '' : '#';
   });
+  // Nothing filled (a first plan, no target has an id yet): the same string, not a copy of it.
+  return changed ? out : html;
 }
 
 /** The HTML as it would be sent if no pending link could be filled (for showing plans). */

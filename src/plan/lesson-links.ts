@@ -46,9 +46,11 @@ export function linkLessons(desired: DesiredState, state: StateData): LinkedStat
           return id === null || !target ? null : { programId: target.programId, id };
         };
         const fill = (html: string) => fillLessonLinks(html, template, locate, true, waiting);
-        const fields = { ...l.fields, body: fill(l.fields.body), description: fill(l.fields.description) };
+        const body = fill(l.fields.body);
+        const description = fill(l.fields.description);
         if (waiting.size > 0) pending.set(l.key, [...waiting]);
-        return { ...l, fields };
+        if (body === l.fields.body && description === l.fields.description) return l;
+        return { ...l, fields: { ...l.fields, body, description } };
       }),
     })),
   }));

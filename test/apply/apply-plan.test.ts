@@ -92,6 +92,29 @@ describe('concurrency', () => {
   });
 });
 
+describe('what a run keeps', () => {
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    emu = await emulator();
+  });
+
+  it("of each call, the plan's step and where the school put the lesson, not the body it echoed", async () => {
+    const dir = await tempDir('keeps');
+    const desired = layout(2);
+    const { plan, result } = await applyOnce(emu, dir, desired);
+    const steps = new Map(plan.changes.filter(isCall).map((c) => [c.call_id, c]));
+    expect(result.outcomes).toHaveLength(steps.size);
+    for (const o of result.outcomes) {
+      if (o.status !== 'done') throw new Error(`${o.step.key}: ${o.status}`);
+      // The plan's own object (held anyway), not a copy: a first apply of 100,000 lessons once kept the course's HTML twice more.
+      expect(o.step).toBe(steps.get(o.step.call_id));
+      expect(Object.keys(o.lesson).sort()).toEqual(['id', 'position', 'section_id']);
+      expect(o.lesson.section_id).toBe(o.step.section_id);
+    }
+    await expectConverged(emu, dir, desired);
+  });
+});
+
 describe('failures', () => {
   let emu: RunningEmulator;
   beforeAll(async () => {

@@ -40,6 +40,15 @@ describe('linkLessons: links between lessons get the school lesson URL', () => {
     expect(linked.desired.digest).toBe(course().digest);
   });
 
+  it('with no target known yet (a first apply), every lesson is the compiled one, not a copy', () => {
+    const desired = course();
+    const linked = linkLessons(desired, stateOf({}));
+    expect(linked.pending).toEqual(new Map([['a', ['b', 'c']]]));
+    const a = desired.programs[0]!.sections[0]!.lessons[0]!;
+    expect(linked.desired.programs[0]!.sections[0]!.lessons[0]).toBe(a);
+    expect(linked.desired.programs[0]!.sections[0]!.lessons[0]!.fields.body).toBe(a.fields.body);
+  });
+
   it('once every target has an id nothing is pending, and the program id is the target\'s', () => {
     const state = stateOf({ prog_a: { sec_1: ['a', 'b'] }, prog_z: { sec_9: ['c'] } });
     const linked = linkLessons(course(), state);
