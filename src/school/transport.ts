@@ -1,6 +1,9 @@
 /**
- * One HTTP exchange with the school, with the retry policy applied: Node's fetch, a timeout per
- * try, the bearer header, `redirect: 'error'`, the response parsed with zod, typed errors.
+ * One HTTP exchange with the school, with the retry policy applied: node:http(s) over one
+ * keep-alive agent, a timeout per try, the bearer header, redirects refused, the response parsed
+ * with zod, typed errors. (Not fetch: in the fresh process a CLI run is, a fetch call cost
+ * several times the CPU of the same request through node:http, most of apply's own cost per
+ * call; test/bench/README.md.)
  *
  * Which failures are retried depends on whether the request is idempotent:
  * - idempotent (GET, PATCH, DELETE, duplications with an idempotency key, and POSTs the API
@@ -17,6 +20,8 @@
  * delay override, so honouring Retry-After would mean sleeping in onFailedAttempt *and* its
  * backoff; and the decision to re-send depends on the phase the failure happened in.
  */
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { z } from 'zod';
 import { ErrorBodySchema, jsonPathOf } from './wire/errors.js';
@@ -91,28 +96,97 @@ type Attempt =
   | { kind: 'failure'; sent: boolean; reason: string; cause: unknown; redirect: boolean };
 
 /** Error codes of a connection that never carried the request: re-sending is always safe. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Answers that point elsewhere: never followed. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** No answer of the API comes near this; a larger one is cut off rather than held in memory. */
+const MAX_ANSWER_BYTES = 64 * 2 ** 20;
+
+/**
+ * Idle connections are closed after this long, before a server's own idle timeout (commonly
+ * 5 s) can close one just as a request is written to it.
+ */
+const IDLE_SOCKET_MS = 4000;
 
 /** Build the transport of a client. */
 export function createTransport(options: TransportOptions): Transport {
   const { baseUrl, token, timeoutMs, retry } = options;
+  const secure = baseUrl.startsWith('https:');
+  // One keep-alive agent per client: the connections are reused across calls, and idle ones do not keep the process alive.
+  const agent = secure ? new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }) : new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms: number) => sleepFor(ms));
 
   async function attemptOnce(url: string, method: HttpMethod, body: string | undefined): Promise<Attempt> {
-    const headers: Record<string, string> = {
+    const headers: Record<string, string | number> = {
       authorization: `Bearer ${token}`,
       accept: 'application/json',
       'user-agent': 'coursesync',
     };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    try {
-      const res = await fetch(url, { method, headers, body, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-      const text = await res.text();
-      return { kind: 'response', status: res.status, retryAfter: res.headers.get('retry-after'), date: res.headers.get('date'), text };
-    } catch (e) {
-      return describeFailure(e, timeoutMs);
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(body);
     }
+    return new Promise<Attempt>((resolve) => {
+      let connected = false;
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const end = (attempt: Attempt) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(attempt);
+      };
+      const fail = (reason: string, cause: unknown, sent = connected, redirect = false) => end({ kind: 'failure', sent, reason, cause, redirect });
+      let req: ClientRequest;
+      try {
+        req = (secure ? httpsRequest : httpRequest)(url, { method, headers, agent }, answered);
+      } catch (e) {
+        return fail(reasonOf(e), e, false);
+      }
+      function answered(res: IncomingMessage): void {
+        const status = res.statusCode ?? 0;
+        // Never followed: the token must not go to another address.
+        if (REDIRECT_STATUSES.has(status)) {
+          res.destroy();
+          return fail(`redirected (HTTP ${status})`, undefined, true, true);
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            res.destroy();
+            return fail(`an answer of more than ${MAX_ANSWER_BYTES / 2 ** 20} MiB`, undefined, true);
+          }
+          chunks.push(chunk);
+        });
+        res.on('error', (e) => fail(`the answer was cut off: ${reasonOf(e)}`, e, true));
+        res.on('close', () => {
+          if (!res.complete) fail('the answer was cut off', undefined, true);
+        });
+        res.on('end', () => {
+          const header = (name: string) => {
+            const v = res.headers[name];
+            return typeof v === 'string' ? v : null;
+          };
+          end({ kind: 'response', status, retryAfter: header('retry-after'), date: header('date'), text: Buffer.concat(chunks).toString('utf8') });
+        });
+      }
+      // A request whose connection never opened was certainly not sent; once it is open, it may have been.
+      req.on('socket', (socket) => {
+        if (!socket.connecting) connected = true;
+        else socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true));
+      });
+      req.on('error', (e) => fail(reasonOf(e), e, connected && !NOT_SENT_CODES.has((e as NodeJS.ErrnoException).code ?? '')));
+      timer = setTimeout(() => {
+        fail(`no answer within ${timeoutMs} ms`, undefined, true);
+        req.destroy();
+      }, timeoutMs);
+      req.end(body);
+    });
   }
 
   async function send<T>(spec: RequestSpec<T>): Promise<T> {
@@ -200,15 +274,9 @@ function parseBody<T>(endpoint: string, text: string, schema: z.ZodType<T>): T {
   throw new SchoolResponseError({ endpoint, field: jsonPathOf(issue?.path ?? []), problem: issue?.message ?? 'does not match' });
 }
 
-/** Classify a fetch failure: timeout, refused redirect, or network error (sent or not). */
-function describeFailure(e: unknown, timeoutMs: number): Attempt {
-  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
-  if (err.name === 'TimeoutError' || err.cause?.name === 'TimeoutError') {
-    return { kind: 'failure', sent: true, reason: `no answer within ${timeoutMs} ms`, cause: e, redirect: false };
-  }
-  const code = err.cause?.code;
-  const message = err.cause?.message ?? err.message ?? 'network error';
-  const redirect = /redirect/i.test(message);
-  const sent = code === undefined || !NOT_SENT_CODES.has(code);
-  return { kind: 'failure', sent, reason: code ? `${code} (${message})` : message, cause: e, redirect };
+/** `CODE (message)` of a network error, or its message. */
+function reasonOf(e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  const message = err.message ?? 'network error';
+  return err.code ? `${err.code} (${message})` : message;
 }

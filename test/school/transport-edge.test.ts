@@ -2,13 +2,14 @@
  * Answers a faithful school never gives, served by a small real HTTP server on a free loopback
  * port (the emulator cannot be made to misbehave this way): a redirect, a body that is not
  * JSON or not the documented shape, an error body echoing the token, a Retry-After date.
- * Real fetch, real sockets; nothing is mocked.
+ * An answer cut off mid-body, one larger than any answer of the API, one slower than the idle
+ * socket timeout. Real client, real sockets; nothing is mocked.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSchoolClient } from '../../src/school/client.js';
-import { SchoolApiError, SchoolConnectionError, SchoolResponseError } from '../../src/school/errors.js';
+import { OutcomeUnknownError, SchoolApiError, SchoolConnectionError, SchoolResponseError } from '../../src/school/errors.js';
 import type { RetryEvent } from '../../src/school/transport.js';
 import { CoursesyncError } from '../../src/diagnostics/errors.js';
 
@@ -38,6 +39,27 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   if (path === '/lessons/shape') return json(200, { ...lesson, position: 'first' });
   if (path === '/lessons/extra') return json(200, { ...lesson, steps: [{ id: 's1' }], new_field: true });
   if (path === '/webhooks') return json(401, { error: `Access denied for ${req.headers.authorization?.slice(7)}` });
+  if (path === '/lessons/cut' || path === '/lessons') {
+    // Headers and part of the body, then the connection drops.
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
+    res.write(JSON.stringify(lesson).slice(0, 100));
+    setTimeout(() => res.socket?.destroy(), 20);
+    return;
+  }
+  if (path === '/lessons/huge') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const mib = Buffer.alloc(2 ** 20, 0x20);
+    let sent = 0;
+    const more = () => {
+      while (sent < 80 && !res.destroyed) {
+        sent++;
+        if (!res.write(mib)) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    return more();
+  }
+  if (path === '/lessons/slow') return void setTimeout(() => json(200, lesson), 4500);
   if (path === '/members/accesses') {
     flaky += 1;
     if (flaky === 1) return json(503, { error: 'Service unavailable' }, { 'retry-after': 'Thu, 01 Jan 2015 00:00:00 GMT' });
@@ -94,6 +116,29 @@ describe('transport edges', () => {
     const retries: RetryEvent[] = [];
     expect(await client((r) => retries.push(r)).members.accesses()).toEqual([]);
     expect(retries).toEqual([{ endpoint: 'GET /members/accesses', attempt: 1, delayMs: 0, reason: 'HTTP 503' }]);
+  });
+
+  it('an answer cut off mid-body: an update is re-sent, a create is reported as maybe saved, never re-sent', async () => {
+    const before = hits.length;
+    const retries: RetryEvent[] = [];
+    const e = await client((r) => retries.push(r)).lessons.update('cut', { name: 'x' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(SchoolConnectionError);
+    expect((e as Error).message).toContain('the answer was cut off');
+    expect(retries.length).toBe(4); // five tries in all
+    const c = await client().lessons.create({ section_id: 'sec_1', name: 'Cut' }).catch((x: unknown) => x);
+    expect(c).toBeInstanceOf(OutcomeUnknownError);
+    expect(hits.slice(before).filter((h) => h.path === '/lessons')).toHaveLength(1);
+  });
+
+  it('an answer larger than any the API gives is cut off, not held in memory', async () => {
+    const e = await createSchoolClient({ baseUrl: base, token: TOKEN, retry: { maxAttempts: 1 } }).lessons.update('huge', {}).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(SchoolConnectionError);
+    expect((e as Error).message).toContain('an answer of more than 64 MiB');
+  });
+
+  it('an answer slower than the idle-connection timeout still arrives (that timeout is for idle connections only)', async () => {
+    const c = createSchoolClient({ baseUrl: base, token: TOKEN, retry: { maxAttempts: 1 }, timeoutMs: 10_000 });
+    expect((await c.lessons.update('slow', {})).id).toBe('les_1');
   });
 
   it('refuses plain http to a non-loopback host and an empty token before any request', () => {
