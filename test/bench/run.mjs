@@ -10,6 +10,7 @@ const steps = [
   ['fresh-plan.mjs', '10000', '3'],
   ['apply.mjs', '1000', '20', '50', '8', '2'],
   ['apply-scale.mjs', '1000,10000', '100', '8'],
+  ['client.mjs', '100', '8', '5'],
   ['growth.mjs', '1000,10000', '3'],
   ['calls.mjs'],
   ['references.mjs', '1000', '7'],
