@@ -9,13 +9,12 @@
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { readRegularFile } from '../state/read-regular-file.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { CachedLesson } from '../compile/lesson-cache.js';
 import { LessonFieldsSchema } from '../state/schema.js';
-import { writeCacheFile } from './write-cache-file.js';
+import { readCacheFile, writeCacheFile } from './cache-file.js';
 
 /** Where the cache lives inside a course repo. */
 export const LESSON_CACHE_FILE = join('.coursesync', 'cache', 'lessons.json');
@@ -71,18 +70,10 @@ export function lessonCachePath(dir: string): string {
 /** Read the lesson cache of the repo at `dir` made by `compiler`: key → lesson; anything else is left out. */
 export async function readLessonCache(dir: string, compiler: string): Promise<Map<string, CachedLesson>> {
   const entries = new Map<string, CachedLesson>();
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readRegularFile(lessonCachePath(dir)));
-  } catch {
-    return entries;
-  }
-  const file = raw as { compiler?: unknown; entries?: unknown } | null;
-  if (typeof file !== 'object' || file === null || file.compiler !== compiler || typeof file.entries !== 'object' || file.entries === null) return entries;
-  for (const [key, value] of Object.entries(file.entries)) {
-    const parsed = CachedLessonSchema.safeParse(value);
-    if (parsed.success) entries.set(key, parsed.data as CachedLesson);
-  }
+  // Checked, then kept as read (the schema changes nothing): not a second copy of every lesson.
+  await readCacheFile(lessonCachePath(dir), 'compiler', (tag) => tag === compiler, (key, value) => {
+    if (CachedLessonSchema.safeParse(value).success) entries.set(key, value as CachedLesson);
+  });
   return entries;
 }
 

@@ -1,23 +1,17 @@
 /**
  * The on-disk render cache (I/O): `.coursesync/cache/render.json` in the course repo (ignored
- * by git), digest → rendered HTML and its problems. One file, read in one go: a plan of 10,000
+ * by git), digest → rendered HTML and its problems. One file (cache-file.ts): a plan of 10,000
  * lessons reads one file instead of 10,000. It is only ever a cache: a missing, unreadable or
  * damaged file or entry is ignored (and rewritten), and a failed write is not an error.
  * Each write keeps only the entries the run used, so the file never outgrows the repo.
  */
-import { readRegularFile } from '../state/read-regular-file.js';
 import { join } from 'node:path';
 import { isRenderResult, RENDERER_ID } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
-import { writeCacheFile } from './write-cache-file.js';
+import { readCacheFile, writeCacheFile } from './cache-file.js';
 
 /** Where the cache lives inside a course repo. */
 export const RENDER_CACHE_FILE = join('.coursesync', 'cache', 'render.json');
-
-interface CacheFileContent {
-  renderer: string;
-  entries: Record<string, unknown>;
-}
 
 /** Absolute path of the render cache of the repo at `dir`. */
 export function renderCachePath(dir: string): string {
@@ -30,17 +24,10 @@ export function renderCachePath(dir: string): string {
  */
 export async function readRenderCache(dir: string): Promise<Map<string, RenderResult>> {
   const entries = new Map<string, RenderResult>();
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readRegularFile(renderCachePath(dir)));
-  } catch {
-    return entries;
-  }
-  if (typeof raw !== 'object' || raw === null) return entries;
-  const file = raw as Partial<CacheFileContent>;
-  if (file.renderer !== RENDERER_ID || typeof file.entries !== 'object' || file.entries === null) return entries;
   // A key that is not a digest can never be looked up, so only the values are checked.
-  for (const [digest, value] of Object.entries(file.entries)) if (isRenderResult(value)) entries.set(digest, value);
+  await readCacheFile(renderCachePath(dir), 'renderer', (tag) => tag === RENDERER_ID, (digest, value) => {
+    if (isRenderResult(value)) entries.set(digest, value);
+  });
   return entries;
 }
 

@@ -14,9 +14,8 @@
  * rewritten, and a failed write is not an error.
  */
 import type { BigIntStats } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeCacheFile } from './write-cache-file.js';
+import { readCacheFile, writeCacheFile } from './cache-file.js';
 
 /** Where the index lives inside a course repo. */
 export const STAT_INDEX_FILE = join('.coursesync', 'cache', 'stat-index.json');
@@ -80,20 +79,19 @@ export class StatIndex {
   /** Read the index of the repo at `dir`; call before the first stat of the run. */
   static async read(dir: string): Promise<StatIndex> {
     const start = snapshotStart();
-    try {
-      const handle = await open(join(dir, STAT_INDEX_FILE), 'r');
-      let text: string;
-      try {
-        if (!(await handle.stat()).isFile()) return new StatIndex(new Map(), 0n, start);
-        text = await handle.readFile('utf8');
-      } finally {
-        await handle.close();
-      }
-      const { since, entries } = parseIndex(text);
-      return new StatIndex(entries, since, start);
-    } catch {
-      return new StatIndex(new Map(), 0n, start);
-    }
+    const entries = new Map<string, StatEntry>();
+    let since = 0n;
+    const accept = (tag: string) => {
+      const [name, at, ...rest] = tag.split(' ');
+      if (name !== TAG || at === undefined || !WHOLE.test(at) || rest.length > 0) return false;
+      since = BigInt(at);
+      return true;
+    };
+    const read = await readCacheFile(join(dir, STAT_INDEX_FILE), 'index', accept, (path, row) => {
+      const entry = entryOf(row);
+      if (entry) entries.set(path, entry);
+    });
+    return read ? new StatIndex(entries, since, start) : new StatIndex(new Map(), 0n, start);
   }
 
   /** The digest of the file at `path` whose stat is `stats`, when the index vouches for it (the entry is kept). */
@@ -123,16 +121,10 @@ export class StatIndex {
 const DIGEST = /^[0-9a-f]{64}$/;
 const WHOLE = /^\d+$/;
 
-function parseIndex(text: string): { since: bigint; entries: Map<string, StatEntry> } {
-  const entries = new Map<string, StatEntry>();
-  const raw = JSON.parse(text) as { index?: unknown; entries?: unknown } | null;
-  const tag = typeof raw?.index === 'string' ? raw.index.split(' ') : [];
-  if (tag.length !== 2 || tag[0] !== TAG || !WHOLE.test(tag[1]!) || typeof raw?.entries !== 'object' || raw.entries === null) return { since: 0n, entries };
-  for (const [path, row] of Object.entries(raw.entries as Record<string, unknown>)) {
-    if (!Array.isArray(row) || row.length !== 5) continue;
-    const [size, mtime, ctime, ino, digest] = row as unknown[];
-    if (![size, mtime, ctime, ino].every((v) => typeof v === 'string' && WHOLE.test(v)) || typeof digest !== 'string' || !DIGEST.test(digest)) continue;
-    entries.set(path, { size: BigInt(size as string), mtimeNs: BigInt(mtime as string), ctimeNs: BigInt(ctime as string), ino: BigInt(ino as string), digest });
-  }
-  return { since: BigInt(tag[1]!), entries };
+/** An entry as written (size, mtime, ctime, inode as decimal strings, then the digest), or undefined. */
+function entryOf(row: unknown): StatEntry | undefined {
+  if (!Array.isArray(row) || row.length !== 5) return undefined;
+  const [size, mtime, ctime, ino, digest] = row as unknown[];
+  if (![size, mtime, ctime, ino].every((v) => typeof v === 'string' && WHOLE.test(v)) || typeof digest !== 'string' || !DIGEST.test(digest)) return undefined;
+  return { size: BigInt(size as string), mtimeNs: BigInt(mtime as string), ctimeNs: BigInt(ctime as string), ino: BigInt(ino as string), digest };
 }

@@ -1,0 +1,103 @@
+/**
+ * The cache files under `.coursesync/cache/` (I/O): a JSON object of a version tag and a map of
+ * entries, one entry per line:
+ *
+ *   {"renderer":"…","entries":{
+ *   "key":value,
+ *   "key":value
+ *   }}
+ *
+ * Written in chunks to a temp file and renamed into place, so a reader never sees half a file;
+ * read a line at a time, so neither side ever holds the whole file as one string (at 100,000
+ * lessons the lesson cache is hundreds of MB: held whole, with its parsed copy, it was most of a
+ * first apply's peak memory, and near V8's limit on a string's length). JSON never writes a
+ * raw newline inside a value, so a line is an entry. A cache is only ever a speed-up: anything
+ * missing, unreadable or not in this shape is ignored.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * Write `{"<tagName>": tag, "entries": {key: value, …}}` to `file` atomically. Returns false
+ * when it could not be written (read-only checkout, full disk): a cache is only ever a speed-up.
+ */
+export async function writeCacheFile(file: string, tagName: string, tag: string, entries: ReadonlyMap<string, unknown>): Promise<boolean> {
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    const handle = await open(temp, 'w');
+    try {
+      let chunk = `{${JSON.stringify(tagName)}:${JSON.stringify(tag)},"entries":{`;
+      let first = true;
+      for (const [key, value] of entries) {
+        chunk += `${first ? '\n' : ',\n'}${JSON.stringify(key)}:${JSON.stringify(value)}`;
+        first = false;
+        if (chunk.length > 1 << 20) {
+          await handle.write(chunk);
+          chunk = '';
+        }
+      }
+      await handle.write(chunk + '\n}}\n');
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+    return true;
+  } catch {
+    await rm(temp, { force: true }).catch(() => undefined);
+    return false;
+  }
+}
+
+/**
+ * Read the cache file `file` written by writeCacheFile. `accept` is shown its tag first; when
+ * it says yes, `onEntry` is told each entry in order. False when the file is missing,
+ * unreadable, not a regular file (opened without blocking: a FIFO would hang the read), not in
+ * this shape, or of a tag not accepted. A file written whole on one line (an older coursesync)
+ * is read whole. An entry line that does not parse ends the read there; the entries before it
+ * stand (each reader checks its entries anyway).
+ */
+export async function readCacheFile(file: string, tagName: string, accept: (tag: string) => boolean, onEntry: (key: string, value: unknown) => void): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return false;
+    let head = true;
+    for await (const line of handle.readLines({ encoding: 'utf8' })) {
+      if (head) {
+        head = false;
+        const top = parseObject(line.endsWith('{') ? `${line}}}` : line);
+        const tag = top?.[tagName];
+        if (typeof tag !== 'string' || typeof top?.entries !== 'object' || top.entries === null || !accept(tag)) return false;
+        // One line holds the whole file (an older writer): its entries are in it.
+        for (const [key, value] of Object.entries(top.entries)) onEntry(key, value);
+        continue;
+      }
+      if (line === '}}') break;
+      const entry = parseObject(`{${line.endsWith(',') ? line.slice(0, -1) : line}}`);
+      if (entry === undefined) break;
+      for (const [key, value] of Object.entries(entry)) onEntry(key, value);
+    }
+    return !head;
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `text` parsed when it is a JSON object, else undefined. */
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
