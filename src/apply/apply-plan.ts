@@ -143,12 +143,11 @@ class Run {
    * One call through its lifecycle. `recorded`: the previous call of the chain already wrote
    * this call's pending record. Returns the outcome and whether `next`'s record was written.
    */
-  async call(planned: CallStep, recorded: boolean, next: CallStep | undefined): Promise<{ outcome: CallOutcome; nextRecorded: boolean }> {
-    // What is sent, and recorded as applied, has every link it can fill filled.
+  async call(step: CallStep, recorded: boolean, next: CallStep | undefined): Promise<{ outcome: CallOutcome; nextRecorded: boolean }> {
+    // What is sent, and recorded as applied, has every link it can fill filled. The outcome
+    // keeps the plan's step: the filled copy lives only as long as its call.
     const { lessonUrl, store } = this.options;
-    // The outcome keeps the plan's step: the filled copy lives only as long as its call.
-    const step = planned;
-    const sent = lessonUrl === undefined ? planned : withLessonLinks(planned, lessonUrl, store.data);
+    const sent = lessonUrl === undefined ? step : withLessonLinks(step, lessonUrl, store.data);
     const call = this.lifecycle(sent);
     const skip = async (reason: SkipReason) => {
       await call.skipped(recorded);
