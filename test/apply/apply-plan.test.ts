@@ -4,12 +4,15 @@
  * apply, position mismatches and a refused token.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/apply/apply-plan.js';
+import { applyPlan, type ApplyPlanOptions } from '../../src/apply/apply-plan.js';
 import { resolvePendingCalls } from '../../src/apply/resolve-pending.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { DesiredState } from '../../src/model/desired.js';
+import { DEFAULT_CONFIG } from '../../src/model/config.js';
 import { diffCourse } from '../../src/plan/diff-course.js';
-import { isCall, type CreateStep, type Plan } from '../../src/plan/plan-schema.js';
+import { linkLessons } from '../../src/plan/lesson-links.js';
+import { lessonLinkMarker } from '../../src/model/lesson-links.js';
+import { isCall, type CallStep, type CreateStep, type Plan } from '../../src/plan/plan-schema.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { desiredOf, sectionIdsOf } from '../plan/build-course.js';
 import { clientOf, removeTempDirs, resetEmulator, schoolSections, startTestEmulator, tempDir } from './helpers.js';
@@ -39,7 +42,7 @@ const planFor = (desired: DesiredState, store: StateStore, emu: RunningEmulator)
   diffCourse(desired, store.data, { sectionIds: sectionIdsOf(desired), baseUrl: emu.url });
 
 /** Load the state of `dir`, plan `desired`, apply, close. */
-async function applyOnce(emu: RunningEmulator, dir: string, desired: DesiredState, options: { concurrency?: number; tamper?: (plan: Plan) => void; token?: string } = {}) {
+async function applyOnce(emu: RunningEmulator, dir: string, desired: DesiredState, options: { concurrency?: number; tamper?: (plan: Plan) => void; token?: string } & Pick<ApplyPlanOptions, 'lessonUrl' | 'onEvent'> = {}) {
   const store = await StateStore.load(dir, { lock: true });
   try {
     const plan = planFor(desired, store, emu);
@@ -47,7 +50,7 @@ async function applyOnce(emu: RunningEmulator, dir: string, desired: DesiredStat
     await store.update((d) => {
       d.base_url = emu.url;
     });
-    const result = await applyPlan(plan, { client: clientOf(emu, options.token), store, concurrency: options.concurrency ?? 4 });
+    const result = await applyPlan(plan, { client: clientOf(emu, options.token), store, concurrency: options.concurrency ?? 4, lessonUrl: options.lessonUrl, onEvent: options.onEvent });
     return { plan, result, state: structuredClone(store.data) };
   } finally {
     await store.close();
@@ -98,10 +101,19 @@ describe('what a run keeps', () => {
     emu = await emulator();
   });
 
-  it("of each call, the plan's step and where the school put the lesson, not the body it echoed", async () => {
+  it("of each call, the plan's step and where the school put the lesson, not the body it echoed nor the link-filled copy", async () => {
     const dir = await tempDir('keeps');
-    const desired = layout(2);
-    const { plan, result } = await applyOnce(emu, dir, desired);
+    const lessonUrl = 'https://school.example/p/{program_id}/l/{lesson_id}';
+    const desired = { ...layout(2), config: { ...DEFAULT_CONFIG, school: { lesson_url: lessonUrl } } };
+    // s1 links to s0, created just before it in the same run: apply fills the link when sending.
+    const s1 = desired.programs[0]!.sections[0]!.lessons[1]!;
+    s1.fields = { ...s1.fields, body: `<p>Back to <a href="${lessonLinkMarker('s0')}">the start</a>.</p>` };
+    s1.links = ['s0'];
+    const sent = new Map<string, CallStep>();
+    const { plan, result, state } = await applyOnce(emu, dir, desired, {
+      lessonUrl,
+      onEvent: (e) => void (e.type === 'call-start' && sent.set(e.step.call_id, e.step)),
+    });
     const steps = new Map(plan.changes.filter(isCall).map((c) => [c.call_id, c]));
     expect(result.outcomes).toHaveLength(steps.size);
     for (const o of result.outcomes) {
@@ -111,7 +123,11 @@ describe('what a run keeps', () => {
       expect(Object.keys(o.lesson).sort()).toEqual(['id', 'position', 'section_id']);
       expect(o.lesson.section_id).toBe(o.step.section_id);
     }
-    await expectConverged(emu, dir, desired);
+    const linking = result.outcomes.find((o) => o.step.key === 's1')!;
+    expect(linking.step.request.body).toContain(lessonLinkMarker('s0'));
+    expect(sent.get(linking.step.call_id)!.request.body).toContain(`https://school.example/p/prog_intro/l/${state.lessons.s0!.id}`);
+    // What was sent is what the state records: planned with the link filled (as plan does), nothing to do.
+    await expectConverged(emu, dir, linkLessons(desired, state).desired);
   });
 });
 
