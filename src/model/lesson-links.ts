@@ -26,11 +26,12 @@ export function fillLessonLinks(html: string, template: string, locate: LessonLo
   let changed = false;
   const out = html.replace(LESSON_LINK_MARKER, (m, key: string, offset: number) => {
     const at = locate(key);
-    if (at) return ((changed = true), lessonUrl(template, at.programId, at.id));
-    waiting?.add(key);
-    if (keepUnknown) return m;
+    if (!at) {
+      waiting?.add(key);
+      if (keepUnknown) return m;
+    }
     changed = true;
-    return html[offset + m.length] === '#' ? '' : '#';
+    return at ? lessonUrl(template, at.programId, at.id) : html[offset + m.length] === '#' ? '' : '#';
   });
   // Nothing filled (a first plan, no target has an id yet): the same string, not a copy of it.
   return changed ? out : html;
