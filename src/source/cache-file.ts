@@ -15,9 +15,9 @@
  * missing, unreadable or not in this shape is ignored.
  */
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { openRegularFile } from '../state/read-regular-file.js';
 
 /**
  * Write `{"<tagName>": tag, "entries": {key: value, …}}` to `file` atomically. Returns false
@@ -54,20 +54,19 @@ export async function writeCacheFile(file: string, tagName: string, tag: string,
 /**
  * Read the cache file `file` written by writeCacheFile. `accept` is shown its tag first; when
  * it says yes, `onEntry` is told each entry in order. False when the file is missing,
- * unreadable, not a regular file (opened without blocking: a FIFO would hang the read), not in
- * this shape, or of a tag not accepted. A file written whole on one line (an older coursesync)
- * is read whole. An entry line that does not parse ends the read there; the entries before it
- * stand (each reader checks its entries anyway).
+ * unreadable, not a regular file (a FIFO would hang the read), not in this shape, or of a tag
+ * not accepted. A file written whole on one line (an older coursesync) is read whole. An entry
+ * line that does not parse ends the read there; the entries before it stand (each reader
+ * checks its entries anyway).
  */
 export async function readCacheFile(file: string, tagName: string, accept: (tag: string) => boolean, onEntry: (key: string, value: unknown) => void): Promise<boolean> {
   let handle;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    handle = await openRegularFile(file);
   } catch {
     return false;
   }
   try {
-    if (!(await handle.stat()).isFile()) return false;
     let head = true;
     for await (const line of handle.readLines({ encoding: 'utf8' })) {
       if (head) {
