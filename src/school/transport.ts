@@ -139,7 +139,7 @@ export function createTransport(options: TransportOptions): Transport {
         clearTimeout(timer);
         resolve(attempt);
       };
-      const fail = (reason: string, cause: unknown, sent = connected, redirect = false) => end({ kind: 'failure', sent, reason, cause, redirect });
+      const fail = (reason: string, cause: unknown, sent: boolean, redirect = false) => end({ kind: 'failure', sent, reason, cause, redirect });
       let req: ClientRequest;
       try {
         req = (secure ? httpsRequest : httpRequest)(url, { method, headers, agent }, answered);
