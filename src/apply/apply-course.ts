@@ -13,7 +13,7 @@ import type { DesiredState, LessonAsset } from '../model/desired.js';
 import { findUnpublished } from '../assets/check-published.js';
 import { assetsByLesson } from '../assets/lesson-assets.js';
 import { buildPlan, compileRepo, type BuiltPlan } from '../sync/build-plan.js';
-import type { StateData } from '../state/schema.js';
+import type { StateData } from '../model/state/schema.js';
 import { verifySections } from '../sync/verify-sections.js';
 import { resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import { isCall, type Plan } from '../plan/plan-schema.js';

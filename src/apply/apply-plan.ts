@@ -12,8 +12,8 @@ import { fillLessonLinks } from '../model/lesson-links.js';
 import { isCall, type CallStep, type Plan } from '../plan/plan-schema.js';
 import type { SchoolClient } from '../school/client.js';
 import { SchoolApiError } from '../school/errors.js';
-import type { Lesson, LessonCreateBody, LessonUpdateBody } from '../school/wire/lessons.js';
-import type { StateData } from '../state/schema.js';
+import type { Lesson, LessonCreateBody, LessonUpdateBody } from '../school-api/wire/lessons.js';
+import type { StateData } from '../model/state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 import { CallLifecycle, isUncertain, mismatchOf, type PositionMismatch } from './call-lifecycle.js';
 

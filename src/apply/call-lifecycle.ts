@@ -15,8 +15,8 @@
  */
 import type { CallStep } from '../plan/plan-schema.js';
 import { OutcomeUnknownError, SchoolApiError } from '../school/errors.js';
-import type { Lesson } from '../school/wire/lessons.js';
-import type { PendingCall, StateData } from '../state/schema.js';
+import type { Lesson } from '../school-api/wire/lessons.js';
+import type { PendingCall, StateData } from '../model/state/schema.js';
 import type { Durability, StateStore } from '../state/state-store.js';
 import { lessonsInSection } from '../state/track-changes.js';
 import { endpointOf, recordSuccess, recordUncertainCreate } from './record-call.js';

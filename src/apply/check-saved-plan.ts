@@ -6,7 +6,7 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { Plan } from '../plan/plan-schema.js';
-import type { StateData } from '../state/schema.js';
+import type { StateData } from '../model/state/schema.js';
 
 
 const trimSlash = (u: string | null) => (u === null ? null : u.replace(/\/+$/, ''));

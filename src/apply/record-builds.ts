@@ -12,8 +12,8 @@ import type { DesiredLesson, DesiredState } from '../model/desired.js';
 import { lessonDigest } from '../compile/lesson-digest.js';
 import { diffFields } from '../plan/diff-fields.js';
 import { blobIdOfFile } from '../source/blob-id.js';
-import { placesOf } from '../state/known-lessons.js';
-import type { LessonState } from '../state/schema.js';
+import { placesOf } from '../compile/known-lessons.js';
+import type { LessonState } from '../model/state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 import { BUILD_RECORD_FIELDS, withoutBuildRecord, type BuildRecord } from '../state/lesson-record.js';
 

@@ -2,7 +2,7 @@
  * What apply writes into state around one call (write-ahead, docs/architecture.md#state): the pending record
  * before the request, and after it the lesson's id, section, position, applied inputs and
  * response hashes (body and description as fingerprints), plus the positions of the other tracked lessons of the section, shifted with
- * the shared position model (src/school/positions.ts) exactly as the school shifted them.
+ * the shared position model (src/school-api/positions.ts) exactly as the school shifted them.
  *
  * The state store freezes a lesson entry's `applied` object (and its arrays) once written, so
  * every change here replaces them instead of editing them.
@@ -11,12 +11,12 @@ import { DEFAULT_LESSON_FIELDS } from '../model/desired.js';
 import { withFieldChanges } from '../plan/diff-fields.js';
 import type { CallStep } from '../plan/plan-schema.js';
 import { uncertainCreateEntry } from '../plan/uncertain-create.js';
-import { place, type SectionSlots } from '../school/positions.js';
-import type { Lesson } from '../school/wire/lessons.js';
-import { responseRecord } from '../state/hash-response.js';
-import { appliedOf } from '../state/fingerprint.js';
+import { place, type SectionSlots } from '../school-api/positions.js';
+import type { Lesson } from '../school-api/wire/lessons.js';
+import { responseRecord } from '../model/state/hash-response.js';
+import { appliedOf } from '../model/state/fingerprint.js';
 import { keepBuildRecord } from '../state/lesson-record.js';
-import type { LessonState, StateData } from '../state/schema.js';
+import type { LessonState, StateData } from '../model/state/schema.js';
 import { lessonsInSection } from '../state/track-changes.js';
 
 

@@ -7,7 +7,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import type { LessonAsset } from '../model/desired.js';
-import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from '../school/retry-policy.js';
+import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from '../school-api/retry-policy.js';
 
 export interface UnpublishedAsset {
   asset: LessonAsset;

@@ -12,7 +12,7 @@
  */
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { CoursesyncError } from '../diagnostics/errors.js';
 import { positiveInt, processIo, type CommandIo } from './school-command.js';

@@ -4,7 +4,7 @@
  * host. Prints what was written; an unchanged repo writes nothing.
  */
 import type { Command } from 'commander';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 
 interface AssetsOptions {
   out: string;

@@ -7,8 +7,8 @@
  * less than AWARD_NEW_WINDOW_MS before is indistinguishable and reported as new.
  */
 import type { Command } from 'commander';
-import type { BadgeAwardBody } from '../school/wire/badges.js';
-import { ExitCode } from './exit-codes.js';
+import type { BadgeAwardBody } from '../school-api/wire/badges.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 import { printDocument } from './terminal.js';
 

@@ -3,7 +3,7 @@
  * folder (src/clone/clone-section.ts). No request: the copies are created by the next apply.
  */
 import type { Command } from 'commander';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
 
 export interface CloneCommandOptions {

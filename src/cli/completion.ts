@@ -5,7 +5,7 @@
  */
 import { Argument, type Command, type Option } from 'commander';
 import { SHELLS, completionScript, type CommandSpec, type OptionSpec, type Shell } from './completion-scripts.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { COLOR_FLAGS } from './terminal.js';
 
 /** Add the completion command; it describes `program` as it is when the command runs. */

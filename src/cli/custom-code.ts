@@ -4,7 +4,7 @@
  * endpoint that writes custom code, so there is no push: edits go through the school's UI.
  */
 import type { Command } from 'commander';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 import { printDocument } from './terminal.js';
 

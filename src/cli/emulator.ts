@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 
 function intOption(name: string) {
   return (text: string): number => {

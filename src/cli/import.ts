@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
 
 export interface ImportCommandOptions extends ConnectionFlags {

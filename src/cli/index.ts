@@ -4,7 +4,7 @@
  * imports its heavy modules only when it runs. One catch turns errors into exit codes.
  */
 import { Command, CommanderError } from 'commander';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { redactUsageError } from './redact-usage-error.js';
 import { reportFatal } from './report-error.js';
 

@@ -5,7 +5,7 @@
  * school. Run again, it adds only what is missing and says which files it kept as they were.
  */
 import type { Command } from 'commander';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { addSchoolOptions, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 
 interface InitOptions extends SchoolFlags {

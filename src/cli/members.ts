@@ -5,8 +5,8 @@
  */
 import type { Command } from 'commander';
 import type { MemberLookup, SchoolClient } from '../school/client.js';
-import type { Member, MemberAccess } from '../school/wire/members.js';
-import { ExitCode } from './exit-codes.js';
+import type { Member, MemberAccess } from '../school-api/wire/members.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { addSchoolOptions, explained, openSchool, positiveInt, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 import { confirm, printDocument, printRecord, printTable, type Out } from './terminal.js';
 
@@ -54,7 +54,7 @@ function printMembers(members: readonly Member[], out: Out): void {
 /** `members list`: one page (default 1), or every page with --all. JSON: `{members, page, total_pages, total_count}` (page null with --all). */
 export async function runMembersList(options: MembersListOptions, io: CommandIo = processIo()): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
-  const { MEMBERS_MAX_PER_PAGE } = await import('../school/wire/members.js');
+  const { MEMBERS_MAX_PER_PAGE } = await import('../school-api/wire/members.js');
   const perPage = positiveInt('--per-page', options.perPage, MEMBERS_MAX_PER_PAGE);
   const page = positiveInt('--page', options.page);
   if (options.all && page !== undefined) {

@@ -4,8 +4,8 @@
  * school. It asks for confirmation (or --yes) and says all of that.
  */
 import type { Command } from 'commander';
-import type { Offer } from '../school/wire/offers.js';
-import { ExitCode } from './exit-codes.js';
+import type { Offer } from '../school-api/wire/offers.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 import { confirm, printDocument, printRecord } from './terminal.js';
 

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ConnectionFlags } from '../school/connection.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { planFormat, positiveInt, processIo, type CommandIo } from './school-command.js';
 

@@ -2,7 +2,7 @@
 import { isCoursesyncError } from '../diagnostics/errors.js';
 import { escapeControl, formatDiagnostic, sortDiagnostics } from '../diagnostics/diagnostic.js';
 import { githubAnnotation } from '../diagnostics/github.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 
 /**
  * Print an error to stderr and return the exit code. A user mistake (CoursesyncError) shows

@@ -6,8 +6,8 @@
  * overwrites a file.
  */
 import type { Command } from 'commander';
-import type { Section } from '../school/wire/sections.js';
-import { ExitCode } from './exit-codes.js';
+import type { Section } from '../school-api/wire/sections.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 import { printDocument, printTable } from './terminal.js';
 

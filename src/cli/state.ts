@@ -4,8 +4,8 @@
  * school). `rm` holds the state lock and writes atomically; the school is never changed.
  */
 import type { Command } from 'commander';
-import type { LessonState, StateData } from '../state/schema.js';
-import { ExitCode } from './exit-codes.js';
+import type { LessonState, StateData } from '../model/state/schema.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
 import { printDocument, printRecord, printTable } from './terminal.js';
 

@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import pc from 'picocolors';
 import { failure } from '../diagnostics/error-codes/index.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 

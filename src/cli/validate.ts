@@ -10,7 +10,7 @@
  * it is now (a digest covers the files it references).
  */
 import type { Command } from 'commander';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
 
 export interface ValidateOptions {
@@ -69,7 +69,7 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
 /** What the state knows of lessons compiled clean by this compiler; nothing when there is no readable state (validate checks the repo, not the state). */
 async function knownFromState(dir: string): Promise<import('../compile/compile-course.js').KnownLessons | undefined> {
   const { readStateFile } = await import('../state/state-file.js');
-  const { knownLessonsOf } = await import('../state/known-lessons.js');
+  const { knownLessonsOf } = await import('../compile/known-lessons.js');
   const { compilerId } = await import('../source/lesson-cache-file.js');
   try {
     const { state, exists } = await readStateFile(dir);

@@ -5,9 +5,9 @@
  * reported as extra and left alone, because the API has no delete or update endpoint.
  */
 import type { Command } from 'commander';
-import type { Webhook } from '../school/wire/webhooks.js';
+import type { Webhook } from '../school-api/wire/webhooks.js';
 import type { WebhooksPlan } from '../webhooks/diff-webhooks.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { addSchoolOptions, explained, openSchool, planFormat, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 import { colors, confirm, printDocument, printTable } from './terminal.js';
 

@@ -15,7 +15,7 @@ import { programFolderFiles, sectionFolderName } from '../model/program-folder.j
 import { resolveProgramId } from '../source/resolve-program-id.js';
 import { OperationFailedError, SchoolApiError } from '../school/errors.js';
 import { waitForOperation } from '../school/operations.js';
-import type { ProgramOperation } from '../school/wire/operations.js';
+import type { ProgramOperation } from '../school-api/wire/operations.js';
 import { duplicationKey } from './idempotency-key.js';
 import { readJournal, writeJournal } from './journal.js';
 import { openRepo, repoPath, slugKey, type OpenRepoOptions } from './open-repo.js';

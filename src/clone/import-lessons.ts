@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { explainSchoolError } from '../school/connection.js';
 import { writeFileAtomic } from '../state/state-file.js';
-import type { Lesson } from '../school/wire/lessons.js';
+import type { Lesson } from '../school-api/wire/lessons.js';
 import { lessonToFile } from './lesson-file.js';
 import {
   checkNoLessonsList,

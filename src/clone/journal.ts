@@ -9,7 +9,7 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { STATE_DIR } from '../state/schema.js';
+import { STATE_DIR } from '../model/state/schema.js';
 import { writeFileAtomic } from '../state/state-file.js';
 import { serializeStable } from '../state/serialize-state.js';
 

@@ -5,10 +5,10 @@
  * `plan --refresh` has a baseline for drift. Adopting a key also settles an uncertain create.
  */
 import type { LessonFields } from '../model/desired.js';
-import type { Lesson } from '../school/wire/lessons.js';
-import { responseRecord } from '../state/hash-response.js';
-import { appliedOf } from '../state/fingerprint.js';
-import type { LessonState, StateData } from '../state/schema.js';
+import type { Lesson } from '../school-api/wire/lessons.js';
+import { responseRecord } from '../model/state/hash-response.js';
+import { appliedOf } from '../model/state/fingerprint.js';
+import type { LessonState, StateData } from '../model/state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 
 export interface Adopted {

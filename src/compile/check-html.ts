@@ -1,11 +1,11 @@
 /**
  * Find what the school rejects (or what is likely a mistake) in lesson HTML (PURE): forbidden
- * elements by the school's own rule (school/body-rules.ts), and warnings for `on*` event
+ * elements by the school's own rule (school-api/body-rules.ts), and warnings for `on*` event
  * attributes and `javascript:` URLs. Works on hast trees, so casing and nesting cannot hide a tag.
  */
 import type { Element, Root, RootContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
-import { describeForbiddenElement, isForbiddenElement } from '../school/body-rules.js';
+import { describeForbiddenElement, isForbiddenElement } from '../school-api/body-rules.js';
 
 export type HtmlProblemKind = 'forbidden' | 'event-handler' | 'javascript-url';
 

@@ -3,7 +3,7 @@
  * severity and the default hint (what to do next). One place, so docs and tests can list them.
  */
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
-import { MAX_CONTENT_LENGTH } from '../model/school-rules.js';
+import { MAX_CONTENT_LENGTH } from '../school-api/school-rules.js';
 
 interface Entry {
   severity: Severity;

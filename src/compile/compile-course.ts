@@ -21,7 +21,7 @@ import { applyIgnore } from './ignore-paths.js';
 import { resolveRefs, type RepoIndex, type ResolvedLesson } from './resolve-refs.js';
 import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
-import type { LessonFields } from '../model/school-rules.js';
+import type { LessonFields } from '../school-api/school-rules.js';
 import { depsNow, lessonDigest, lessonSettings, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
 
 export interface CompileCounts {

@@ -1,7 +1,7 @@
 /**
  * HTTP errors of the emulator, and schema validation that answers the API's
  * `Invalid arguments: <json_path> <schema_keyword>` (docs/school-api.md#errors). The issue → message mapping is the
- * shared one of src/school/wire/errors.ts, so client-side checks and the server agree.
+ * shared one of src/school-api/wire/errors.ts, so client-side checks and the server agree.
  *
  * json_path rule: the JSON Pointer of the offending value in the body *as the caller sent it*
  * (`/name` for a flat body, `/attributes/name` for a nested one, `/extra_parameters/step_type/0`
@@ -10,7 +10,7 @@
  * `/` (`/ type`). Only the first issue is reported, in schema field order.
  */
 import type { z } from 'zod';
-import { ErrorMessages, invalidArgumentsMessage } from '../school/wire/errors.js';
+import { ErrorMessages, invalidArgumentsMessage } from '../school-api/wire/errors.js';
 
 /** An error answer: status, `{error}` body, optional extra headers. */
 export class HttpError extends Error {

@@ -6,8 +6,8 @@
  * (what a person does in the school's admin: the API itself cannot delete a lesson).
  */
 import { z } from 'zod';
-import { orderOf, removeFromSection } from '../school/positions.js';
-import { EventTypeSchema } from '../school/wire/webhooks.js';
+import { orderOf, removeFromSection } from '../school-api/positions.js';
+import { EventTypeSchema } from '../school-api/wire/webhooks.js';
 import { validate } from './errors.js';
 import { lessonResponse } from './lesson-fields.js';
 import { operationResponse, programRecord } from './operations.js';

@@ -4,11 +4,11 @@
  * clearing; the Lesson response (docs/school-api.md#lesson).
  */
 import type { z } from 'zod';
-import { VIDEO_SOURCE_PRIORITY, type VideoSourceField } from '../model/school-rules.js';
-import { findForbiddenMarkup } from '../school/body-rules.js';
-import { videoIdFromUrl, type VideoHost } from '../school/video-urls.js';
-import { invalidArgumentsMessage } from '../school/wire/errors.js';
-import type { Lesson } from '../school/wire/lessons.js';
+import { VIDEO_SOURCE_PRIORITY, type VideoSourceField } from '../school-api/school-rules.js';
+import { findForbiddenMarkup } from '../school-api/body-rules.js';
+import { videoIdFromUrl, type VideoHost } from '../school-api/video-urls.js';
+import { invalidArgumentsMessage } from '../school-api/wire/errors.js';
+import type { Lesson } from '../school-api/wire/lessons.js';
 import { coerceFormFields, type ParsedBody } from './body.js';
 import { HttpError, invalidArgument, isObject } from './errors.js';
 import { convertServerMarkdown } from './markdown.js';

@@ -4,8 +4,8 @@
  * evaluated lazily: at the start of every request the due operations are settled, so there is
  * no timer to leak and a poll after the delay always sees `completed`.
  */
-import { place } from '../school/positions.js';
-import type { ProgramRecord } from '../school/wire/operations.js';
+import { place } from '../school-api/positions.js';
+import type { ProgramRecord } from '../school-api/wire/operations.js';
 import { lessonResponse } from './lesson-fields.js';
 import { newId, type LessonRecord, type OperationRecord, type ProgramRecordInternal, type Store } from './store.js';
 

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { CoursesyncError } from '../diagnostics/errors.js';
-import { contentText, DEFAULT_LESSON_FIELDS, dripDelay, lessonName, lessonType, schoolId } from '../model/school-rules.js';
+import { contentText, DEFAULT_LESSON_FIELDS, dripDelay, lessonName, lessonType, schoolId } from '../school-api/school-rules.js';
 
 const id = schoolId;
 

@@ -3,7 +3,7 @@
  * stats around the route handlers. node:http only; every answer is JSON `{error}` or a resource.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ErrorMessages } from '../school/wire/errors.js';
+import { ErrorMessages } from '../school-api/wire/errors.js';
 import { parseBody, readBody, type ParsedBody } from './body.js';
 import type { Route, RouteResult, RouteSettings } from './context.js';
 import { HttpError } from './errors.js';

@@ -1,13 +1,13 @@
 /**
  * The emulator's in-memory school. Plain maps indexed by id, so every request does work
  * proportional to what it touches (one lesson, one section's slots), never to the whole school.
- * Lesson positions live in per-section SectionSlots (src/school/positions.ts), the same model
+ * Lesson positions live in per-section SectionSlots (src/school-api/positions.ts), the same model
  * the planner simulates.
  */
 import type { LessonFields } from '../model/desired.js';
-import type { SectionSlots } from '../school/positions.js';
-import type { LessonMedia } from '../school/wire/lessons.js';
-import type { ProgramRecord } from '../school/wire/operations.js';
+import type { SectionSlots } from '../school-api/positions.js';
+import type { LessonMedia } from '../school-api/wire/lessons.js';
+import type { ProgramRecord } from '../school-api/wire/operations.js';
 import type { Seed, SeedLesson } from './seed.js';
 
 /** A lesson step. Its fields are not shown by the API; we keep an id and a type. */

@@ -7,7 +7,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isPrivateAddress } from '../school/addresses.js';
+import { isPrivateAddress } from '../school-api/addresses.js';
 import type { DeliveryRecord, Store, WebhookRecord } from './store.js';
 
 /** What an event says about itself, for the filters of docs/school-api.md#webhooks. */

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ConfigAcknowledgeSchema } from './acknowledge.js';
-import { MAX_NAME_LENGTH } from './school-rules.js';
+import { MAX_NAME_LENGTH } from '../school-api/school-rules.js';
 import { LessonDefaultsSchema } from './lesson.js';
 
 export const RemovedLessonsPolicy = z

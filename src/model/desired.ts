@@ -3,9 +3,9 @@
  * files, consumed by `plan/`. Pure data, no I/O.
  */
 import type { CourseConfig } from './config.js';
-import type { LessonFields } from './school-rules.js';
+import type { LessonFields } from '../school-api/school-rules.js';
 
-// The lesson field list, types and defaults are rules of the school: model/school-rules.ts.
+// The lesson field list, types and defaults are rules of the school: school-api/school-rules.ts.
 export {
   DEFAULT_LESSON_FIELDS,
   LESSON_FIELDS,
@@ -15,7 +15,7 @@ export {
   type LessonFields,
   type LessonType,
   type VideoHostField,
-} from './school-rules.js';
+} from '../school-api/school-rules.js';
 
 /** A repo file a lesson shows or links to, published under a content-addressed name. */
 export interface LessonAsset {

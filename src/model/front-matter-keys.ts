@@ -4,7 +4,7 @@
  * the Markdown under the front-matter. Next to the front-matter schema (lesson.ts); it must
  * follow compile-lesson.ts, which fills the fields (test/plan/front-matter-keys.test.ts checks).
  */
-import type { LessonField } from './school-rules.js';
+import type { LessonField } from '../school-api/school-rules.js';
 
 export const FRONT_MATTER_KEY: Readonly<Record<LessonField, string>> = {
   name: 'name',

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { LessonAcknowledgeSchema } from './acknowledge.js';
 import { exactlyOne, fieldRulesSchema, onlyWhen } from './field-rules.js';
-import { CONTENT_FORMATS, dripDelay, lessonName, lessonType, MAX_CONTENT_LENGTH, MAX_NAME_LENGTH } from './school-rules.js';
+import { CONTENT_FORMATS, dripDelay, lessonName, lessonType, MAX_CONTENT_LENGTH, MAX_NAME_LENGTH } from '../school-api/school-rules.js';
 
 /** A lesson key: a file-name-like identity, never a path. */
 export const LESSON_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

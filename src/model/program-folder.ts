@@ -2,7 +2,7 @@
  * The folders and files the tool writes for a program that exists in the school (PURE):
  * `sections list --scaffold` and `duplicate program` both start a program folder this way.
  */
-import type { Section } from '../school/wire/sections.js';
+import type { Section } from '../school-api/wire/sections.js';
 
 /** Lower-case ASCII letters, digits and `-` from any text (accents dropped); may be empty. */
 export function slugify(text: string): string {

@@ -1,6 +1,6 @@
 /** program.yaml: marks a folder as a program (docs/course-repo.md). Source of schema/program.schema.json. */
 import { z } from 'zod';
-import { schoolId } from './school-rules.js';
+import { schoolId } from '../school-api/school-rules.js';
 import { LessonDefaultsSchema } from './lesson.js';
 
 export const ProgramFileSchema = z

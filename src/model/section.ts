@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { exactlyOne, fieldRulesSchema } from './field-rules.js';
 import { LESSON_KEY_PATTERN, LessonDefaultsSchema } from './lesson.js';
-import { MAX_NAME_LENGTH, schoolId } from './school-rules.js';
+import { MAX_NAME_LENGTH, schoolId } from '../school-api/school-rules.js';
 
 /** A section.yaml names its section by `id` or by `name`, never both. */
 export const SECTION_REF_RULE = exactlyOne(['id', 'name'] as const);

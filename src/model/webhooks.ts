@@ -1,14 +1,14 @@
 /**
  * webhooks.yaml: the school's webhooks as code (a list at the repo root). The per-event filter
- * rules are the school's own wire schemas (src/school/wire/webhooks.ts), reused here so a rule
+ * rules are the school's own wire schemas (src/school-api/wire/webhooks.ts), reused here so a rule
  * lives in one place; this file adds what the school checks on the URL (https, no private
  * literal host, as src/emulator/addresses.ts decides for the emulator). Source of
  * schema/webhooks.schema.json.
  */
 import { z } from 'zod';
-import { isPrivateLiteralHost } from '../school/addresses.js';
-import { EVENT_TYPE_VALUES, WebhookFilterSchemas, type EventType } from '../school/wire/webhooks.js';
-import { schoolId } from './school-rules.js';
+import { isPrivateLiteralHost } from '../school-api/addresses.js';
+import { EVENT_TYPE_VALUES, WebhookFilterSchemas, type EventType } from '../school-api/wire/webhooks.js';
+import { schoolId } from '../school-api/school-rules.js';
 
 /** An https URL whose host is not a loopback or private address literal. */
 export const WebhookUrlSchema = z

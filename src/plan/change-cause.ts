@@ -5,7 +5,7 @@
  */
 import { digestChange, lessonDigest } from '../compile/lesson-digest.js';
 import type { DesiredLesson } from '../model/desired.js';
-import type { LessonState } from '../state/schema.js';
+import type { LessonState } from '../model/state/schema.js';
 import type { CallStep, FieldChange } from './plan-schema.js';
 
 export type ChangeCause = NonNullable<CallStep['cause']>;

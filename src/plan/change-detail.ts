@@ -5,7 +5,7 @@
  */
 import { LONG_FIELDS, diffLinesOf, showValue } from './describe-change.js';
 import { isCall, type PlanChange } from './plan-schema.js';
-import { isFingerprint } from '../state/fingerprint.js';
+import { isFingerprint } from '../model/state/fingerprint.js';
 import { createPreview, fieldLabel, longFieldSummary, sourceDiffLines, type PlanSources } from './source-diff.js';
 
 export interface DetailOptions {

@@ -2,7 +2,7 @@
  * Shared pieces of the plan renderings (PURE): the summary line, how a value and a body diff
  * are shown, and which changes count as "changes" for --detailed-exitcode.
  */
-import { isFingerprint } from '../state/fingerprint.js';
+import { isFingerprint } from '../model/state/fingerprint.js';
 import { showPendingLinks } from '../model/lesson-links.js';
 import { structuredPatch } from 'diff';
 import type { FieldChange, Plan, PlanChange, PlanSummary } from './plan-schema.js';

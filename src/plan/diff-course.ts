@@ -13,7 +13,7 @@
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { CourseConfig } from '../model/config.js';
 import { DEFAULT_LESSON_FIELDS, type DesiredLesson, type DesiredState, type LessonFields } from '../model/desired.js';
-import { nullRecord, type LessonState, type StateData } from '../state/schema.js';
+import { nullRecord, type LessonState, type StateData } from '../model/state/schema.js';
 import { diffFields, createRequest, revertDrift, updateRequest } from './diff-fields.js';
 import { keepInOrder } from './keep-in-order.js';
 import {
@@ -32,7 +32,7 @@ import { findRepoLesson, uncertainCreateEntry, uncertainHint } from './uncertain
 import { diffLive, type LiveLesson } from './diff-live.js';
 import { assessImpact } from './impact.js';
 import { changeCause } from './change-cause.js';
-import { placesOf } from '../state/known-lessons.js';
+import { placesOf } from '../compile/known-lessons.js';
 import type { SectionFacts } from '../learner/learner-model.js';
 
 export type { LiveLesson } from './diff-live.js';

@@ -3,9 +3,9 @@
  * carry exactly the changes. Inputs are compared with inputs, never with server responses, so a
  * server that normalises a value (a video URL stored as an id) never causes a perpetual diff.
  */
-import { LESSON_FIELDS, VIDEO_SOURCE_PRIORITY, type LessonField, type LessonFields } from '../model/school-rules.js';
+import { LESSON_FIELDS, VIDEO_SOURCE_PRIORITY, type LessonField, type LessonFields } from '../school-api/school-rules.js';
 import type { FieldChange, LessonRequest } from './plan-schema.js';
-import { assertNoFingerprint, sameContent } from '../state/fingerprint.js';
+import { assertNoFingerprint, sameContent } from '../model/state/fingerprint.js';
 
 /** The video source fields, in the school's priority order: it keeps at most one of them. */
 const VIDEO_SOURCES: readonly LessonField[] = VIDEO_SOURCE_PRIORITY;

@@ -2,10 +2,10 @@
  * Drift (PURE): with --refresh, which fields of each tracked lesson were changed in the school
  * since the last apply. Reported, never acted on by itself.
  */
-import type { StateData } from '../state/schema.js';
+import type { StateData } from '../model/state/schema.js';
 import type { DriftStep } from './plan-schema.js';
 import { toFieldValue } from './diff-fields.js';
-import { changedResponseFields } from '../state/hash-response.js';
+import { changedResponseFields } from '../model/state/hash-response.js';
 
 /** A lesson as read live with --refresh: where it is, per-field response hashes and values. */
 export interface LiveLesson {

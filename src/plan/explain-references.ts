@@ -6,7 +6,7 @@
  */
 import type { DesiredState, LessonAsset } from '../model/desired.js';
 import { isCall, type Plan } from './plan-schema.js';
-import { isFingerprint } from '../state/fingerprint.js';
+import { isFingerprint } from '../model/state/fingerprint.js';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -7,7 +7,7 @@
 import { IMPACT_LEVELS, IMPACT_RULES, type ImpactRule } from '../model/acknowledge.js';
 import type { DesiredLesson, DesiredState, LessonFields } from '../model/desired.js';
 import { learnerView, type LearnerLesson, type LearnerProgram, type LearnerLessonInput, type LearnerProgramInput, type LearnerView, type SectionFacts } from '../learner/learner-model.js';
-import type { StateData } from '../state/schema.js';
+import type { StateData } from '../model/state/schema.js';
 import type { Impact, Plan } from './plan-schema.js';
 import { simulatePlan } from './simulate-plan.js';
 

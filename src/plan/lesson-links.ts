@@ -10,7 +10,7 @@
  */
 import { fillLessonLinks } from '../model/lesson-links.js';
 import type { DesiredLesson, DesiredState } from '../model/desired.js';
-import type { StateData } from '../state/schema.js';
+import type { StateData } from '../model/state/schema.js';
 
 export interface LinkedState {
   desired: DesiredState;

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { IMPACT_LEVELS, IMPACT_RULE_NAMES, type ImpactRule } from '../model/acknowledge.js';
-import { LESSON_FIELDS } from '../model/school-rules.js';
-import { LessonUpdateBodySchema } from '../school/wire/lessons.js';
+import { LESSON_FIELDS } from '../school-api/school-rules.js';
+import { LessonUpdateBodySchema } from '../school-api/wire/lessons.js';
 
 /** 2: plans carry `impact` (a version-1 plan is refused with a clear message, never misread). */
 export const PLAN_FORMAT_VERSION = 2;

@@ -1,9 +1,9 @@
 /**
  * A whole-school simulation of positions, built on the shared position model
- * (src/school/positions.ts): which section each lesson is in and at which position. The planner
+ * (src/school-api/positions.ts): which section each lesson is in and at which position. The planner
  * predicts with it and simulatePlan replays a plan with it.
  */
-import { place, removeFromSection, type Placement, type SectionSlots } from '../school/positions.js';
+import { place, removeFromSection, type Placement, type SectionSlots } from '../school-api/positions.js';
 
 export class SchoolSlots {
   private readonly sections = new Map<string, SectionSlots>();

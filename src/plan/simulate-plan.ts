@@ -3,8 +3,8 @@
  * use it to check that a plan yields the desired order with exact predictions. (Apply keeps the
  * state's positions from the school's answers instead: src/apply/record-call.ts placeInState.)
  */
-import { placementOf } from '../school/positions.js';
-import type { StateData } from '../state/schema.js';
+import { placementOf } from '../school-api/positions.js';
+import type { StateData } from '../model/state/schema.js';
 import { isCall, type CallStep, type Plan } from './plan-schema.js';
 import { SchoolSlots } from './section-slots.js';
 

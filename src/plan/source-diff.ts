@@ -5,8 +5,8 @@
  * The texts come from the caller (src/sync/plan-sources.ts reads them from git and the work tree).
  */
 import { FRONT_MATTER_KEY } from '../model/front-matter-keys.js';
-import type { LessonField } from '../model/school-rules.js';
-import { isFingerprint } from '../state/fingerprint.js';
+import type { LessonField } from '../school-api/school-rules.js';
+import { isFingerprint } from '../model/state/fingerprint.js';
 import { diffLinesOf } from './describe-change.js';
 import type { CallStep, FieldChange } from './plan-schema.js';
 

@@ -6,8 +6,8 @@
  * (a killed apply), whether by the planner (read-only) or by apply's start-up resolution.
  */
 import { DEFAULT_LESSON_FIELDS, type DesiredState, type LessonFields } from '../model/desired.js';
-import type { LessonState } from '../state/schema.js';
-import { appliedOf } from '../state/fingerprint.js';
+import type { LessonState } from '../model/state/schema.js';
+import { appliedOf } from '../model/state/fingerprint.js';
 
 /** Where a lesson of the repo lives, to fill in an uncertain create's entry. */
 export interface RepoLesson {

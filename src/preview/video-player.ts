@@ -1,10 +1,10 @@
 /**
  * The player a learner sees for a video lesson (PURE): the host's embed address for a host field
- * (ids through the school's own URL rules, src/school/video-urls.ts), or the lesson's own embed
+ * (ids through the school's own URL rules, src/school-api/video-urls.ts), or the lesson's own embed
  * code. Host names follow the kinds of host the API's four fields stand for.
  */
 import { VIDEO_HOST_FIELDS, type LessonFields } from '../model/desired.js';
-import { videoHostOfField, videoIdFromUrl, type VideoHost } from '../school/video-urls.js';
+import { videoHostOfField, videoIdFromUrl, type VideoHost } from '../school-api/video-urls.js';
 import { escapeHtml } from './html.js';
 
 const EMBED_URL: Record<VideoHost, (id: string) => string> = {

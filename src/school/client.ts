@@ -4,15 +4,15 @@
  * schemas the emulator uses before anything is sent, and responses are parsed with zod.
  * Retries and idempotency: see transport.ts.
  */
-import { assertNoFingerprint } from '../state/fingerprint.js';
+import { assertNoFingerprint } from '../model/state/fingerprint.js';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { checkBaseUrl } from './base-url.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { SchoolRequestError } from './errors.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../school-api/retry-policy.js';
 import { createTransport, type ResponseEvent, type RetryEvent, type Transport } from './transport.js';
-import { invalidArgumentsMessage } from './wire/errors.js';
+import { invalidArgumentsMessage } from '../school-api/wire/errors.js';
 import {
   BadgeAwardBodySchema,
   BadgeAwardSchema,
@@ -54,7 +54,7 @@ import {
   type SectionPage,
   type Webhook,
   type WebhookCreateBody,
-} from './wire/index.js';
+} from '../school-api/wire/index.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { OperationFailedError, OperationTimeoutError } from './errors.js';
-import type { OperationStatus } from './wire/operations.js';
+import type { OperationStatus } from '../school-api/wire/operations.js';
 
 /** The fields of an operation the wait needs. */
 export interface OperationLike {

@@ -5,7 +5,7 @@
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { SchoolClient } from './client.js';
 import { explainSchoolError } from './connection.js';
-import type { Section } from './wire/sections.js';
+import type { Section } from '../school-api/wire/sections.js';
 
 /**
  * Every section of `programId`, all pages.

@@ -24,8 +24,8 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { z } from 'zod';
-import { ErrorBodySchema, jsonPathOf } from './wire/errors.js';
-import { backoffDelay, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
+import { ErrorBodySchema, jsonPathOf } from '../school-api/wire/errors.js';
+import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../school-api/retry-policy.js';
 import {
   OutcomeUnknownError,
   SchoolApiError,

@@ -6,7 +6,7 @@
  */
 import { join, posix } from 'node:path';
 import { slugify } from '../model/program-folder.js';
-import type { Section } from '../school/wire/sections.js';
+import type { Section } from '../school-api/wire/sections.js';
 import type { InitStep } from './init-repo.js';
 import { missingProgramFiles, writeNewFiles, yamlId } from './program-scaffold.js';
 import { readSource } from './read-source.js';

@@ -4,7 +4,7 @@
  * for what coursesync writes locally, and editor settings mapping the JSON schemas that the
  * installed package ships. The two workflows are copied from the package's own templates.
  */
-import { LOCK_FILE, STATE_DIR } from '../state/schema.js';
+import { LOCK_FILE, STATE_DIR } from '../model/state/schema.js';
 
 /** Where a course repo that installed coursesync finds its schemas (relative to the repo root). */
 export const SCHEMA_DIR = 'node_modules/coursesync/schema';

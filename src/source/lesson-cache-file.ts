@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { CachedLesson } from '../compile/lesson-cache.js';
-import { LessonFieldsSchema } from '../state/schema.js';
+import { LessonFieldsSchema } from '../model/state/schema.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
 
 /** Where the cache lives inside a course repo. */
@@ -36,7 +36,7 @@ const CachedLessonSchema = z.strictObject({
 
 /** Code whose change can change what compiling a lesson gives (relative to the built root). */
 const COMPILER_FOLDERS = ['compile', 'model', 'diagnostics'];
-const COMPILER_FILES = ['school/video-urls', 'school/body-rules'];
+const COMPILER_FILES = ['school-api/video-urls', 'school-api/body-rules', 'school-api/school-rules'];
 
 let compilerDigestMemo: Promise<string> | undefined;
 

@@ -26,7 +26,7 @@ export interface LoadCourseOptions {
   cache?: boolean;
   /** Threads rendering the lesson bodies not cached; default every core, 1 = this thread only. */
   renderThreads?: number;
-  /** Lessons the state knows (state/known-lessons.ts): those still unchanged are not read, parsed or rendered. */
+  /** Lessons the state knows (compile/known-lessons.ts): those still unchanged are not read, parsed or rendered. */
   known?: KnownLessons;
   /** What renders, on this thread, a text compile needs that was not rendered ahead (default renderMarkdown). */
   render?: RenderFn;

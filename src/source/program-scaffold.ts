@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { programFolderFiles } from '../model/program-folder.js';
-import type { Section } from '../school/wire/sections.js';
+import type { Section } from '../school-api/wire/sections.js';
 
 export interface ScaffoldFile {
   /** Relative to the program folder. */

@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { failure } from '../diagnostics/error-codes/index.js';
-import { STATE_DIR, StateSchema, type StateData } from './schema.js';
+import { STATE_DIR, StateSchema, type StateData } from '../model/state/schema.js';
 import { join } from 'node:path';
 
 export const JOURNAL_FILE = 'state.journal';

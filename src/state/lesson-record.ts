@@ -2,7 +2,7 @@
  * What the state records about how a lesson was built (file blob, digest, compiler, deps,
  * aliases, acknowledged rules): recorded together, kept together, dropped together.
  */
-import type { LessonState } from './schema.js';
+import type { LessonState } from '../model/state/schema.js';
 
 export const BUILD_RECORD_FIELDS = ['blob', 'digest', 'compiler', 'deps', 'aliases', 'acknowledge'] as const;
 export type BuildRecord = Pick<LessonState, (typeof BUILD_RECORD_FIELDS)[number]>;

@@ -14,7 +14,7 @@ import { link, open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CoursesyncError } from '../diagnostics/errors.js';
-import { LOCK_FILE, STATE_DIR } from './schema.js';
+import { LOCK_FILE, STATE_DIR } from '../model/state/schema.js';
 import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 import { ensureWritableStateFolder } from './state-folder.js';
 

@@ -1,6 +1,6 @@
 /** Stable JSON for files kept in git: sorted keys, 2-space indent, trailing newline. */
-import { appliedOnDisk, type LessonState, type StateData } from './schema.js';
-import { foldersOf, locationOnDisk, mostCommon, type SectionFolder } from './state-layout.js';
+import { appliedOnDisk, type LessonState, type StateData } from '../model/state/schema.js';
+import { foldersOf, locationOnDisk, mostCommon, type SectionFolder } from '../model/state/state-layout.js';
 
 /** Recursively sort object keys (arrays keep their order). */
 function sortKeys(value: unknown): unknown {

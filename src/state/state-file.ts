@@ -8,7 +8,7 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, protoKeyIn, type StateData } from './schema.js';
+import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, protoKeyIn, type StateData } from '../model/state/schema.js';
 import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 import { serializeState } from './serialize-state.js';
 import { journalFits, journalPath, parseJournal, replayJournal } from './journal.js';

@@ -10,7 +10,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { CoursesyncError } from '../diagnostics/errors.js';
-import { STATE_DIR } from './schema.js';
+import { STATE_DIR } from '../model/state/schema.js';
 
 /** The error for a state folder that cannot be made or written, by the system's error code. */
 export function stateFolderError(folder: string, error: NodeJS.ErrnoException): CoursesyncError {

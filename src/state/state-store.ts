@@ -22,7 +22,7 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { encodeRecord, journalPath } from './journal.js';
 import { acquireStateLock, type AcquireLockOptions, type StateLock } from './lock-state.js';
-import { STATE_DIR, type PendingCall, type StateData } from './schema.js';
+import { STATE_DIR, type PendingCall, type StateData } from '../model/state/schema.js';
 import { compactStateFile, readStateFile, removeStaleTempFiles, statePath, syncFolder, writeStateFile } from './state-file.js';
 import { ChangeTracker } from './track-changes.js';
 

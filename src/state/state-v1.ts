@@ -4,11 +4,11 @@
  * write is the current version; a version-1 coursesync refuses that file by its version check.
  */
 import { z } from 'zod';
-import { LessonFieldsSchema } from '../model/school-rules.js';
-import { appliedOf } from './fingerprint.js';
-import { FIELD_HASH_LENGTH, hashValue, RESPONSE_FIELDS } from './hash-response.js';
-import type { LessonFields } from '../model/school-rules.js';
-import { lessonKey, nullRecord, PendingCallSchema, SectionStateSchema, STATE_VERSION, UncertainCreateSchema, type LessonState, type StateData } from './schema.js';
+import { LessonFieldsSchema } from '../school-api/school-rules.js';
+import { appliedOf } from '../model/state/fingerprint.js';
+import { FIELD_HASH_LENGTH, hashValue, RESPONSE_FIELDS } from '../model/state/hash-response.js';
+import type { LessonFields } from '../school-api/school-rules.js';
+import { lessonKey, nullRecord, PendingCallSchema, SectionStateSchema, STATE_VERSION, UncertainCreateSchema, type LessonState, type StateData } from '../model/state/schema.js';
 
 const LessonStateV1Schema = z.strictObject({
   id: z.string().nullable(),

@@ -6,7 +6,7 @@
  * edit, only the read before it. `take()` turns the marks into a journal record and clears them.
  */
 import { KEYED, TOP, type JournalRecord, type KeyedField, type TopField } from './journal.js';
-import type { LessonState, StateData } from './schema.js';
+import type { LessonState, StateData } from '../model/state/schema.js';
 
 /** The tracker behind a draft or a store's state, so readers given either can use its index. */
 const trackers = new WeakMap<object, ChangeTracker>();

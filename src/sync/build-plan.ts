@@ -8,9 +8,9 @@
 import type { DesiredState } from '../model/desired.js';
 import type { LiveLesson } from '../plan/diff-course.js';
 import type { DriftStep, Plan } from '../plan/plan-schema.js';
-import { nullRecord, type SectionState, type StateData } from '../state/schema.js';
+import { nullRecord, type SectionState, type StateData } from '../model/state/schema.js';
 import type { SectionFacts } from '../learner/learner-model.js';
-import type { Section } from '../school/wire/sections.js';
+import type { Section } from '../school-api/wire/sections.js';
 import type { ConnectionFlags } from '../school/connection.js';
 import pLimit from 'p-limit';
 import { failure } from '../diagnostics/error-codes/index.js';
@@ -25,9 +25,9 @@ import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/conn
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadCourse } from '../source/load-course.js';
 import { renderThreadsFromEnv } from '../source/render-pool.js';
-import { responseRecord } from '../state/hash-response.js';
+import { responseRecord } from '../model/state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
-import { knownLessonsOf } from '../state/known-lessons.js';
+import { knownLessonsOf } from '../compile/known-lessons.js';
 import { compilerId } from '../source/lesson-cache-file.js';
 import { checkBaseUrl } from '../state/state-store.js';
 import { verifySections } from './verify-sections.js';

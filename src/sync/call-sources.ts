@@ -5,7 +5,7 @@
  */
 import { isCall, type Plan } from '../plan/plan-schema.js';
 import { blobIdOfFile } from '../source/blob-id.js';
-import type { StateData } from '../state/schema.js';
+import type { StateData } from '../model/state/schema.js';
 
 /** Set `source` (and, when only the blobs tell, `cause: 'file'`) on every call step of `plan`. */
 export async function addCallSources(plan: Plan, state: Readonly<StateData>, dir: string): Promise<void> {

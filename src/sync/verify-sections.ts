@@ -15,7 +15,7 @@ import { isCoursesyncError } from '../diagnostics/errors.js';
 import type { DesiredState } from '../model/desired.js';
 import type { SchoolClient } from '../school/client.js';
 import { listProgramSections } from '../school/program-sections.js';
-import type { Section } from '../school/wire/sections.js';
+import type { Section } from '../school-api/wire/sections.js';
 
 /** The sections of one program as GET /sections lists them. */
 export type Listed = Section[];

@@ -9,7 +9,7 @@ import { diag } from '../compile/codes.js';
 import { parseYaml } from '../compile/parse-yaml.js';
 import { suggest } from '../compile/suggest.js';
 import { WebhooksFileSchema, type WebhookEntry } from '../model/webhooks.js';
-import { EVENT_TYPE_VALUES, WebhookFilterSchemas, type EventType } from '../school/wire/webhooks.js';
+import { EVENT_TYPE_VALUES, WebhookFilterSchemas, type EventType } from '../school-api/wire/webhooks.js';
 import { webhookIdentity } from './identity.js';
 
 export const WEBHOOKS_FILE = 'webhooks.yaml';

@@ -3,7 +3,7 @@
  * school lacks is a `create`; one it has is `unchanged`; a school webhook the file does not
  * list is `extra`: reported, never acted on, because the API has no delete or update endpoint.
  */
-import type { Webhook, WebhookCreateBody } from '../school/wire/webhooks.js';
+import type { Webhook, WebhookCreateBody } from '../school-api/wire/webhooks.js';
 import type { DesiredWebhook } from './check-webhooks-file.js';
 import { webhookIdentity } from './identity.js';
 

@@ -10,7 +10,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { diffCourse } from '../../src/plan/diff-course.js';
 import { isCall, type CallStep } from '../../src/plan/plan-schema.js';
 import type { SchoolClient } from '../../src/school/client.js';
-import type { PendingCall, StateData } from '../../src/state/schema.js';
+import type { PendingCall, StateData } from '../../src/model/state/schema.js';
 import { readStateFile } from '../../src/state/state-file.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { desiredOf, sectionIdsOf } from '../plan/build-course.js';

@@ -11,7 +11,7 @@
  * - the state's positions equal the school's, and a second plan is empty;
  * - every answered position, and where every lesson of the school ends up, equal what an
  *   independent oracle of the school's position rules (test/school/position-oracle.ts, no code
- *   shared with src/school/positions.ts) says for the requests sent, in chain order.
+ *   shared with src/school-api/positions.ts) says for the requests sent, in chain order.
  * In-process (the exported diffCourse and applyPlan, the code `coursesync apply` runs), states
  * on tmpfs: the whole run takes seconds.
  */

@@ -18,7 +18,7 @@ import { CLI, ROOT, cleanup, heading, median, ms, ratio, stateAsApplied, tempDir
 const [lessons = 10_000, repeats = 3] = process.argv.slice(2).map(Number);
 const { loadCourse } = await import('../../dist/source/load-course.js');
 const { linkLessons } = await import('../../dist/plan/lesson-links.js');
-const { appliedOf } = await import('../../dist/state/fingerprint.js');
+const { appliedOf } = await import('../../dist/model/state/fingerprint.js');
 const { statePath, writeStateFile } = await import('../../dist/state/state-file.js');
 const { StateStore } = await import('../../dist/state/state-store.js');
 const { recordBuilds } = await import('../../dist/apply/record-builds.js');

@@ -76,8 +76,8 @@ export async function parallelSpeedup(threads) {
  */
 export async function stateAsApplied(desired, baseUrl) {
   const { randomUUID } = await import('node:crypto');
-  const { STATE_VERSION } = await import('../../dist/state/schema.js');
-  const { appliedOf } = await import('../../dist/state/fingerprint.js');
+  const { STATE_VERSION } = await import('../../dist/model/state/schema.js');
+  const { appliedOf } = await import('../../dist/model/state/fingerprint.js');
   const state = { version: STATE_VERSION, lineage: randomUUID(), serial: 1, base_url: baseUrl, lessons: {}, sections: {}, pending: {} };
   let n = 0;
   for (const p of desired.programs)

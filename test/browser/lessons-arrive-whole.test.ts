@@ -18,7 +18,7 @@ import { runCli } from '../e2e/helpers.js';
 import { serveAssets, type StaticHost } from '../e2e/static-server.js';
 import { launchChromium } from './chromium.js';
 import { readStateFile } from '../../src/state/state-file.js';
-import type { LessonState } from '../../src/state/schema.js';
+import type { LessonState } from '../../src/model/state/schema.js';
 
 const ODIN = path.resolve(import.meta.dirname, '../fixtures/repos/odin');
 

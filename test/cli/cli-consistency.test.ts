@@ -87,7 +87,7 @@ describe('-y', () => {
 describe('exit codes', () => {
   it('every named exit code has its row in docs/cli.md#exit-codes, and the table names no other', async () => {
     const { readFile } = await import('node:fs/promises');
-    const { ExitCode } = await import('../../src/cli/exit-codes.js');
+    const { ExitCode } = await import('../../src/diagnostics/exit-codes.js');
     const doc = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
     const section = doc.split(/^## Exit codes$/m)[1]!.split(/^## /m)[0]!;
     const rows = [...section.matchAll(/^\| (\d+) \| `(\w+)` \|/gm)].map((m) => [m[2], Number(m[1])]);

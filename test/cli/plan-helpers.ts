@@ -7,11 +7,11 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSchoolClient } from '../../src/school/client.js';
-import type { LessonCreateBody, LessonUpdateBody } from '../../src/school/wire/lessons.js';
+import type { LessonCreateBody, LessonUpdateBody } from '../../src/school-api/wire/lessons.js';
 import { isCall, type Plan } from '../../src/plan/plan-schema.js';
-import { responseRecord } from '../../src/state/hash-response.js';
-import { appliedOf } from '../../src/state/fingerprint.js';
-import type { LessonState, SectionState, StateData } from '../../src/state/schema.js';
+import { responseRecord } from '../../src/model/state/hash-response.js';
+import { appliedOf } from '../../src/model/state/fingerprint.js';
+import type { LessonState, SectionState, StateData } from '../../src/model/state/schema.js';
 import { writeStateFile } from '../../src/state/state-file.js';
 import { DEFAULT_LESSON_FIELDS, type LessonFields } from '../../src/model/desired.js';
 

@@ -94,7 +94,7 @@ describe('import', () => {
     // What a create cut off mid-flight leaves: the lesson exists, state knows only the key.
     const created = await school.client().lessons.create({ section_id: 'sec_start', name: 'Welcome', lesson_type: 'text', body: fields.body, content_format: 'html', position: 1 });
     const { writeStateFile } = await import('../../src/state/state-file.js');
-    const { emptyState } = await import('../../src/state/schema.js');
+    const { emptyState } = await import('../../src/model/state/schema.js');
     const state = emptyState('3f1f5a4e-8a55-4a59-9d55-0a7f1b2c3d4e', school.emu.url);
     state.lessons.welcome = {
       id: null,

@@ -5,7 +5,7 @@ import { sameHtml } from '../../src/clone/check-round-trip.js';
 import { duplicationKey } from '../../src/clone/idempotency-key.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { DEFAULT_LESSON_FIELDS } from '../../src/model/desired.js';
-import type { Lesson } from '../../src/school/wire/lessons.js';
+import type { Lesson } from '../../src/school-api/wire/lessons.js';
 
 function lesson(over: Partial<Lesson>): Lesson {
   return {

@@ -3,7 +3,7 @@
  * test/, README.md, examples/ and docs/ (also the `docs/x.md (#a, #b)` form of code comments, and
  * relative links between docs) names a file that exists and a heading of it, by GitHub's
  * heading ids (github-slugger, the algorithm GitHub uses). And every source file a doc names
- * (`school/positions.ts`, `routes/lessons.ts`) exists, so the rule tables cannot point nowhere.
+ * (`school-api/positions.ts`, `routes/lessons.ts`) exists, so the rule tables cannot point nowhere.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -4,7 +4,7 @@
  * highest position a request may ask for, and 422 for a lesson request body that cannot be read.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_POSITION } from '../../src/school/positions.js';
+import { MAX_POSITION } from '../../src/school-api/positions.js';
 import { call, createLesson, sectionOrder, TOKEN, useEmulator } from './helpers.js';
 
 const ctx = useEmulator({ operationDelayMs: 10 });

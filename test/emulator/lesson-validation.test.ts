@@ -118,7 +118,7 @@ describe('POST /lessons defaults, nulls, forms', () => {
 });
 
 describe('PATCH /lessons/{id}', () => {
-  // The shared mapping (src/school/wire/errors.ts): null outside an enum's list is `enum`, elsewhere `type`.
+  // The shared mapping (src/school-api/wire/errors.ts): null outside an enum's list is `enum`, elsewhere `type`.
   const rejectedNulls = [['section_id', 'type'], ['name', 'type'], ['position', 'type'], ['is_published', 'type'], ['lesson_type', 'enum'], ['drip_delay', 'type']];
   it.each(rejectedNulls)('rejects null %s', async (field, keyword) => {
     const id = await createLesson(ctx.emu, {});

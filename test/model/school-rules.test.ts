@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LessonFrontMatterSchema } from '../../src/model/lesson.js';
-import { characterCount, lessonName, LESSON_FIELDS, LESSON_INPUT_RULES, MAX_CONTENT_LENGTH, MAX_NAME_LENGTH, NOT_NULL_ON_UPDATE, REQUIRED_ON_CREATE } from '../../src/model/school-rules.js';
-import { LessonCreateBodySchema, LessonSchema, LessonUpdateBodySchema } from '../../src/school/wire/lessons.js';
+import { characterCount, lessonName, LESSON_FIELDS, LESSON_INPUT_RULES, MAX_CONTENT_LENGTH, MAX_NAME_LENGTH, NOT_NULL_ON_UPDATE, REQUIRED_ON_CREATE } from '../../src/school-api/school-rules.js';
+import { LessonCreateBodySchema, LessonSchema, LessonUpdateBodySchema } from '../../src/school-api/wire/lessons.js';
 
 // An emoji is one character for the school but two UTF-16 units: zod's length checks must count
 // it once, or names and bodies of emoji would be refused at half their allowed length.

@@ -1,8 +1,8 @@
 /** Test helpers: build DesiredState and StateData by hand, so planner tests need no files. */
-import { appliedOf } from '../../src/state/fingerprint.js';
+import { appliedOf } from '../../src/model/state/fingerprint.js';
 import { DEFAULT_CONFIG, type CourseConfig } from '../../src/model/config.js';
 import { DEFAULT_LESSON_FIELDS, type DesiredLesson, type DesiredState, type LessonFields } from '../../src/model/desired.js';
-import type { LessonState, StateData } from '../../src/state/schema.js';
+import type { LessonState, StateData } from '../../src/model/state/schema.js';
 
 export const LINEAGE = '00000000-0000-4000-8000-000000000000';
 

@@ -3,7 +3,7 @@ import { diffCourse } from '../../src/plan/diff-course.js';
 import { isCall, type Plan } from '../../src/plan/plan-schema.js';
 import { simulatePlan } from '../../src/plan/simulate-plan.js';
 import type { DesiredState } from '../../src/model/desired.js';
-import type { StateData } from '../../src/state/schema.js';
+import type { StateData } from '../../src/model/state/schema.js';
 import { desiredOf, fieldsOf, lisLength, sectionIdsOf, seededRandom, shuffle, stateOf } from './build-course.js';
 
 function plan(desired: DesiredState, state: StateData): Plan {

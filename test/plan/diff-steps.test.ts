@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { diffCourse, type LiveLesson } from '../../src/plan/diff-course.js';
 import { PlanSchema, type PlanChange } from '../../src/plan/plan-schema.js';
-import { responseRecord } from '../../src/state/hash-response.js';
-import { appliedOf } from '../../src/state/fingerprint.js';
+import { responseRecord } from '../../src/model/state/hash-response.js';
+import { appliedOf } from '../../src/model/state/fingerprint.js';
 import type { CourseConfig } from '../../src/model/config.js';
 import { desiredOf, fieldsOf, sectionIdsOf, stateOf } from './build-course.js';
 

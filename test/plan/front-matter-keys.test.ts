@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compileLesson } from '../../src/compile/compile-lesson.js';
 import { splitFrontMatter } from '../../src/source/split-front-matter.js';
 import { FRONT_MATTER_KEY } from '../../src/model/front-matter-keys.js';
-import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS } from '../../src/model/school-rules.js';
+import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS } from '../../src/school-api/school-rules.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { fieldLabel } from '../../src/plan/source-diff.js';
 

@@ -1,4 +1,4 @@
-import { appliedOf } from '../../src/state/fingerprint.js';
+import { appliedOf } from '../../src/model/state/fingerprint.js';
 import { describe, expect, it } from 'vitest';
 import { uncertainCreateEntry } from '../../src/plan/uncertain-create.js';
 import { fieldsOf } from './build-course.js';

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyCourse } from '../../src/apply/apply-course.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { journalFits, journalPath, parseJournal, replayJournal } from '../../src/state/journal.js';
-import type { StateData } from '../../src/state/schema.js';
+import type { StateData } from '../../src/model/state/schema.js';
 import { parseStateText, readStateFile, statePath } from '../../src/state/state-file.js';
 import { resetEmulator, schoolSections, SECRET, startTestEmulator } from '../apply/helpers.js';
 import { CLI, lesson, removeRepos, runCli, writeRepo } from '../e2e/helpers.js';

@@ -1,6 +1,6 @@
 /** Private-address rules for webhooks: literal hosts at registration, resolved ones at delivery. */
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress, isPrivateLiteralHost } from '../../src/school/addresses.js';
+import { isPrivateAddress, isPrivateLiteralHost } from '../../src/school-api/addresses.js';
 import { refusedReason } from '../../src/emulator/webhook-delivery.js';
 
 describe('isPrivateAddress / isPrivateLiteralHost', () => {

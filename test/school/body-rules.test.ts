@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromHtml } from 'hast-util-from-html';
 import type { Element } from 'hast';
-import { findForbiddenElements, findForbiddenMarkup, hasForbiddenMarkup, isForbiddenElement } from '../../src/school/body-rules.js';
+import { findForbiddenElements, findForbiddenMarkup, hasForbiddenMarkup, isForbiddenElement } from '../../src/school-api/body-rules.js';
 
 describe('findForbiddenMarkup', () => {
   it.each([

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { newIdempotencyKey } from '../../src/school/client.js';
 import { SchoolApiError, SchoolRequestError } from '../../src/school/errors.js';
 import { waitForOperation } from '../../src/school/operations.js';
-import type { Lesson } from '../../src/school/wire/index.js';
+import type { Lesson } from '../../src/school-api/wire/index.js';
 import { PARTNER_SECRET, assertTokenNeverLeaked, caught, useEmulator } from './emulator-fixture.js';
 
 const ctx = useEmulator();

@@ -1,10 +1,10 @@
 /**
- * The shared position model (src/school/positions.ts) against the independent oracle, on random
+ * The shared position model (src/school-api/positions.ts) against the independent oracle, on random
  * sequences of creates and updates over three sections: every returned position and every
  * lesson's seat must agree after every request.
  */
 import { describe, expect, it } from 'vitest';
-import { place, placementOf, removeFromSection, type SectionSlots } from '../../src/school/positions.js';
+import { place, placementOf, removeFromSection, type SectionSlots } from '../../src/school-api/positions.js';
 import { seededRandom } from '../plan/build-course.js';
 import { PositionOracle } from './position-oracle.js';
 
@@ -35,7 +35,7 @@ class Shared {
   }
 }
 
-describe('src/school/positions.ts agrees with the independent oracle', () => {
+describe('src/school-api/positions.ts agrees with the independent oracle', () => {
   it('on 200 random sequences of 40 requests', () => {
     for (let seed = 1; seed <= 200; seed++) {
       const rnd = seededRandom(seed);

@@ -1,7 +1,7 @@
 /**
  * An independent model of the school's lesson positions, written from the school's rules
  * (docs/school-api.md#lesson-input-fields, docs/architecture.md#plan) and deliberately sharing
- * no code with src/school/positions.ts, which both the planner and the emulator use. Tests
+ * no code with src/school-api/positions.ts, which both the planner and the emulator use. Tests
  * replay the requests an apply sent through it and compare with the school: if the shared code
  * got a rule wrong, the planner and the emulator would agree with each other, but not with this.
  *

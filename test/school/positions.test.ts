@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderOf, place, placementOf, removeFromSection, type Placement } from '../../src/school/positions.js';
+import { orderOf, place, placementOf, removeFromSection, type Placement } from '../../src/school-api/positions.js';
 
 const slots = (entries: Record<string, number>) => new Map(Object.entries(entries));
 

@@ -1,7 +1,7 @@
 /** Listing a program's sections (every page, errors explained) and finding one by its exact name. */
 import { describe, expect, it } from 'vitest';
 import { listProgramSections, sectionNamed } from '../../src/school/program-sections.js';
-import type { Section } from '../../src/school/wire/sections.js';
+import type { Section } from '../../src/school-api/wire/sections.js';
 import { caught, useEmulator } from './emulator-fixture.js';
 
 const ctx = useEmulator();

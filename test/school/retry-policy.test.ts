@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../src/school/retry-policy.js';
+import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../src/school-api/retry-policy.js';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { videoIdFromUrl, type VideoHost } from '../../src/school/video-urls.js';
+import { videoIdFromUrl, type VideoHost } from '../../src/school-api/video-urls.js';
 
 const cases: Array<[VideoHost, string, string | null]> = [
   // host A (YouTube-like)

@@ -1,7 +1,7 @@
 /** The lesson request schemas encode docs/school-api.md (#lesson-input-fields, #create-a-lesson, #update-a-lesson, #limits) one rule per check: table tests. */
 import { describe, expect, it } from 'vitest';
-import { LessonCreateBodySchema, LessonDuplicateBodySchema, LessonSchema, LessonUpdateBodySchema } from '../../src/school/wire/lessons.js';
-import { invalidArgumentsMessage } from '../../src/school/wire/errors.js';
+import { LessonCreateBodySchema, LessonDuplicateBodySchema, LessonSchema, LessonUpdateBodySchema } from '../../src/school-api/wire/lessons.js';
+import { invalidArgumentsMessage } from '../../src/school-api/wire/errors.js';
 import type { z } from 'zod';
 
 /** `null` when the body is valid, else the API's error message for it. */

@@ -11,7 +11,7 @@ import {
   WebhookFilterSchemas,
   invalidArgumentsMessage,
   jsonPathOf,
-} from '../../src/school/wire/index.js';
+} from '../../src/school-api/wire/index.js';
 
 function verdict(schema: z.ZodType, body: unknown): string | null {
   const r = schema.safeParse(body);

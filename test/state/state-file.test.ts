@@ -2,12 +2,12 @@ import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { emptyState, STATE_VERSION } from '../../src/state/schema.js';
+import { emptyState, STATE_VERSION } from '../../src/model/state/schema.js';
 import { readStateFile, statePath } from '../../src/state/state-file.js';
 import { StateStore, checkBaseUrl } from '../../src/state/state-store.js';
 import { serializeState } from '../../src/state/serialize-state.js';
-import { changedResponseFields, responseRecord } from '../../src/state/hash-response.js';
-import { appliedOf } from '../../src/state/fingerprint.js';
+import { changedResponseFields, responseRecord } from '../../src/model/state/hash-response.js';
+import { appliedOf } from '../../src/model/state/fingerprint.js';
 import { fieldsOf } from '../plan/build-course.js';
 
 const LINEAGE = '11111111-1111-4111-8111-111111111111';

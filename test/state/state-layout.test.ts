@@ -10,15 +10,15 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LESSON_FIELDS } from '../../src/model/school-rules.js';
+import { DEFAULT_LESSON_FIELDS } from '../../src/school-api/school-rules.js';
 import { readStateFile, statePath } from '../../src/state/state-file.js';
 import { StateStore } from '../../src/state/state-store.js';
 import { serializeState } from '../../src/state/serialize-state.js';
-import { emptyState, STATE_VERSION, type LessonState, type StateData } from '../../src/state/schema.js';
+import { emptyState, STATE_VERSION, type LessonState, type StateData } from '../../src/model/state/schema.js';
 import { buildPlan } from '../../src/sync/build-plan.js';
 import { copyFixture, removeFixtureCopies } from '../cli/plan-helpers.js';
 import { fieldsOf } from '../plan/build-course.js';
-import { appliedOf } from '../../src/state/fingerprint.js';
+import { appliedOf } from '../../src/model/state/fingerprint.js';
 
 afterAll(removeFixtureCopies);
 

@@ -1,6 +1,6 @@
 /** Webhook identity, the differ and the three renderings (PURE). */
 import { describe, expect, it } from 'vitest';
-import type { Webhook } from '../../src/school/wire/webhooks.js';
+import type { Webhook } from '../../src/school-api/wire/webhooks.js';
 import { checkWebhooksFile } from '../../src/webhooks/check-webhooks-file.js';
 import { diffWebhooks, EXTRA_HINT, webhooksPlanHasChanges } from '../../src/webhooks/diff-webhooks.js';
 import { normaliseFilters, webhookIdentity } from '../../src/webhooks/identity.js';

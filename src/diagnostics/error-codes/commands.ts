@@ -1,5 +1,5 @@
 /** Runtime errors of command arguments, repo folders, configuration, webhooks.yaml and the emulator. */
-import { ExitCode } from '../../cli/exit-codes.js';
+import { ExitCode } from '../exit-codes.js';
 import { entry, plural } from './entry.js';
 
 export const COMMAND_ERRORS = {

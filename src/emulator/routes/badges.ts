@@ -4,7 +4,7 @@
  * further notification; each first award appends one entry to the notification log shown in
  * GET /__emulator/state.
  */
-import { BadgeAwardBodySchema } from '../../school/wire/badges.js';
+import { BadgeAwardBodySchema } from '../../school-api/wire/badges.js';
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
 import { notFound, validate } from '../errors.js';
 import { newId } from '../store.js';

@@ -9,10 +9,10 @@
  * `Invalid arguments…`, program duplication 403 `Forbidden` and 422 `Validation failed` for
  * its non-schema checks (key reuse, a copy name over 255 characters).
  */
-import { characterCount } from '../../model/school-rules.js';
-import { ErrorMessages } from '../../school/wire/errors.js';
-import { LessonDuplicateBodySchema, MAX_NAME_LENGTH } from '../../school/wire/lessons.js';
-import { ProgramDuplicateBodySchema } from '../../school/wire/programs.js';
+import { characterCount } from '../../school-api/school-rules.js';
+import { ErrorMessages } from '../../school-api/wire/errors.js';
+import { LessonDuplicateBodySchema, MAX_NAME_LENGTH } from '../../school-api/wire/lessons.js';
+import { ProgramDuplicateBodySchema } from '../../school-api/wire/programs.js';
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
 import { HttpError, invalidArgument, notFound, validate } from '../errors.js';
 import { operationResponse } from '../operations.js';

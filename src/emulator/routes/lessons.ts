@@ -1,7 +1,7 @@
 /** POST /lessons and PATCH /lessons/{id} (docs/school-api.md (#create-a-lesson, #update-a-lesson); positions per docs/architecture.md#plan). */
-import { place, placementOf, removeFromSection } from '../../school/positions.js';
-import { ErrorMessages } from '../../school/wire/errors.js';
-import { LessonCreateBodySchema, LessonUpdateBodySchema } from '../../school/wire/lessons.js';
+import { place, placementOf, removeFromSection } from '../../school-api/positions.js';
+import { ErrorMessages } from '../../school-api/wire/errors.js';
+import { LessonCreateBodySchema, LessonUpdateBodySchema } from '../../school-api/wire/lessons.js';
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
 import { denied, HttpError, notFound } from '../errors.js';
 import { applyContent, applyVideoFields, lessonResponse, readLessonBody } from '../lesson-fields.js';

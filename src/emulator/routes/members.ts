@@ -12,7 +12,7 @@ import {
   MemberFlagBodySchema,
   MemberListQuerySchema,
   type Member,
-} from '../../school/wire/members.js';
+} from '../../school-api/wire/members.js';
 import { coerceFormFields } from '../body.js';
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
 import { notFound, validate } from '../errors.js';

@@ -3,7 +3,7 @@
  * DELETE; its member accesses are removed and the members kept (docs/school-api.md#states). It stays in the store
  * (visible in GET /__emulator/state with `in_trash: true`), since Trash can be restored.
  */
-import type { Offer } from '../../school/wire/offers.js';
+import type { Offer } from '../../school-api/wire/offers.js';
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
 import { notFound } from '../errors.js';
 import type { OfferRecord } from '../store.js';

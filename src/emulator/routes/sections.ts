@@ -9,8 +9,8 @@
  * or group 404. Sections are ordered by group position, then section position (with a group
  * filter: the order within the group).
  */
-import { ErrorMessages } from '../../school/wire/errors.js';
-import { SectionListQuerySchema, SECTIONS_MAX_PER_PAGE, type Section } from '../../school/wire/sections.js';
+import { ErrorMessages } from '../../school-api/wire/errors.js';
+import { SectionListQuerySchema, SECTIONS_MAX_PER_PAGE, type Section } from '../../school-api/wire/sections.js';
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
 import { canEdit, type SectionRecord } from '../store.js';

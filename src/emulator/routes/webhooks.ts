@@ -4,8 +4,8 @@
  * literal host public (no DNS lookup at registration), unless --allow-insecure-webhooks; else
  * 422 `Invalid arguments: /webhook_url format`. `provider` defaults to `api`.
  */
-import { WebhookCreateBodySchema, type Webhook } from '../../school/wire/webhooks.js';
-import { isPrivateLiteralHost } from '../../school/addresses.js';
+import { WebhookCreateBodySchema, type Webhook } from '../../school-api/wire/webhooks.js';
+import { isPrivateLiteralHost } from '../../school-api/addresses.js';
 import { ok, route, type Route, type RouteContext, type RouteResult } from '../context.js';
 import { invalidArgument, validate } from '../errors.js';
 import { newId, type WebhookRecord } from '../store.js';

@@ -4,8 +4,8 @@
  * right now (write-ahead `pending` records), so an interrupted apply loses nothing.
  */
 import { z } from 'zod';
-import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS, LESSON_FIELDS_SHAPE, type LessonFields } from '../model/school-rules.js';
-import { LESSON_KEY_PATTERN } from '../model/lesson.js';
+import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS, LESSON_FIELDS_SHAPE, type LessonFields } from '../../school-api/school-rules.js';
+import { LESSON_KEY_PATTERN } from '../lesson.js';
 import { appliedOf, FINGERPRINT_PATTERN, FINGERPRINT_PREFIX, FINGERPRINTED_FIELDS, fingerprintOf } from './fingerprint.js';
 import { RESPONSE_RECORD_PATTERN } from './hash-response.js';
 import { expandLessons, fingerprintFromDisk } from './state-layout.js';
@@ -55,7 +55,7 @@ export const STATE_DIR = '.coursesync';
 export const STATE_FILE = 'state.json';
 export const LOCK_FILE = 'state.lock';
 
-export { LessonFieldsSchema } from '../model/school-rules.js';
+export { LessonFieldsSchema } from '../../school-api/school-rules.js';
 
 /** A create whose outcome is unknown (the connection dropped after the request was sent). */
 export const UncertainCreateSchema = z.strictObject({

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { queryInt } from './query.js';
-import { schoolId } from '../../model/school-rules.js';
+import { schoolId } from '../school-rules.js';
 
 export const MEMBERS_MAX_PER_PAGE = 100;
 export const MEMBERS_DEFAULT_PER_PAGE = 20;

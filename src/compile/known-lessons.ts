@@ -4,8 +4,8 @@
  * referenced and their digest; and where the school has each tracked lesson, for the digests
  * of links to it.
  */
-import type { KnownLesson, KnownLessons } from '../compile/compile-course.js';
-import type { StateData } from './schema.js';
+import type { KnownLesson, KnownLessons } from './compile-course.js';
+import type { StateData } from '../model/state/schema.js';
 
 /** What `state` knows of lessons compiled by `compiler` (the short compiler digest). */
 export function knownLessonsOf(state: Readonly<StateData>, compiler: string): KnownLessons {

@@ -10,11 +10,11 @@
  * They validate the *flat* body; the emulator lifts `attributes` fields before validating.
  */
 import { z } from 'zod';
-import { LESSON_FIELDS_SHAPE, lessonCreateShape, lessonUpdateShape, MAX_NAME_LENGTH, schoolId } from '../../model/school-rules.js';
+import { LESSON_FIELDS_SHAPE, lessonCreateShape, lessonUpdateShape, MAX_NAME_LENGTH, schoolId } from '../school-rules.js';
 
-export { MAX_NAME_LENGTH } from '../../model/school-rules.js';
+export { MAX_NAME_LENGTH } from '../school-rules.js';
 
-// ---- requests: derived from the rules in model/school-rules.ts ----------------------------
+// ---- requests: derived from the rules in school-api/school-rules.ts ----------------------------
 
 /**
  * POST /lessons body (docs/school-api.md#create-a-lesson). Required: section_id, name. "No other
@@ -25,7 +25,7 @@ export type LessonCreateBody = z.input<typeof LessonCreateBodySchema>;
 
 /**
  * PATCH /lessons/{id} body (docs/school-api.md#update-a-lesson). Every field optional (omitted
- * keeps the value); null is refused where model/school-rules.ts says so and clears the others.
+ * keeps the value); null is refused where school-api/school-rules.ts says so and clears the others.
  * Unknown fields are refused as on create (docs/school-api.md#choices-where-the-api-is-silent).
  */
 export const LessonUpdateBodySchema = z.strictObject(lessonUpdateShape());

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { queryInt } from './query.js';
-import { schoolId } from '../../model/school-rules.js';
+import { schoolId } from '../school-rules.js';
 
 export const SECTIONS_MAX_PER_PAGE = 30;
 

@@ -4,7 +4,7 @@
  * value to send: assertNoFingerprint refuses any request that would carry one.
  */
 import { createHash } from 'node:crypto';
-import type { LessonFields } from '../model/school-rules.js';
+import type { LessonFields } from '../../school-api/school-rules.js';
 
 /** `sha256:` and the first 24 hex characters of the sha256 of the UTF-8 HTML. */
 export type Fingerprint = `sha256:${string}`;

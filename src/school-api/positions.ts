@@ -9,7 +9,7 @@
  * - A lesson leaving a section leaves a gap; nothing is renumbered.
  */
 
-export { MAX_POSITION } from '../model/school-rules.js';
+export { MAX_POSITION } from './school-rules.js';
 
 /** Lesson id → position, for one section. Mutated in place: sections can be large. */
 export type SectionSlots = Map<string, number>;

@@ -3,7 +3,7 @@
  * lesson types, content formats, the name/id and content limits, drip_delay bounds, which input
  * fields accept null, the managed field list with the school's defaults, and the video-source
  * priority. Pure. The repo's schemas (model/), the wire schemas of the client and the emulator
- * (school/wire/), the planner, the state file and the emulator all import them from here.
+ * (school-api/wire/), the planner, the state file and the emulator all import them from here.
  *
  * "Characters" are Unicode code points for the school. zod 4's string length checks count code
  * points too (test/model/school-rules.test.ts proves it with emoji), so `.max()` is the rule.

@@ -10,7 +10,7 @@
  * depends on the emulator's `--allow-insecure-webhooks`.
  */
 import { z } from 'zod';
-import { schoolId } from '../../model/school-rules.js';
+import { schoolId } from '../school-rules.js';
 
 export const EVENT_TYPE_VALUES = [
   'element_completed',

@@ -3,7 +3,7 @@
  * by `badge_id` or `badge_name` and the member by `member_id` or `email`; ids take precedence.
  */
 import { z } from 'zod';
-import { schoolId } from '../../model/school-rules.js';
+import { schoolId } from '../school-rules.js';
 
 /** Badge award (docs/school-api.md#badges). */
 export const BadgeAwardSchema = z.object({
