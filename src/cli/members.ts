@@ -58,7 +58,7 @@ export async function runMembersList(options: MembersListOptions, io: CommandIo 
   const perPage = positiveInt('--per-page', options.perPage, MEMBERS_MAX_PER_PAGE);
   const page = positiveInt('--page', options.page);
   if (options.all && page !== undefined) {
-    throw failure('cli/conflicting-options', { options: '--all and --page', hint: 'Use --all for every member, or --page N for one page.' });
+    throw failure('cli/conflicting-options', { options: '--all and --page', hint: 'use --all for every member, or --page N for one page' });
   }
   const client = await openSchool(options, io);
   const members: Member[] = [];

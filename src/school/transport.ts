@@ -222,7 +222,7 @@ export function createTransport(options: TransportOptions): Transport {
           throw new SchoolConnectionError({
             endpoint,
             reason: 'the school answered with a redirect, which is never followed (the token must not go elsewhere)',
-            hint: 'Check the base URL: give the final address of the API, including https:// and /api/v1.',
+            hint: 'check the base URL: give the final address of the API, including https:// and /api/v1',
           });
         }
         if (outcome.sent && !spec.idempotent) {

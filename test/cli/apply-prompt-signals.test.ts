@@ -66,7 +66,7 @@ describe('the confirmation prompt (in a terminal)', () => {
     run.type('\x03');
     const r = await run.done;
     expect(r.code).toBe(130);
-    expect(r.screen).toMatch(/coursesync: Interrupted before confirming \(Apply these 2 calls to .*\); nothing was changed\./);
+    expect(r.screen).toMatch(/coursesync: interrupted before confirming \(Apply these 2 calls to .*\); nothing was changed$/m);
     expect(r.screen).not.toMatch(/\n\s+at |internal error/);
     expect(lessonCalls(emu)).toBe(0);
     expect(existsSync(lockFile(dir))).toBe(false);
@@ -84,7 +84,7 @@ describe('the confirmation prompt (in a terminal)', () => {
     run.signal('SIGTERM');
     const r = await run.done;
     expect(r.code).toBe(143);
-    expect(r.screen).toMatch(/coursesync: Interrupted before confirming \(Apply this 1 call to .*\); nothing was changed\./);
+    expect(r.screen).toMatch(/coursesync: interrupted before confirming \(Apply this 1 call to .*\); nothing was changed$/m);
     expect(r.screen).not.toContain('Stopping');
     expect(lessonCalls(emu)).toBe(0);
     expect(existsSync(lockFile(dir))).toBe(false);
@@ -104,7 +104,7 @@ describe('off a terminal', () => {
     const dir = await repo(2);
     const refused = await runCli(['apply', dir], env());
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/Not run in a terminal, so nobody can confirm: Apply these 2 calls to .*\.\n {2}hint: Review the plan with `coursesync plan`, then re-run with --yes/);
+    expect(refused.stderr).toMatch(/not run in a terminal, so nobody can confirm: Apply these 2 calls to [^\n]*[^.]\n {2}hint: review the plan with `coursesync plan`, then re-run with --yes/);
     expect(lessonCalls(emu)).toBe(0);
     expect((await runCli(['apply', dir, '--yes'], env())).code).toBe(0);
     const again = await runCli(['apply', dir], env());

@@ -45,8 +45,8 @@ describe('coursesync auth status', () => {
     const r = await runCli(['auth', 'status'], { COURSESYNC_TOKEN: WRONG, COURSESYNC_BASE_URL: emu.url });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^Status: ✗ not accepted \(GET \/members answered 401\)$/m);
-    expect(r.stdout).toMatch(/^ {2}The school refused the API token/m);
-    expect(r.stdout).toMatch(/^ {2}hint: Check COURSESYNC_TOKEN/m);
+    expect(r.stdout).toMatch(/^ {2}the school refused the API token/m);
+    expect(r.stdout).toMatch(/^ {2}hint: check that COURSESYNC_TOKEN/m);
     expect(r.stdout + r.stderr).not.toContain(WRONG);
     const json = await runCli(['auth', 'status', '--json'], { COURSESYNC_TOKEN: WRONG, COURSESYNC_BASE_URL: emu.url });
     expect(json.code).toBe(1);

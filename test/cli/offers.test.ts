@@ -19,7 +19,7 @@ describe('offers get', () => {
     const e = await school.fails(runOffersGet('off_nope', {}, school.io()));
     expect(e.code).toBe('connection/not-found');
     expect(e.message).toMatch(/no offer off_nope/);
-    expect(e.hint).toMatch(/Check the id/);
+    expect(e.hint).toMatch(/check the id/);
   });
 });
 

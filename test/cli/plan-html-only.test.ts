@@ -99,7 +99,7 @@ describe('coursesync apply --skip-html-only / --html-only', () => {
     for (const cmd of [['plan', repo], ['apply', repo, '-y']]) {
       const r = await runCli([...cmd, '--skip-html-only', '--html-only'], env);
       expect(r.code).toBe(2); // a usage error
-      expect(r.stderr).toContain('coursesync: --skip-html-only and --html-only cannot be combined.');
+      expect(r.stderr).toContain('coursesync: --skip-html-only and --html-only cannot be combined\n');
     }
     expect(lessonCalls(emu)).toBe(before);
   });

@@ -46,7 +46,7 @@ describe('the built CLI', () => {
   it('a refused destructive command off a TTY: exit 1, a message and a hint, no stack trace', async () => {
     const r = await cli(['offers', 'delete', 'off_pro']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('coursesync: Not run in a terminal, so nobody can confirm: Delete offer "Pro" (off_pro).\n  hint: Re-run the command with --yes to confirm without a prompt.\n');
+    expect(r.stderr).toContain('coursesync: not run in a terminal, so nobody can confirm: Delete offer "Pro" (off_pro)\n  hint: re-run the command with --yes to confirm without a prompt\n');
     expect(r.stderr).not.toMatch(/^Error|\n\s+at /m);
     expect(r.stdout).toBe('');
   });
@@ -62,7 +62,7 @@ describe('the built CLI', () => {
   it('a 401 names COURSESYNC_TOKEN; a token file is read; no flag takes the token', async () => {
     const bad = await runCli(['custom-code', 'pull', '--out', join(dir, 'cc')], { COURSESYNC_TOKEN: 'wrong', COURSESYNC_BASE_URL: emu.url });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/coursesync: The school refused the API token .*401.*\n  hint: Check COURSESYNC_TOKEN/);
+    expect(bad.stderr).toMatch(/coursesync: the school refused the API token .*401.*\n  hint: check that COURSESYNC_TOKEN/);
     const tokenFile = join(dir, 'token');
     await writeFile(tokenFile, SECRET + '\n');
     const good = await runCli(['badges', 'award', '--badge-name', 'Finisher', '--email', 'ada@example.com', '--token-file', tokenFile], { COURSESYNC_BASE_URL: emu.url });

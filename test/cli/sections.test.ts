@@ -107,7 +107,7 @@ describe('sections list --scaffold', () => {
     await writeFile(join(dir, '02-types/section.yaml'), 'name: Types\n');
     const e = await school.fails(runSectionsList('prog_intro', { scaffold: dir }, school.io()));
     expect(e.code).toBe('sections/scaffold-exists');
-    expect(e.message).toMatch(/would overwrite 1 existing file: .*02-types\/section\.yaml\. Nothing was written\./);
+    expect(e.message).toMatch(/would overwrite 1 existing file: .*02-types\/section\.yaml; nothing was written$/);
     expect((await readdir(dir)).sort()).toEqual(['02-types', 'program.yaml']);
     await rm(join(dir, '02-types'), { recursive: true });
     await runSectionsList('prog_intro', { scaffold: dir }, school.io());

@@ -67,8 +67,8 @@ describe('confirm', () => {
     expect(isInteractive()).toBe(false);
     await expect(confirm('Delete offer "Pro"?', {})).rejects.toMatchObject({
       code: 'cli/needs-yes',
-      message: 'Not run in a terminal, so nobody can confirm: Delete offer "Pro".',
-      hint: 'Re-run the command with --yes to confirm without a prompt.',
+      message: 'not run in a terminal, so nobody can confirm: Delete offer "Pro"',
+      hint: 're-run the command with --yes to confirm without a prompt',
     });
   });
 });

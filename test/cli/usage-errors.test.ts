@@ -34,9 +34,9 @@ describe('exit codes (docs/cli.md#exit-codes)', () => {
       [['plan', '--no-such-flag'], /unknown option '--no-such-flag'/],
       [['frobnicate'], /unknown command 'frobnicate'/],
       [['state', 'show'], /missing required argument 'key'/],
-      [['apply', '--concurrency', 'many'], /--concurrency must be a whole number from 1 to 64, not "many"\.\n {2}hint: e\.g\. --concurrency 2/],
+      [['apply', '--concurrency', 'many'], /--concurrency must be a whole number from 1 to 64, not "many"\n {2}hint: e\.g\. --concurrency 2/],
       [['validate', '--format', 'yaml'], /unknown format "yaml"\n {2}hint: use --format text or json/],
-      [['badges', 'award', '--email', 'ada@example.com'], /Give exactly one of --badge-id or --badge-name\./],
+      [['badges', 'award', '--email', 'ada@example.com'], /exactly one of --badge-id or --badge-name is needed\n/],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(args)));
     results.forEach((r, i) => {

@@ -148,7 +148,7 @@ describe('a failed operation', () => {
     await applyCourse(dir, { env });
     const err = await school.fails(runDuplicateLessons('lesson', join(dir, 'p/a/01-welcome.md'), { to: join(dir, 'p/b'), dir }, io));
     expect(err.code).toBe('duplicate/operation-failed');
-    expect(err.message).toMatch(/could not copy lesson les_\S+ \(welcome\): Operation op_\S+ \(duplicate_lesson\) failed: Duplication failed/);
+    expect(err.message).toMatch(/could not copy lesson les_\S+ \(welcome\): operation op_\S+ \(duplicate_lesson\) failed: Duplication failed/);
     expect(err.hint).toMatch(/run the same command again/);
     expect(await readdir(join(dir, 'p/b'))).toEqual(['section.yaml']);
     const conflict = await school.fails(runDuplicateLessons('lesson', join(dir, 'p/a/01-welcome.md'), { to: join(dir, 'p/b'), dir, name: 'Else' }, io));

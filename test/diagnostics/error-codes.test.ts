@@ -35,7 +35,7 @@ describe('runtime error catalogue', () => {
     for (const e of messages) {
       expect(e).toBeInstanceOf(CoursesyncError);
       expect(e.code).toBe('connection/no-token');
-      expect(e.message).toMatch(/^No usable API token: /);
+      expect(e.message).toMatch(/^no usable API token: /);
       expect(e.hint).toBe(messages[0]!.hint);
     }
   });

@@ -105,7 +105,7 @@ describe('5xx and dropped connections', () => {
     expect(e.lesson).toEqual({ name: 'Maybe', section_id: 'sec_types' });
     expect(e.endpoint).toBe('POST /lessons');
     expect(e.message).toBe(
-      'POST /lessons: the school answered 503 (Service unavailable); lesson "Maybe" in section sec_types may or may not have been created. It was not re-sent, to avoid a duplicate.',
+      'POST /lessons: the school answered 503 (Service unavailable); lesson "Maybe" in section sec_types may or may not have been created; it was not re-sent, to avoid a duplicate',
     );
     expect(ctx.emu.stats().byRoute['POST /lessons']).toBe(1);
   });

@@ -57,7 +57,7 @@ describe('explainSchoolError', () => {
   it.each<[number, string, string, string]>([
     [401, 'Access denied', 'connection/unauthorized', 'COURSESYNC_TOKEN'],
     [403, 'Access denied', 'connection/forbidden', 'edit access'],
-    [404, 'Record not found', 'connection/not-found', 'Check the id'],
+    [404, 'Record not found', 'connection/not-found', 'check the id'],
   ])('%i → %s', (status, serverError, code, hintText) => {
     const e = explainSchoolError(api(status, serverError), 'lesson les_9') as CoursesyncError;
     expect(e.code).toBe(code);
@@ -67,7 +67,7 @@ describe('explainSchoolError', () => {
 
   it('names the missing record on 404', () => {
     expect((explainSchoolError(api(404, 'Record not found'), 'lesson les_9') as Error).message).toBe(
-      'The school has no lesson les_9 (PATCH /lessons/les_9 answered 404: Record not found).',
+      'the school has no lesson les_9 (PATCH /lessons/les_9 answered 404: Record not found)',
     );
   });
 

@@ -41,7 +41,7 @@ describe('waitForOperation', () => {
     const s = script(['pending', 'failed']);
     const err = await waitForOperation(s.start, { intervalMs: 10, now: s.now, sleep: s.sleep }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OperationFailedError);
-    expect((err as Error).message).toBe('Operation op_1 (duplicate_lesson) failed: source lesson deleted');
+    expect((err as Error).message).toBe('operation op_1 (duplicate_lesson) failed: source lesson deleted');
   });
 
   it('gives up after the timeout with a hint to resume with the same key', async () => {

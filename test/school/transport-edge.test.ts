@@ -144,7 +144,7 @@ describe('transport edges', () => {
   it('refuses plain http to a non-loopback host and an empty token before any request', () => {
     expect(() => createSchoolClient({ baseUrl: 'http://school.example.com/api/v1', token: TOKEN })).toThrow(CoursesyncError);
     for (const token of ['', '  ', 'a b', 'tok\nX-Evil: 1', 'tok\u0001', 'tok€']) {
-      expect(() => createSchoolClient({ baseUrl: base, token })).toThrow(/No usable API token: it is empty or holds/);
+      expect(() => createSchoolClient({ baseUrl: base, token })).toThrow(/no usable API token: it is empty or holds/);
     }
   });
 });

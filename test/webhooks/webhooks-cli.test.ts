@@ -112,7 +112,7 @@ describe('webhooks plan → apply → plan', () => {
   it('no webhooks.yaml: says how to start one', async () => {
     const e = await school.fails(runWebhooksPlan(await repo(null), {}, school.io()));
     expect(e.code).toBe('webhooks/no-file');
-    expect(e.hint).toMatch(/Create webhooks\.yaml at the repo root/);
+    expect(e.hint).toMatch(/create webhooks\.yaml at the repo root/);
   });
 
   it('GITHUB_STEP_SUMMARY gets the Markdown plan, as for lesson plans', async () => {
@@ -179,8 +179,8 @@ describe('webhooks apply when an answer is lost', () => {
       const io = { stdout: collector(), stderr: collector(), env };
       const e = await school.fails(runWebhooksApply(dir, { yes: true }, io));
       expect(e.code).toBe('webhooks/apply-failed');
-      expect(e.message).toMatch(/^Creating the webhook of webhooks\.yaml:5 failed: POST \/webhooks: .*It was not re-sent, to avoid a duplicate\. Created before it: whk_1 \(new_payment → https:\/\/hooks\.example\.com\/payments\)\.$/);
-      expect(e.hint).toMatch(/Run `coursesync webhooks plan` to see what exists now/);
+      expect(e.message).toMatch(/^creating the webhook of webhooks\.yaml:5 failed: POST \/webhooks: .*; it was not re-sent, to avoid a duplicate; created before it: whk_1 \(new_payment → https:\/\/hooks\.example\.com\/payments\)$/);
+      expect(e.hint).toMatch(/run `coursesync webhooks plan` to see what exists now/);
       expect(lossy.stats().byRoute['POST /webhooks']).toBe(2);
       const plan = { stdout: collector(), stderr: collector(), env };
       await runWebhooksPlan(dir, { json: true }, plan);

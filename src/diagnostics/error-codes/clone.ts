@@ -122,7 +122,7 @@ export const CLONE_ERRORS = {
   'duplicate/key-conflict': entry<{ what: string; reason: string; program: boolean }>(
     'the school refused a copy: its idempotency key was used with other details',
     ({ what, reason, program }) =>
-      `the school refused the copy of ${what}: ${reason}. ${program ? "The idempotency key was already used with other details, or the copy's name is too long." : 'The idempotency key was already used for a duplication with other details (source, destination or name), or a detail is invalid.'}`,
+      `the school refused the copy of ${what}: ${reason.replace(/\.$/, '')}; ${program ? "the idempotency key was already used with other details, or the copy's name is too long" : 'the idempotency key was already used for a duplication with other details (source, destination or name), or a detail is invalid'}`,
     ({ program }) =>
       program
         ? 'use another --request-id (or none) for a copy with other details, and a name of at most 255 characters'

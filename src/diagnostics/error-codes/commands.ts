@@ -14,33 +14,33 @@ export const COMMAND_ERRORS = {
   ),
   'cli/bad-number': entry<{ flag: string; max: number; value: string }>(
     'a numeric option is not a whole number in range',
-    ({ flag, max, value }) => `${flag} must be a whole number from 1 to ${max}, not "${value}".`,
+    ({ flag, max, value }) => `${flag} must be a whole number from 1 to ${max}, not "${value}"`,
     ({ flag }) => `e.g. ${flag} 2`,
     ExitCode.Usage,
   ),
   'cli/bad-format': entry<{ format: string; allowed?: string }>('an unknown --format', ({ format }) => `unknown format "${format}"`, ({ allowed }) => `use --format ${allowed ?? 'text, markdown or json'}`, ExitCode.Usage),
-  'cli/conflicting-options': entry<{ options: string; hint: string }>('options that cannot be combined', ({ options }) => `${options} cannot be combined.`, ({ hint }) => hint, ExitCode.Usage),
+  'cli/conflicting-options': entry<{ options: string; hint: string }>('options that cannot be combined', ({ options }) => `${options} cannot be combined`, ({ hint }) => hint, ExitCode.Usage),
   'cli/member-selector': entry<{ options: string; example: string }>(
     'not exactly one way to name the member',
-    ({ options }) => `Give exactly one of ${options}.`,
+    ({ options }) => `exactly one of ${options} is needed`,
     ({ example }) => `e.g. ${example}`,
     ExitCode.Usage,
   ),
   'cli/badge-selector': entry(
     'not exactly one of --badge-id and --badge-name',
-    () => 'Give exactly one of --badge-id or --badge-name.',
+    () => 'exactly one of --badge-id or --badge-name is needed',
     () => 'e.g. coursesync badges award --badge-name Finisher --email ada@example.com',
     ExitCode.Usage,
   ),
   'cli/missing-option': entry<{ what: string; example: string }>('a required option is missing', ({ what }) => what, ({ example }) => `e.g. ${example}`, ExitCode.Usage),
   'cli/needs-yes': entry<{ question: string; plan?: boolean }>(
     'a change needs confirmation and there is no terminal to ask',
-    ({ question }) => `Not run in a terminal, so nobody can confirm: ${question.replace(/\?$/, '')}.`,
-    ({ plan }) => (plan ? 'Review the plan with `coursesync plan`, then re-run with --yes (CI: `coursesync apply --yes`).' : 'Re-run the command with --yes to confirm without a prompt.'),
+    ({ question }) => `not run in a terminal, so nobody can confirm: ${question.replace(/\?$/, '')}`,
+    ({ plan }) => (plan ? 'review the plan with `coursesync plan`, then re-run with --yes (CI: `coursesync apply --yes`)' : 're-run the command with --yes to confirm without a prompt'),
   ),
   'cli/interrupted': entry<{ question: string }>(
     'Ctrl-C (or SIGTERM) before a change was confirmed',
-    ({ question }) => `Interrupted before confirming (${question.replace(/\?$/, '')}); nothing was changed.`,
+    ({ question }) => `interrupted before confirming (${question.replace(/\?$/, '')}); nothing was changed`,
     () => undefined,
     ExitCode.Interrupted,
   ),
@@ -52,76 +52,76 @@ export const COMMAND_ERRORS = {
   ),
   'config/unreadable': entry<{ file: string; reason: string }>(
     'coursesync.yaml cannot be read',
-    ({ file, reason }) => `Cannot read ${file} (${reason}).`,
-    () => 'Check the permissions of the file, or pass --dir with the folder of your course repo.',
+    ({ file, reason }) => `cannot read ${file} (${reason})`,
+    () => 'check the permissions of the file, or pass --dir with the folder of your course repo',
   ),
   'config/invalid': entry<{ dir: string }>(
     'coursesync.yaml has errors',
-    ({ dir }) => `coursesync.yaml in ${dir} is invalid.`,
-    () => 'Fix the file at the places named above (see schema/coursesync.schema.json).',
+    ({ dir }) => `coursesync.yaml in ${dir} is invalid`,
+    () => 'fix the file at the places named above (see schema/coursesync.schema.json)',
   ),
   'sections/not-a-program': entry<{ arg: string; problem: 'not-a-folder' | 'no-program-yaml' | 'invalid' }>(
     'the argument is neither a program folder nor a program id',
     ({ arg, problem }) =>
-      problem === 'not-a-folder' ? `${arg} is not a folder (and a program id has no slash).` : problem === 'no-program-yaml' ? `${arg} is a folder without program.yaml.` : `${arg} is invalid.`,
+      problem === 'not-a-folder' ? `${arg} is not a folder (and a program id has no slash)` : problem === 'no-program-yaml' ? `${arg} is a folder without program.yaml` : `${arg} is invalid`,
     ({ problem }) =>
       problem === 'not-a-folder'
-        ? 'Give a program folder holding program.yaml, or a program id such as prog_intro.'
+        ? 'give a program folder holding program.yaml, or a program id such as prog_intro'
         : problem === 'no-program-yaml'
-          ? 'Give a program folder (one holding program.yaml with `id: <program id>`), or the program id itself.'
-          : 'Fix program.yaml at the places named above.',
+          ? 'give a program folder (one holding program.yaml with `id: <program id>`), or the program id itself'
+          : 'fix program.yaml at the places named above',
   ),
   'sections/scaffold-exists': entry<{ clashes: string[] }>(
     '--scaffold would overwrite files',
-    ({ clashes }) => `--scaffold would overwrite ${plural(clashes.length, 'existing file')}: ${clashes.join(', ')}. Nothing was written.`,
-    () => 'Scaffold into an empty folder, or move those files away first.',
+    ({ clashes }) => `--scaffold would overwrite ${plural(clashes.length, 'existing file')}: ${clashes.join(', ')}; nothing was written`,
+    () => 'scaffold into an empty folder, or move those files away first',
   ),
   'members/accesses-unattributed': entry(
     "the school's accesses do not say whose they are",
-    () => "The school's access list does not say which member each access belongs to, so it cannot be filtered by member.",
-    () => 'Run `coursesync members accesses` without --member to see every access.',
+    () => "the school's access list does not say which member each access belongs to, so it cannot be filtered by member",
+    () => 'run `coursesync members accesses` without --member to see every access',
   ),
   'custom-code/write-failed': entry<{ dir: string; reason: string }>(
     'the custom code files cannot be written',
-    ({ dir, reason }) => `Cannot write the custom code to ${dir} (${reason}).`,
-    () => 'Give --out a folder you can write to.',
+    ({ dir, reason }) => `cannot write the custom code to ${dir} (${reason})`,
+    () => 'give --out a folder you can write to',
   ),
   'webhooks/no-file': entry<{ file: string; dir: string }>(
     'the repo has no webhooks.yaml',
-    ({ file, dir }) => `There is no ${file} in ${dir}.`,
-    ({ file }) => `Create ${file} at the repo root with a list of webhooks (see docs/school-commands.md#webhooks-as-code), or pass the repo folder: coursesync webhooks plan <dir>.`,
+    ({ file, dir }) => `there is no ${file} in ${dir}`,
+    ({ file }) => `create ${file} at the repo root with a list of webhooks (see docs/school-commands.md#webhooks-as-code), or pass the repo folder: coursesync webhooks plan <dir>`,
   ),
   'webhooks/unreadable': entry<{ path: string; reason: string }>(
     'webhooks.yaml cannot be read',
-    ({ path, reason }) => `Cannot read ${path} (${reason}).`,
-    () => 'Check the permissions of the file.',
+    ({ path, reason }) => `cannot read ${path} (${reason})`,
+    () => 'check the permissions of the file',
   ),
   'webhooks/invalid': entry<{ file: string; errors: number }>(
     'webhooks.yaml has errors',
-    ({ file, errors }) => `${file} has ${plural(errors, 'error')}; nothing was planned.`,
-    ({ file }) => `Fix ${file} at the places named above, then run the command again.`,
+    ({ file, errors }) => `${file} has ${plural(errors, 'error')}; nothing was planned`,
+    ({ file }) => `fix ${file} at the places named above, then run the command again`,
   ),
   'webhooks/apply-failed': entry<{ place: string; reason: string; done: string; causeHint?: string | undefined }>(
     'creating a webhook failed; the ones created before it are named',
-    ({ place, reason, done }) => `Creating the webhook of ${place} failed: ${reason} Created before it: ${done}.`,
+    ({ place, reason, done }) => `creating the webhook of ${place} failed: ${reason.replace(/\.$/, '')}; created before it: ${done}`,
     ({ causeHint }) =>
-      `${causeHint ? `${causeHint} ` : ''}Run \`coursesync webhooks plan\` to see what exists now: a webhook already created shows as unchanged, so running apply again creates only what is missing.`,
+      `${causeHint ? `${causeHint.replace(/\.$/, '')}; ` : ''}run \`coursesync webhooks plan\` to see what exists now: a webhook already created shows as unchanged, so running apply again creates only what is missing`,
   ),
   'emulator/port-in-use': entry<{ where: string }>(
     'the emulator port is taken',
     ({ where }) => `cannot listen on ${where}: the port is already in use`,
-    () => 'Stop the other process, or pass --port 0 to pick a free port.',
+    () => 'stop the other process, or pass --port 0 to pick a free port',
   ),
-  'emulator/port-denied': entry<{ where: string }>('the emulator may not listen on that port', ({ where }) => `cannot listen on ${where}: permission denied`, () => 'Use a port above 1023, or --port 0.'),
+  'emulator/port-denied': entry<{ where: string }>('the emulator may not listen on that port', ({ where }) => `cannot listen on ${where}: permission denied`, () => 'use a port above 1023, or --port 0'),
   'emulator/bad-host': entry<{ where: string }>(
     'the emulator host is not an address of this machine',
     ({ where }) => `cannot listen on ${where}: no such local address`,
-    () => 'Pass an address of this machine to --host, e.g. 127.0.0.1.',
+    () => 'pass an address of this machine to --host, e.g. 127.0.0.1',
   ),
   'emulator/seed-unreadable': entry<{ path: string; reason: string }>(
     'the seed file cannot be read',
     ({ path, reason }) => `cannot read seed file ${path}: ${reason}`,
-    () => 'Pass an existing YAML file to --seed, or leave --seed out to use the default school.',
+    () => 'pass an existing YAML file to --seed, or leave --seed out to use the default school',
   ),
   'emulator/bad-seed': entry<{ place: string; problem: string; kind: 'yaml' | 'schema' | 'reference' }>(
     'the seed file is not a valid seed',
@@ -129,9 +129,9 @@ export const COMMAND_ERRORS = {
       kind === 'yaml' ? `${place}: the seed is not valid YAML: ${problem}` : kind === 'schema' ? `${place}: invalid seed at ${problem}` : `${place}: invalid seed: ${problem}`,
     ({ kind }) =>
       kind === 'yaml'
-        ? 'Fix the YAML syntax at that place.'
+        ? 'fix the YAML syntax at that place'
         : kind === 'reference'
-          ? 'Every id a seed refers to must be defined once in the same seed.'
-          : 'See the seed format in docs/school-api.md#choices-where-the-api-is-silent or docs/development.md#the-emulator.',
+          ? 'define every id the seed refers to once in the same seed'
+          : 'see the seed format in docs/school-api.md#choices-where-the-api-is-silent or docs/development.md#the-emulator',
   ),
 };

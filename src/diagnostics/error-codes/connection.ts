@@ -1,40 +1,40 @@
 /** Runtime errors of reaching the school: addresses, tokens, answers and operations. */
 import { entry } from './entry.js';
 
-const BASE_URL_EXAMPLE = 'Give the API base address including /api/v1, e.g. https://school.example.com/api/v1.';
+const BASE_URL_EXAMPLE = 'give the API base address including /api/v1, e.g. https://school.example.com/api/v1';
 
 export const CONNECTION_ERRORS = {
   'connection/no-base-url': entry(
     'no school address in --base-url, COURSESYNC_BASE_URL or coursesync.yaml',
-    () => 'No school address is configured.',
-    () => 'Pass --base-url, set COURSESYNC_BASE_URL, or set school.base_url in coursesync.yaml (e.g. https://school.example.com/api/v1).',
+    () => 'no school address is configured',
+    () => 'pass --base-url, set COURSESYNC_BASE_URL, or set school.base_url in coursesync.yaml (e.g. https://school.example.com/api/v1)',
   ),
   'connection/invalid-url': entry<{ source: string; problem: 'not-a-url' | 'scheme' | 'credentials' | 'query'; value: string }>(
     'the school address is not an https:// API address',
     ({ source, problem, value }) =>
       problem === 'not-a-url'
-        ? `${source} is not a URL: "${value}".`
+        ? `${source} is not a URL: "${value}"`
         : problem === 'scheme'
-          ? `${source} must use https://, not ${value}//.`
+          ? `${source} must use https://, not ${value}//`
           : problem === 'credentials'
-            ? `${source} must not contain a user name or password.`
-            : `${source} must not contain a query or fragment: "${value}" was expected.`,
+            ? `${source} must not contain a user name or password`
+            : `${source} must not contain a query or fragment: "${value}" was expected`,
     ({ problem }) =>
       problem === 'credentials'
-        ? 'Remove the user:password@ part; the token comes from COURSESYNC_TOKEN or --token-file.'
+        ? 'remove the user:password@ part; the token comes from COURSESYNC_TOKEN or --token-file'
         : problem === 'query'
-          ? 'Give only the API base address including /api/v1.'
+          ? 'give only the API base address including /api/v1'
           : BASE_URL_EXAMPLE,
   ),
   'connection/insecure-url': entry<{ source: string; host: string }>(
     'plain http:// to a host that is not loopback',
-    ({ source, host }) => `${source} uses plain http:// to ${host}, which would send the token unencrypted.`,
-    () => 'Use https://. Plain http:// is only allowed for loopback hosts (127.0.0.0/8, ::1, localhost), e.g. a local emulator.',
+    ({ source, host }) => `${source} uses plain http:// to ${host}, which would send the token unencrypted`,
+    () => 'use https://; plain http:// is only allowed for loopback hosts (127.0.0.0/8, ::1, localhost), e.g. a local emulator',
   ),
   'connection/no-token': entry<{ problem: 'unset' | 'empty-file' | 'multi-line-file' | 'malformed'; file?: string }>(
     'no usable API key in COURSESYNC_TOKEN or --token-file',
     ({ problem, file }) =>
-      `No usable API token: ${
+      `no usable API token: ${
         problem === 'unset'
           ? 'COURSESYNC_TOKEN is not set'
           : problem === 'empty-file'
@@ -42,51 +42,51 @@ export const CONNECTION_ERRORS = {
             : problem === 'multi-line-file'
               ? `the token file ${file} holds more than one line`
               : 'it is empty or holds spaces, line breaks or other characters an API key cannot have'
-      }.`,
-    () => 'Set COURSESYNC_TOKEN to the school API key, or pass --token-file <file> holding only the key on one line. The token is never accepted as a flag value.',
+      }`,
+    () => 'set COURSESYNC_TOKEN to the school API key, or pass --token-file <file> holding only the key on one line; the token is never accepted as a flag value',
   ),
   'connection/token-file': entry<{ file: string; reason: string }>(
     'the --token-file cannot be read',
-    ({ file, reason }) => `Cannot read the token file ${file} (${reason}).`,
-    () => 'Give --token-file a readable file that holds only the API key, or set COURSESYNC_TOKEN instead.',
+    ({ file, reason }) => `cannot read the token file ${file} (${reason})`,
+    () => 'give --token-file a readable file that holds only the API key, or set COURSESYNC_TOKEN instead',
   ),
   'connection/unauthorized': entry<{ answer: string }>(
     'the school refused the API key (401)',
-    ({ answer }) => `The school refused the API token (${answer}).`,
-    () => 'Check COURSESYNC_TOKEN (or the --token-file) holds a valid API key for this school, and that the base URL is the right school.',
+    ({ answer }) => `the school refused the API token (${answer})`,
+    () => 'check that COURSESYNC_TOKEN (or the --token-file) holds a valid API key for this school, and that the base URL is the right school',
   ),
   'connection/forbidden': entry<{ answer: string }>(
     'the API key may not do this (403)',
-    ({ answer }) => `The API token may not do this (${answer}).`,
-    () => 'The key needs edit access to every program involved; a move or duplication needs both the source and the destination program.',
+    ({ answer }) => `the API token may not do this (${answer})`,
+    () => 'use a key with edit access to every program involved; a move or duplication needs both the source and the destination program',
   ),
   'connection/not-found': entry<{ answer: string; subject?: string | undefined }>(
     'the school has no such record (404)',
-    ({ answer, subject }) => `${subject ? `The school has no ${subject}` : 'The school has no such record'} (${answer}).`,
-    () => 'Check the id, and that the base URL points to the school the id belongs to.',
+    ({ answer, subject }) => `${subject ? `the school has no ${subject}` : 'the school has no such record'} (${answer})`,
+    () => 'check the id, and that the base URL points to the school the id belongs to',
   ),
   'school/api-error': entry<{ endpoint: string; status: number; serverError: string | null; hint?: string | undefined }>(
     'the school answered with an error status',
     ({ endpoint, status, serverError }) => `${endpoint} answered ${status}: ${serverError ?? 'no error message'}`,
     ({ status, hint }) => {
       if (hint !== undefined) return hint;
-      if (status === 401) return 'Check that COURSESYNC_TOKEN (or --token-file) holds a valid API key for this school.';
-      if (status === 403) return 'The API key lacks edit access to a program involved (moves and duplications need both programs).';
-      if (status === 404) return 'Check the id: the school has no such record, or the base URL points to another school.';
-      if (status === 429) return 'The school is rate limiting; wait a moment and run the command again, or lower --concurrency.';
-      if (status >= 500) return 'The school failed; run the command again later. Calls that may have been saved are reported separately.';
+      if (status === 401) return 'check that COURSESYNC_TOKEN (or --token-file) holds a valid API key for this school';
+      if (status === 403) return 'use an API key with edit access to every program involved (moves and duplications need both programs)';
+      if (status === 404) return 'check the id: the school has no such record, or the base URL points to another school';
+      if (status === 429) return 'wait a moment and run the command again, or lower --concurrency: the school is rate limiting';
+      if (status >= 500) return 'run the command again later: the school failed (calls that may have been saved are reported separately)';
       return undefined;
     },
   ),
   'school/unreachable': entry<{ endpoint: string; reason: string; hint?: string | undefined }>(
     'the request did not get an answer (network, timeout, redirect)',
     ({ endpoint, reason }) => `${endpoint} failed: ${reason}`,
-    ({ hint }) => hint ?? 'Check the base URL and the network, then run the command again.',
+    ({ hint }) => hint ?? 'check the base URL and the network, then run the command again',
   ),
   'school/bad-response': entry<{ endpoint: string; field: string; problem: string }>(
     'the answer is not what the school API sends',
     ({ endpoint, field, problem }) => `${endpoint} answered with an unexpected body: ${field || '(body)'} ${problem}`,
-    () => 'The base URL may point to something that is not the school API v1 (it must end in /api/v1).',
+    () => 'check the base URL: it may point to something that is not the school API v1 (it must end in /api/v1)',
   ),
   'school/invalid-request': entry<{ endpoint: string; problem: string }>(
     'a request the school would refuse; it was not sent',
@@ -96,18 +96,18 @@ export const CONNECTION_ERRORS = {
   'school/outcome-unknown': entry<{ endpoint: string; reason: string; lesson?: { name: string; section_id: string } | undefined }>(
     'a create may or may not have been saved; it was not sent again',
     ({ endpoint, reason, lesson }) =>
-      `${endpoint}: ${reason}; ${lesson ? `lesson "${lesson.name}" in section ${lesson.section_id} may or may not have been created` : 'the change may or may not have been saved'}. It was not re-sent, to avoid a duplicate.`,
+      `${endpoint}: ${reason}; ${lesson ? `lesson "${lesson.name}" in section ${lesson.section_id} may or may not have been created` : 'the change may or may not have been saved'}; it was not re-sent, to avoid a duplicate`,
     ({ lesson }) =>
-      lesson ? 'Check the section in the school. Then `coursesync import` the lesson by id, or re-run apply with --recreate.' : 'Check the school before running the command again.',
+      lesson ? 'check the section in the school, then `coursesync import` the lesson by id, or re-run apply with --recreate' : 'check the school before running the command again',
   ),
   'school/operation-failed': entry<{ operationId: string; operation: string; error: string | null }>(
     'a duplication ended failed',
-    ({ operationId, operation, error }) => `Operation ${operationId} (${operation}) failed: ${error ?? 'no reason given'}`,
-    () => 'Fix the cause and start the duplication again with a new idempotency key.',
+    ({ operationId, operation, error }) => `operation ${operationId} (${operation}) failed: ${error ?? 'no reason given'}`,
+    () => 'fix the cause and start the duplication again with a new idempotency key',
   ),
   'school/operation-timeout': entry<{ operationId: string; operation: string; timeoutMs: number }>(
     'a duplication was still pending at the timeout',
-    ({ operationId, operation, timeoutMs }) => `Operation ${operationId} (${operation}) was still pending after ${timeoutMs} ms.`,
-    () => 'Run the same command again with the same idempotency key: it picks up the same operation instead of starting a new copy.',
+    ({ operationId, operation, timeoutMs }) => `operation ${operationId} (${operation}) was still pending after ${timeoutMs} ms`,
+    () => 'run the same command again with the same idempotency key: it picks up the same operation instead of starting a new copy',
   ),
 };

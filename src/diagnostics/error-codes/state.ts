@@ -128,12 +128,12 @@ export const STATE_ERRORS = {
   'plan/section-not-found': entry<{ path: string; programId: string; name: string; sections?: string }>(
     'no section of the program has the name section.yaml gives',
     ({ path, programId, name }) => `${path}/section.yaml: program ${programId} has no section named "${name}"`,
-    ({ sections }) => `names must match exactly once; write \`id:\` in section.yaml instead${sections === undefined ? '' : `. Sections of the program: ${sections}`}`,
+    ({ sections }) => `write \`id:\` in section.yaml instead (a name must match exactly one section)${sections === undefined ? '' : `; sections of the program: ${sections}`}`,
   ),
   'plan/section-ambiguous': entry<{ path: string; programId: string; name: string; count: number; sections?: string }>(
     'several sections of the program have the name section.yaml gives',
     ({ path, programId, name, count }) => `${path}/section.yaml: program ${programId} has ${count} sections named "${name}"`,
-    ({ sections }) => `names must match exactly once; write \`id:\` in section.yaml instead${sections === undefined ? '' : `. Sections of the program: ${sections}`}`,
+    ({ sections }) => `write \`id:\` in section.yaml instead (a name must match exactly one section)${sections === undefined ? '' : `; sections of the program: ${sections}`}`,
   ),
   'apply/learner-impact': entry<{ count: number; list: string; path: string; rule: string; key: string }>(
     'the plan has error-level learner impact not acknowledged in the repo',
