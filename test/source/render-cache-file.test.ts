@@ -8,6 +8,7 @@ import { renderMarkdown } from '../../src/compile/render.js';
 import { loadCourse } from '../../src/source/load-course.js';
 import { lessonCachePath } from '../../src/source/lesson-cache-file.js';
 import { readRenderCache, renderCachePath } from '../../src/source/render-cache-file.js';
+import { SECRET, startTestEmulator } from '../apply/helpers.js';
 
 let dir: string;
 const BODY = '# Welcome\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> A quote.\n';
@@ -71,10 +72,20 @@ describe('the render cache under .coursesync/cache/', () => {
   });
 
   it('never holds the token: plan with a token set writes only rendered Markdown, compiled lessons and file stat data', async () => {
-    const token = 'tok_cache_secret_81f3a9';
-    await writeFile(path.join(dir, 'coursesync.yaml'), 'school:\n  base_url: http://127.0.0.1:4010/api/v1\n');
-    const { plan } = await buildPlan(dir, { env: { COURSESYNC_TOKEN: token } });
-    expect(plan.summary.create).toBe(1);
+    // A real school on a free port: the plan checks the section ids with the token.
+    const emu = await startTestEmulator();
+    const token = SECRET;
+    try {
+      await writeFile(path.join(dir, 'p/program.yaml'), 'id: prog_intro\n');
+      await writeFile(path.join(dir, 'p/s/section.yaml'), 'id: sec_start\n');
+      await writeFile(path.join(dir, 'coursesync.yaml'), `school:\n  base_url: ${emu.url}\n`);
+      const { plan } = await buildPlan(dir, { env: { COURSESYNC_TOKEN: token } });
+      expect(plan.summary.create).toBe(1);
+      expect(plan.notes).toBeUndefined(); // the section ids were checked against the school
+      expect(emu.stats().requests).toBeGreaterThan(0);
+    } finally {
+      await emu.close();
+    }
     const files = (await readdir(path.join(dir, '.coursesync/cache'))).sort();
     expect(files).toEqual(['lessons.json', 'render.json', 'stat-index.json']);
     const text = await cacheText();
