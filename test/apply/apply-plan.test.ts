@@ -3,6 +3,8 @@
  * limit, a failure injected on a chosen call, uncertain creates, pending records left by a killed
  * apply, position mismatches and a refused token.
  */
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan, type ApplyPlanOptions } from '../../src/apply/apply-plan.js';
 import { resolvePendingCalls } from '../../src/apply/resolve-pending.js';
@@ -76,6 +78,55 @@ async function expectConverged(emu: RunningEmulator, dir: string, desired: Desir
   expect(store.data.pending).toEqual({});
 }
 
+/**
+ * A proxy in front of `emu` that counts the requests in flight (arrived, not yet answered) and
+ * holds the first ones until `fill` of them are in flight at once, then lets everything through.
+ * It proves the client fills its limit by an event, not by a latency long enough to overlap
+ * requests on a quiet machine. If the client never fills it, the held requests go on after
+ * `giveUpMs` and the count says so.
+ */
+async function gatedProxy(emu: RunningEmulator, fill: number, giveUpMs = 30_000) {
+  const target = new URL(emu.url);
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let held: Array<() => void> = [];
+  let open = false;
+  const release = () => {
+    open = true;
+    for (const go of held) go();
+    held = [];
+  };
+  const timer = setTimeout(release, giveUpMs);
+  const server = createServer((req, res) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once('close', () => {
+      inFlight -= 1;
+    });
+    const forward = () => {
+      const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    };
+    if (open) return forward();
+    held.push(forward);
+    if (held.length >= fill) release();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    emu: { ...emu, url: `http://127.0.0.1:${port}${target.pathname}` },
+    maxInFlight: () => maxInFlight,
+    close: () => {
+      clearTimeout(timer);
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 describe('concurrency', () => {
   let slow: RunningEmulator;
   beforeAll(async () => {
@@ -87,10 +138,15 @@ describe('concurrency', () => {
 
   it.each([1, 3])('never more than %i requests in flight, while chains overlap up to the limit', async (limit) => {
     const dir = await tempDir('conc');
-    const { result } = await applyOnce(slow, dir, layout(3), { concurrency: limit });
-    expect(result.outcomes.every((o) => o.status === 'done')).toBe(true);
-    expect(slow.stats().maxInFlight).toBeLessThanOrEqual(limit);
-    expect(slow.stats().maxInFlight).toBe(limit); // five chains are enough to fill the limit
+    const proxy = await gatedProxy(slow, limit);
+    try {
+      const { result } = await applyOnce(proxy.emu, dir, layout(3), { concurrency: limit });
+      expect(result.outcomes.every((o) => o.status === 'done')).toBe(true);
+      expect(proxy.maxInFlight()).toBe(limit); // five chains are enough to fill the limit, and never more
+      expect(slow.stats().maxInFlight).toBeLessThanOrEqual(limit);
+    } finally {
+      await proxy.close();
+    }
     await expectConverged(slow, dir, layout(3));
   });
 });

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, stat, utimes, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isCoursesyncError } from '../../src/diagnostics/errors.js';
 import type { LessonSource } from '../../src/model/source-tree.js';
 import { readSource } from '../../src/source/read-source.js';
@@ -150,12 +150,20 @@ describe('readSource with the stat index', () => {
 
   it('reads again a file changed just before the index was taken (racily clean), until it has aged', async () => {
     await writeFile(lessonFile, EDITED);
-    await read();
-    // Read, not taken from the index: its text is there even once the file is gone.
-    const racy = lessonOf(await read());
-    await rm(lessonFile);
-    expect(racy.text).toBe(EDITED);
-    expect(racy.digest).toBe(sha(EDITED));
+    // Both reads happen at the moment of the edit, however slow this machine is: the clock the
+    // index takes its snapshot time from stands still (file I/O and timers stay real).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Number((await stat(lessonFile, { bigint: true })).mtimeNs / 1_000_000n));
+      await read();
+      // Read, not taken from the index: its text is there even once the file is gone.
+      const racy = lessonOf(await read());
+      await rm(lessonFile);
+      expect(racy.text).toBe(EDITED);
+      expect(racy.digest).toBe(sha(EDITED));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('indexes referenced files too, and drops the entries of deleted files', async () => {
