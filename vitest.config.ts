@@ -7,8 +7,10 @@ export default defineConfig({
     exclude: ['test/bench/**', 'node_modules/**'],
     // Builds dist/ once when src/ is newer, so CLI tests never run an old build.
     globalSetup: ['test/global-build.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Headroom for a loaded 2-core machine (spawned CLIs, emulators, Chromium): a test that
+    // takes 20 s on a quiet machine may take a minute there. A hung test still fails, later.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
   },

@@ -45,7 +45,7 @@ beforeAll(async () => {
     .replace('http://assets.test/course/', assetsUrl);
   await writeFile(path.join(repo, 'coursesync.yaml'), config);
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

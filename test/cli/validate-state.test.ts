@@ -60,7 +60,7 @@ describe('validate and plan with the state digests', () => {
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('intro/start/2-lists.md:');
     expect(invalid.stderr).toContain('[lesson/nested-too-deep]');
-  }, 60_000);
+  });
 
   it('validate with no state or an unreadable one checks every lesson', async () => {
     const dir = await writeRepo({ ...REPO, 'intro/start/2-lists.md': lesson('name: Lists', DEEP) });
@@ -71,5 +71,5 @@ describe('validate and plan with the state digests', () => {
     const run = await runCli(['validate', dir]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('[lesson/nested-too-deep]');
-  }, 30_000);
+  });
 });

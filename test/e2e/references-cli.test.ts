@@ -93,7 +93,7 @@ describe('images, files and links through plan and apply', () => {
     const applied = await runCli(['apply', repo, '--yes'], env());
     expect(applied.code).toBe(0);
     expect(lessonCalls(emu) - before).toBe(1);
-  }, 60_000);
+  });
 
   it('a lesson whose image is not published is held back; the other lessons are sent', async () => {
     await publishAndApply();
@@ -108,7 +108,7 @@ describe('images, files and links through plan and apply', () => {
     expect(lessonCalls(emu) - before).toBe(1);
     const plan = await runCli(['plan', repo, '--format', 'json'], env());
     expect((JSON.parse(plan.stdout) as { changes: Array<{ key: string }> }).changes.map((c) => c.key)).toEqual(['recipes']);
-  }, 60_000);
+  });
 
   it('a broken reference fails validate and apply at path:line:col before any request', async () => {
     const welcome = path.join(repo, 'foundations/01-intro/01-welcome.md');
@@ -121,7 +121,7 @@ describe('images, files and links through plan and apply', () => {
     expect(applied.code).toBe(1);
     expect(applied.stderr).toContain('foundations/01-intro/01-welcome.md:9:1');
     expect(lessonCalls(emu)).toBe(before);
-  }, 60_000);
+  });
 
   it('a renamed and moved lesson keeps its id, so the links to it do not change', async () => {
     await publishAndApply();
@@ -140,5 +140,5 @@ describe('images, files and links through plan and apply', () => {
     const changes = (JSON.parse(plan.stdout) as { changes: Array<{ action: string; key: string; lesson_id: string }> }).changes;
     // Only the moved lesson has a call; the welcome page's links already name its id.
     expect(changes.map((c) => [c.action, c.key, c.lesson_id])).toEqual([['move', 'git-setup', id]]);
-  }, 60_000);
+  });
 });

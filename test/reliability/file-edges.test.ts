@@ -40,7 +40,7 @@ function run(args: string[], options: { env?: Record<string, string>; uid?: numb
     const timer = setTimeout(() => {
       hung = true;
       child.kill('SIGKILL');
-    }, 20_000);
+    });
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);

@@ -38,7 +38,7 @@ describe('plan --refresh under faults', () => {
     expect(r.stdout).toBe('No changes. 8 lessons unchanged.\n');
     // Every tracked lesson read, some more than once: failed and rate-limited reads were retried.
     expect((emu.stats().byRoute['PATCH /lessons/:id'] ?? 0) - before).toBeGreaterThan(8);
-  }, 60_000);
+  });
 
   it('--concurrency is checked like apply\'s and listed in the help', async () => {
     const bad = await runCli(['plan', '.', '--refresh', '--concurrency', '0']);

@@ -62,7 +62,7 @@ describe('rendering on worker threads', () => {
     // Stopped at its limit (at the latest at twice it, when the machine is too loaded to give the
     // worker its CPU), not rendered to the end (tens of seconds); generous for a loaded machine.
     expect(Date.now() - t0).toBeLessThan(2 * renderTimeLimitMs(slow.length) + 8_000);
-  }, 60_000);
+  });
 
   it('a text that needs more than the heap of a worker is stopped as such; the next one renders', async () => {
     // A million characters of emphasis: far more syntax-tree nodes than 128 MB holds.
@@ -70,7 +70,7 @@ describe('rendering on worker threads', () => {
     const out = await renderInWorkers([huge, texts[0]!], 1);
     expect(out.results[0]).toEqual({ html: '', problems: [], anchors: [], refs: [], stopped: { reason: 'memory', limit: `${RENDER_HEAP_MB} MB` } });
     expect(out.results[1]).toEqual(renderMarkdown(texts[0]!));
-  }, 60_000);
+  });
 
   it('renders in this thread when running from TypeScript', async () => {
     expect(await renderAll(texts.slice(0, 3), 2)).toEqual({ results: texts.slice(0, 3).map((t) => renderMarkdown(t)), inWorkers: 0 });

@@ -111,7 +111,7 @@ describe('lessons known unchanged without rendering', () => {
     // Its assets are still known, for `coursesync assets` and the apply check.
     expect(desiredWelcome.assets?.map((a) => a.path)).toEqual(expect.arrayContaining(['foundations/01-intro/images/clone_repo.png', 'foundations/01-intro/images/logo.png', 'foundations/01-intro/images/logo@2x.png']));
     expect(lessonCalls(emu)).toBe(before);
-  }, 60_000);
+  });
 
   it('editing one lesson renders it and the lessons that reference it, and sends only what changed', async () => {
     await publishAndApply();
@@ -139,7 +139,7 @@ describe('lessons known unchanged without rendering', () => {
     expect(after.state.lessons.recipes!.blob).toBe(gitBlob(await readFile(file)));
     expect(after.state.lessons.recipes!.digest).not.toBe(state.lessons.recipes!.digest);
     expect((await compileCounting(await freshCloneOf(clone))).rendered).toEqual([]);
-  }, 60_000);
+  });
 
   it('the first apply records every lesson, also those linking back to a lesson created earlier in the same run (their links filled when sent)', async () => {
     const files: Record<string, string> = {
@@ -162,7 +162,7 @@ describe('lessons known unchanged without rendering', () => {
       ['p/s/04-part-4.md', true, ['p/s/03-part-3.md']],
     ]);
     expect((await compileCounting(dir)).rendered).toEqual([]);
-  }, 60_000);
+  });
 
   it('what load-course renders ahead is what compile compiles: nothing unchanged, no README, every lesson under a changed setting', async () => {
     await publishAndApply();
@@ -177,7 +177,7 @@ describe('lessons known unchanged without rendering', () => {
     expect(await ahead()).toEqual([WELCOME, SETUP].sort());
     const { result } = await compileCounting(clone);
     expect(result.unchanged).toEqual([RECIPES]);
-  }, 60_000);
+  });
 
   it('a new lesson linking to a #fragment of an unchanged lesson compiles that lesson once for its anchors', async () => {
     await publishAndApply();
@@ -203,7 +203,7 @@ describe('lessons known unchanged without rendering', () => {
     await writeFile(path.join(clone, 'foundations/02-project/02-next.md'), next('no-such-heading'));
     const broken = await compileCounting(clone);
     expect(broken.result.diagnostics.map((d) => [d.file, d.code])).toEqual([['foundations/02-project/02-next.md', 'lesson/missing-anchor']]);
-  }, 60_000);
+  });
 
   it('a changed image re-renders exactly the lessons that show it, with cause references', async () => {
     await publishAndApply();
@@ -218,7 +218,7 @@ describe('lessons known unchanged without rendering', () => {
       ['welcome', 'references', true],
       ['recipes', 'references', true],
     ]);
-  }, 60_000);
+  });
 
   it('a linked lesson with a new id in the school re-renders the lessons that link to it', async () => {
     await publishAndApply();
@@ -234,7 +234,7 @@ describe('lessons known unchanged without rendering', () => {
     const steps = built.plan.changes.filter(isCall);
     expect(steps.map((s) => [s.key, s.cause])).toEqual([['welcome', 'references']]);
     expect(steps[0]!.request.body).toContain('les_999999');
-  }, 60_000);
+  });
 
   it('another compiler renders again: the same HTML is no change (apply records the new compiler, no call); other HTML is an update with cause renderer', async () => {
     await publishAndApply();
@@ -259,7 +259,7 @@ describe('lessons known unchanged without rendering', () => {
     const after = (await readStateFile(repo)).state;
     for (const key of ['welcome', 'setup', 'recipes']) expect(after.lessons[key]!.compiler, key).toBe(compiler);
     expect((await compileCounting(await freshClone())).rendered).toEqual([]);
-  }, 60_000);
+  });
 
   it('an existing school without digests gets them on the next apply, with no call: a state-only write', async () => {
     await publishAndApply();
@@ -278,7 +278,7 @@ describe('lessons known unchanged without rendering', () => {
     const serial = state.serial;
     await applyCourse(repo, { env: env() });
     expect((await readStateFile(repo)).state.serial).toBe(serial);
-  }, 60_000);
+  });
   it('when the state answers for all but a few lessons, plan leaves the lesson cache alone (neither read nor rewritten) and still sees the edit', async () => {
     // The built CLI throughout (its compiler digest is the one its state and cache record).
     expect((await runCli(['assets', repo, '--out', published])).code).toBe(0);
@@ -296,7 +296,7 @@ describe('lessons known unchanged without rendering', () => {
     const calls = (JSON.parse(plan.stdout) as { changes: Array<{ action: string; path: string }> }).changes.filter((c) => c.action === 'update');
     expect(calls.map((c) => c.path)).toContain(RECIPES);
     expect(await readFile(cacheFile, 'utf8')).toBe(cached.slice(0, 100));
-  }, 60_000);
+  });
 });
 
 async function freshCloneOf(dir: string): Promise<string> {
