@@ -28,6 +28,7 @@ import { findRepoLesson } from '../plan/uncertain-create.js';
 import { resolvePendingCalls, type LessonLookup, type ResolvePendingResult } from './resolve-pending.js';
 import { recordBuilds } from './record-builds.js';
 import { compilerId } from '../source/lesson-cache-file.js';
+import { DEFAULT_CONCURRENCY } from '../model/config.js';
 
 export interface ApplyCourseOptions extends ConnectionFlags {
   /** A saved plan (`apply plan.json`) and its file name; without it the plan is built now. */
@@ -164,7 +165,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     };
     // A lesson to replace may be gone from the school: read live lessons only once it is forgotten.
     let built: BuiltPlan = await buildPlan(dir, options.replace?.length ? { ...planOptions, refresh: false } : planOptions);
-    const concurrency = options.concurrency ?? built.desired.config.apply?.concurrency ?? 4;
+    const concurrency = options.concurrency ?? built.desired.config.apply?.concurrency ?? DEFAULT_CONCURRENCY;
     if (options.savedPlan) {
       checkSavedPlan(options.savedPlan.plan, {
         file: options.savedPlan.file,

@@ -5,11 +5,12 @@
  * the reason and the command that makes a fresh one. PURE.
  */
 import { failure } from '../diagnostics/error-codes/index.js';
+import { withoutTrailingSlash } from '../school/base-url.js';
 import type { Plan } from '../plan/plan-schema.js';
 import type { StateData } from '../model/state/schema.js';
 
 
-const trimSlash = (u: string | null) => (u === null ? null : u.replace(/\/+$/, ''));
+const trimSlash = (u: string | null) => (u === null ? null : withoutTrailingSlash(u));
 
 /**
  * @param plan the saved plan

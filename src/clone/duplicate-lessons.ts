@@ -46,6 +46,7 @@ import {
   type SectionPlace,
 } from './open-repo.js';
 import { keyOfLessonId, recordAdopted } from './record-adopted.js';
+import { DEFAULT_CONCURRENCY } from '../model/config.js';
 
 export interface DuplicateLessonsOptions extends OpenRepoOptions {
   /** Destination: a section folder of the repo, or a section id. */
@@ -172,7 +173,7 @@ export async function duplicateLessons(dir: string, source: { kind: 'lesson' | '
     const saveJournal = () => (journalWrite = journalWrite.then(() => writeJournal(repo.dir, journal)));
 
     const copies: DuplicatedLesson[] = [];
-    const limit = pLimit(Math.max(1, options.concurrency ?? repo.desired.config.apply?.concurrency ?? 4));
+    const limit = pLimit(Math.max(1, options.concurrency ?? repo.desired.config.apply?.concurrency ?? DEFAULT_CONCURRENCY));
     const settled = await Promise.allSettled(
       job.items.map((item) =>
         limit(async () => {
@@ -281,7 +282,7 @@ async function copyOne(repo: OpenRepo, job: Job, item: JobItem, folder: SectionP
   const abs = join(repo.dir, item.path);
   const existing = await readFile(abs, 'utf8').catch(() => undefined);
   // A file at the journal's path is ours only if it carries the job's key (an interrupted run wrote it).
-  if (existing !== undefined && !new RegExp(`^key: ${item.key}$`, 'm').test(existing)) {
+  if (existing !== undefined && !existing.split('\n').includes(`key: ${item.key}`)) {
     throw failure('duplicate/file-exists', { path: item.path, lessonId: lesson.id, folder: folder.section.path });
   }
   await writeFile(abs, file.text);
@@ -307,7 +308,7 @@ async function applyNewLessons(repo: OpenRepo, keys: ReadonlySet<string>, option
   if (calls.length === 0) return null;
   const ids = new Set(calls.map((c) => (isCall(c) ? c.call_id : '')));
   const sub: Plan = { ...plan, changes: calls, chains: plan.chains.map((c) => ({ ...c, steps: c.steps.filter((s) => ids.has(s)) })).filter((c) => c.steps.length > 0) };
-  const result = await applyPlan(sub, { client: repo.client, store: repo.store, concurrency: options.concurrency ?? repo.desired.config.apply?.concurrency ?? 4 });
+  const result = await applyPlan(sub, { client: repo.client, store: repo.store, concurrency: options.concurrency ?? repo.desired.config.apply?.concurrency ?? DEFAULT_CONCURRENCY });
   const failed = result.outcomes.find((o) => o.status === 'failed' || o.status === 'uncertain');
   if (failed && 'error' in failed) {
     throw failure('duplicate/place-failed', { key: failed.step.key, reason: failed.error.message });

@@ -27,6 +27,7 @@ import {
   type OpenRepoOptions,
 } from './open-repo.js';
 import { keyOfLessonId, recordAdopted, type Adopted } from './record-adopted.js';
+import { DEFAULT_CONCURRENCY } from '../model/config.js';
 
 export interface ImportOptions extends OpenRepoOptions {
   /** Section folder to write the files into (not with `key`). */
@@ -135,7 +136,7 @@ async function importInto(repo: OpenRepo, ids: readonly string[], into: string, 
   const folder = await findSectionFolder(repo, into);
   await checkNoLessonsList(folder);
   checkUntracked(repo, ids);
-  const lessons = await readLessons(repo, ids, options.concurrency ?? repo.desired.config.apply?.concurrency ?? 4);
+  const lessons = await readLessons(repo, ids, options.concurrency ?? repo.desired.config.apply?.concurrency ?? DEFAULT_CONCURRENCY);
 
   // Files are numbered by school position, so file order is school order and nothing moves.
   const taken = takenKeys(repo);

@@ -19,6 +19,9 @@ export const LessonUrlSchema = z
   .meta({ format: 'uri' })
   .describe('URL of a lesson page for learners, with {program_id} and {lesson_id}, e.g. https://academy.example.com/products/{program_id}/lessons/{lesson_id}. Needed for links between lesson files.');
 
+/** Requests in flight when neither --concurrency nor `apply.concurrency` says otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
+
 export const AssetsSchema = z
   .strictObject({
     base_url: z
@@ -44,7 +47,7 @@ export const CourseConfigSchema = z
       .optional(),
     apply: z
       .strictObject({
-        concurrency: z.int().min(1).max(64).describe('At most this many requests in flight (default 4).').optional(),
+        concurrency: z.int().min(1).max(64).describe(`At most this many requests in flight (default ${DEFAULT_CONCURRENCY}).`).optional(),
       })
       .optional(),
     removed_lessons: RemovedLessonsPolicy.default('keep'),

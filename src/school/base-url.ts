@@ -31,5 +31,10 @@ export function checkBaseUrl(value: string, source = 'the base URL'): string {
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw failure('connection/insecure-url', { source, host: url.hostname });
   }
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  return withoutTrailingSlash(`${url.origin}${url.pathname}`);
+}
+
+/** A base URL without trailing slashes: the one spelling two addresses of a school are compared in. */
+export function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
 }

@@ -32,6 +32,7 @@ import { compilerId } from '../source/lesson-cache-file.js';
 import { checkBaseUrl } from '../state/state-store.js';
 import { verifySections } from './verify-sections.js';
 import { addCallSources } from './call-sources.js';
+import { DEFAULT_CONCURRENCY } from '../model/config.js';
 
 export interface BuildPlanOptions extends ConnectionFlags {
   /** Read every tracked lesson live (PATCH /lessons/{id} with `{}`) and report drift. */
@@ -189,7 +190,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   let sections: Map<string, SectionFacts> | undefined;
   if (options.refresh) {
     const api = await connect('--refresh reads every tracked lesson');
-    live = await readLiveLessons(api, state, options.concurrency ?? desired.config.apply?.concurrency ?? 4);
+    live = await readLiveLessons(api, state, options.concurrency ?? desired.config.apply?.concurrency ?? DEFAULT_CONCURRENCY);
     // The learner impact counts the sections' own drips, publication and order.
     sections = await readSectionFacts(api, desired, byProgram);
   }
