@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { placeInState, setPosition } from '../../src/apply/record-call.js';
+import { recordSuccess } from '../../src/apply/record-call.js';
 import { diffCourse } from '../../src/plan/diff-course.js';
 import { isCall, type CallStep } from '../../src/plan/plan-schema.js';
 import { simulateCall, slotsFromState } from '../../src/plan/simulate-plan.js';
-import { desiredOf, sectionIdsOf, stateOf } from '../plan/build-course.js';
+import type { Lesson } from '../../src/school-api/wire/lessons.js';
+import { desiredOf, fieldsOf, sectionIdsOf, stateOf } from '../plan/build-course.js';
 
 /** The state's positions after each call, with the school's answers simulated by the shared model. */
 function applyAnswers(before: Record<string, Record<string, string[]>>, after: Record<string, Record<string, string[]>>) {
@@ -18,8 +19,9 @@ function applyAnswers(before: Record<string, Record<string, string[]>>, after: R
       const step = byId.get(id) as CallStep;
       const answered = simulateCall(school, step);
       const section = school.sectionOf(step.key)!;
-      placeInState(draft, step.key, section, answered);
-      setPosition(draft.lessons[step.key]!, section, answered); // as recordSuccess does for the lesson itself
+      // The school's answer: the lesson with its id, where the shared position model puts it.
+      const lesson = { ...fieldsOf(step.key), id: step.lesson_id ?? `id_${step.key}`, section_id: section, position: answered } as unknown as Lesson;
+      recordSuccess(draft, step, lesson);
       // After every call, every tracked lesson the school holds is where the state says.
       for (const [section, list] of school.snapshot()) {
         for (const { lesson, position } of list) {
@@ -31,7 +33,7 @@ function applyAnswers(before: Record<string, Record<string, string[]>>, after: R
   return draft;
 }
 
-describe('placeInState keeps state positions as the school has them after each call', () => {
+describe('recordSuccess keeps state positions as the school has them after each call', () => {
   it('a reorder that shifts the rest of the section', () => {
     const draft = applyAnswers({ p: { s1: ['a', 'b', 'c', 'd', 'e'] } }, { p: { s1: ['e', 'd', 'a', 'b', 'c'] } });
     const order = Object.entries(draft.lessons).sort((x, y) => x[1].position! - y[1].position!).map(([k]) => k);
