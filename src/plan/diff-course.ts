@@ -12,7 +12,7 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { CourseConfig } from '../model/config.js';
-import { DEFAULT_LESSON_FIELDS, type DesiredLesson, type DesiredState, type LessonFields } from '../model/desired.js';
+import type { DesiredLesson, DesiredState } from '../model/desired.js';
 import { nullRecord, type LessonState, type StateData } from '../model/state/schema.js';
 import { diffFields, createRequest, revertDrift, updateRequest } from './diff-fields.js';
 import { keepInOrder } from './keep-in-order.js';
@@ -20,6 +20,7 @@ import {
   PLAN_FORMAT_VERSION,
   type CallStep,
   type Chain,
+  type DriftStep,
   type FieldChange,
   type OrphanStep,
   type Plan,
@@ -76,53 +77,72 @@ interface Removal {
  * @param options resolved section ids and, with --refresh, live lessons
  */
 export function diffCourse(desired: DesiredState, state: StateData, options: DiffOptions): Plan {
-  const config: CourseConfig = desired.config;
-  const desiredKeys = new Set<string>();
-  for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) desiredKeys.add(l.key);
+  const drift = options.live ? diffLive(state, options.live) : [];
+  const working = planningState(desired, state, options.live);
+  const matched = matchLessons(desired, working, options, { placeOf: placesOf(state), drift: new Map(drift.map((d) => [d.key, d])) });
+  const removed = removedLessons(working, matched.claimed, desired.config);
+  const { kept, hasCalls } = keptInPlace(matched.bySection, removed.removals);
+  const sectionOrder = [...new Set([...matched.bySection.keys(), ...removed.removals.map((r) => r.dest!)])];
+  const groups = chainsOfSections(sectionOrder, hasCalls, [
+    ...matched.matches.filter((m) => m.prior && m.prior.section_id !== m.sectionId).map((m) => [m.prior!.section_id, m.sectionId] as const),
+    ...removed.removals.map((r) => [r.prior.section_id, r.dest!] as const),
+  ]);
+  const { chains, calls } = planCalls(groups, matched, removed.removals, kept, simulationOf(working, matched.renames));
+  const uncertain = [...matched.uncertain, ...removed.uncertain].sort((a, b) => a.key.localeCompare(b.key));
+  const changes: PlanChange[] = [...calls, ...removed.orphans, ...drift, ...uncertain];
+  const plan: Omit<Plan, 'impact'> = {
+    format_version: PLAN_FORMAT_VERSION,
+    summary: summarize(changes, calls, matched.matches),
+    changes,
+    chains,
+    renames: matched.renames,
+    state: { lineage: state.lineage, serial: state.serial },
+    desired_digest: desired.digest,
+    base_url: options.baseUrl ?? state.base_url,
+    refreshed: options.live !== undefined,
+  };
+  return { ...plan, impact: assessImpact(desired, working, plan, { sectionIds: options.sectionIds, sections: options.sections }) };
+}
 
-  // A create left pending by a killed apply may or may not exist: uncertain, like a create
-  // that apply itself recorded as uncertain. Treat it as a state entry with no id.
-  const lessonsInState: Record<string, LessonState> = nullRecord(state.lessons);
+/**
+ * The state the planner works from: a create left pending by a killed apply is an uncertain
+ * entry (it may or may not exist, like a create apply itself recorded as uncertain), and with
+ * --refresh every lesson is where the school really has it (a UI move would otherwise make every
+ * prediction in its section wrong). Drift is still judged against the state as recorded.
+ */
+function planningState(desired: DesiredState, state: StateData, live: ReadonlyMap<string, LiveLesson> | undefined): StateData {
+  const lessons: Record<string, LessonState> = nullRecord(state.lessons);
   for (const call of Object.values(state.pending)) {
-    if (call.action !== 'create' || lessonsInState[call.key]?.id) continue;
-    lessonsInState[call.key] = uncertainCreateEntry({ ...call, since: call.started_at }, findRepoLesson(desired, call.key));
+    if (call.action !== 'create' || lessons[call.key]?.id) continue;
+    lessons[call.key] = uncertainCreateEntry({ ...call, since: call.started_at }, findRepoLesson(desired, call.key));
   }
-  // With --refresh, plan positions from where lessons really are (a UI move would otherwise
-  // make every prediction in that section wrong); drift is still judged against the state.
-  const recorded = state;
-  if (options.live) {
-    for (const [key, l] of options.live) {
-      const entry = lessonsInState[key];
-      if (entry && entry.id !== null) lessonsInState[key] = { ...entry, section_id: l.section_id, position: l.position };
-    }
+  for (const [key, l] of live ?? []) {
+    const entry = lessons[key];
+    if (entry && entry.id !== null) lessons[key] = { ...entry, section_id: l.section_id, position: l.position };
   }
-  state = { ...state, lessons: lessonsInState };
-  const drift = options.live ? diffLive(recorded, options.live) : [];
-  const placeOf = placesOf(recorded);
-  const driftByKey = new Map(drift.map((d) => [d.key, d]));
+  return { ...state, lessons };
+}
 
-  // 1. Matching.
+/** Each desired lesson matched to state by key, else by an alias no one else claims (a rename); per section, in desired order. */
+function matchLessons(
+  desired: DesiredState,
+  state: StateData,
+  options: DiffOptions,
+  facts: { placeOf: (path: string) => string | undefined; drift: ReadonlyMap<string, DriftStep> },
+) {
+  const desiredKeys = new Set(desired.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons.map((l) => l.key))));
   const claimed = new Set<string>();
   const matches: Match[] = [];
-  const sectionOrder: string[] = [];
-  const desiredBySection = new Map<string, Match[]>();
+  const bySection = new Map<string, Match[]>();
   const uncertain: UncertainStep[] = [];
   const renames: Array<{ from: string; to: string }> = [];
   for (const program of desired.programs) {
     for (const section of program.sections) {
       const sectionId = options.sectionIds.get(section.path) ?? ('id' in section.ref ? section.ref.id : undefined);
-      if (sectionId === undefined) {
-        throw failure('plan/unresolved-section', { path: section.path });
-      }
-      if (!desiredBySection.has(sectionId)) {
-        desiredBySection.set(sectionId, []);
-        sectionOrder.push(sectionId);
-      }
+      if (sectionId === undefined) throw failure('plan/unresolved-section', { path: section.path });
+      const list = bySection.get(sectionId) ?? bySection.set(sectionId, []).get(sectionId)!;
       for (const lesson of section.lessons) {
-        let stateKey: string | null = state.lessons[lesson.key] ? lesson.key : null;
-        if (stateKey === null) {
-          stateKey = lesson.aliases.find((a) => state.lessons[a] && !desiredKeys.has(a) && !claimed.has(a)) ?? null;
-        }
+        const stateKey = state.lessons[lesson.key] ? lesson.key : (lesson.aliases.find((a) => state.lessons[a] && !desiredKeys.has(a) && !claimed.has(a)) ?? null);
         const prior = stateKey === null ? null : state.lessons[stateKey]!;
         if (stateKey !== null) claimed.add(stateKey);
         if (stateKey !== null && stateKey !== lesson.key) renames.push({ from: stateKey, to: lesson.key });
@@ -130,50 +150,47 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
           uncertain.push(uncertainStep(stateKey!, prior, lesson.path));
           continue;
         }
-        let changes = diffFields(prior ? prior.applied : null, lesson.fields);
-        const drifted = stateKey === null ? undefined : driftByKey.get(stateKey);
-        if (drifted) changes = revertDrift(drifted.drifted, options.live!.get(stateKey!)!.values, lesson.fields, changes);
+        const drifted = stateKey === null ? undefined : facts.drift.get(stateKey);
+        const diffed = diffFields(prior ? prior.applied : null, lesson.fields);
+        const changes = drifted ? revertDrift(drifted.drifted, options.live!.get(stateKey!)!.values, lesson.fields, diffed) : diffed;
         const m: Match = { lesson, programId: program.id, sectionId, stateKey, prior, changes };
-        const cause = changeCause(prior, lesson, changes, placeOf, options.compiler);
+        const cause = changeCause(prior, lesson, changes, facts.placeOf, options.compiler);
         if (cause) m.cause = cause;
         matches.push(m);
-        desiredBySection.get(sectionId)!.push(m);
+        list.push(m);
       }
     }
   }
+  return { claimed, matches, bySection, uncertain, renames };
+}
 
-  // Removed lessons, per policy.
+/** State entries no desired lesson claimed, per `removed_lessons`: kept as orphans, or unpublished (and archived). */
+function removedLessons(state: StateData, claimed: ReadonlySet<string>, config: CourseConfig) {
   const removals: Removal[] = [];
   const orphans: OrphanStep[] = [];
+  const uncertain: UncertainStep[] = [];
   for (const key of Object.keys(state.lessons).sort()) {
     if (claimed.has(key)) continue;
     const prior = state.lessons[key]!;
-    if (prior.id === null) {
-      uncertain.push(uncertainStep(key, prior, prior.path));
-      continue;
+    if (prior.id === null) uncertain.push(uncertainStep(key, prior, prior.path));
+    else if (config.removed_lessons === 'keep') {
+      orphans.push({ action: 'orphan', key, path: prior.path, lesson_id: prior.id, program_id: prior.program_id, section_id: prior.section_id, position: prior.position, fields: [] });
+    } else {
+      const dest = config.archive ?? prior.section_id;
+      if (dest !== prior.section_id || prior.applied.is_published) removals.push({ key, prior, dest }); // else already done
     }
-    if (config.removed_lessons === 'keep') {
-      orphans.push({
-        action: 'orphan',
-        key,
-        path: prior.path,
-        lesson_id: prior.id,
-        program_id: prior.program_id,
-        section_id: prior.section_id,
-        position: prior.position,
-        fields: [],
-      });
-      continue;
-    }
-    const dest = config.archive ?? prior.section_id;
-    if (dest === prior.section_id && !prior.applied.is_published) continue; // already done
-    removals.push({ key, prior, dest });
   }
+  return { removals, orphans, uncertain };
+}
 
-  // 2. Which lessons stay in place, per destination section.
+/**
+ * Per destination section, the lessons that stay where they are: the maximum-weight subsequence
+ * already in desired order (an unchanged lesson weighs 2, a changed one 1); and the sections with calls.
+ */
+function keptInPlace(bySection: ReadonlyMap<string, Match[]>, removals: readonly Removal[]) {
   const kept = new Set<Match>();
-  const hasCalls = new Set<string>();
-  for (const [sectionId, list] of desiredBySection) {
+  const hasCalls = new Set(removals.map((r) => r.dest!));
+  for (const [sectionId, list] of bySection) {
     const staying = list
       .map((m, desiredIndex) => ({ m, desiredIndex }))
       .filter(({ m }) => m.prior !== null && m.prior.section_id === sectionId)
@@ -182,75 +199,59 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
     keep.forEach((i) => kept.add(staying[i]!.m));
     if (list.some((m) => !kept.has(m) || m.changes.length > 0)) hasCalls.add(sectionId);
   }
-  for (const r of removals) hasCalls.add(r.dest!);
-  for (const r of removals) if (!sectionOrder.includes(r.dest!)) sectionOrder.push(r.dest!);
+  return { kept, hasCalls };
+}
 
-  // 3. Chains: union sections linked by a departure from a section with calls of its own.
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
-    let r = x;
-    while (parent.get(r) !== r) r = parent.get(r)!;
-    parent.set(x, r);
-    return r;
-  };
-  for (const s of hasCalls) parent.set(s, s);
-  const link = (from: string, to: string) => {
-    if (from !== to && hasCalls.has(from) && hasCalls.has(to)) parent.set(find(from), find(to));
-  };
-  for (const m of matches) if (m.prior && m.prior.section_id !== m.sectionId) link(m.prior.section_id, m.sectionId);
-  for (const r of removals) link(r.prior.section_id, r.dest!);
+/**
+ * The sections with calls, grouped into chains: a lesson leaving a section with calls of its own
+ * for another ties the two into one sequence (otherwise predictions would depend on timing).
+ * Each chain lists its sections in `sectionOrder`.
+ */
+function chainsOfSections(sectionOrder: readonly string[], hasCalls: ReadonlySet<string>, departures: ReadonlyArray<readonly [string, string]>): string[][] {
+  const root = new Map([...hasCalls].map((s) => [s, s]));
+  const find = (s: string): string => (root.get(s) === s ? s : find(root.get(s)!));
+  for (const [from, to] of departures) if (from !== to && hasCalls.has(from) && hasCalls.has(to)) root.set(find(from), find(to));
   const groups = new Map<string, string[]>();
-  for (const s of sectionOrder) {
-    if (!hasCalls.has(s)) continue;
-    const root = find(s);
-    groups.set(root, [...(groups.get(root) ?? []), s]);
-  }
+  for (const s of sectionOrder) if (hasCalls.has(s)) groups.set(find(s), [...(groups.get(find(s)) ?? []), s]);
+  return [...groups.values()];
+}
 
-  // Simulate the school, seeded from state (renamed lessons under their new keys).
+/** The school as the state has it (renamed lessons under their new keys), to predict every call's position. */
+function simulationOf(state: StateData, renames: ReadonlyArray<{ from: string; to: string }>): SchoolSlots {
   const sim = new SchoolSlots();
   for (const [key, l] of Object.entries(state.lessons)) if (l.id !== null && l.position !== null) sim.seed(key, l.section_id, l.position);
   for (const r of renames) sim.rename(r.from, r.to);
+  return sim;
+}
 
+/** The calls of each chain in order: per section, its desired lessons, then its removals; each simulated. */
+function planCalls(groups: readonly string[][], matched: { bySection: ReadonlyMap<string, Match[]> }, removals: readonly Removal[], kept: ReadonlySet<Match>, sim: SchoolSlots) {
   const chains: Chain[] = [];
   const calls: CallStep[] = [];
-  for (const sections of groups.values()) {
-    const steps: string[] = [];
+  for (const sections of groups) {
+    const steps: CallStep[] = [];
     for (const sectionId of sections) {
       let pred: string | null = null;
-      for (const m of desiredBySection.get(sectionId) ?? []) {
+      for (const m of matched.bySection.get(sectionId) ?? []) {
         const step = planLesson(m, kept.has(m), pred, sim);
         pred = m.lesson.key;
-        if (step) {
-          calls.push(step);
-          steps.push(step.call_id);
-        }
+        if (step) steps.push(step);
       }
-      for (const r of removals.filter((x) => x.dest === sectionId)) {
-        const step = planRemoval(r, sim);
-        calls.push(step);
-        steps.push(step.call_id);
-      }
+      for (const r of removals) if (r.dest === sectionId) steps.push(planRemoval(r, sim));
     }
-    chains.push({ sections, steps });
+    calls.push(...steps);
+    chains.push({ sections, steps: steps.map((s) => s.call_id) });
   }
+  return { chains, calls };
+}
 
-  const changes: PlanChange[] = [...calls, ...orphans, ...drift, ...uncertain.sort((a, b) => a.key.localeCompare(b.key))];
+/** Counts by action; a desired lesson with no call is unchanged. */
+function summarize(changes: readonly PlanChange[], calls: readonly CallStep[], matches: readonly Match[]): PlanSummary {
   const summary: PlanSummary = { create: 0, update: 0, move: 0, unpublish: 0, orphan: 0, drift: 0, uncertain: 0, unchanged: 0 };
   for (const c of changes) summary[c.action]++;
   const withCall = new Set(calls.map((c) => c.key));
   summary.unchanged = matches.filter((m) => !withCall.has(m.lesson.key)).length;
-  const plan: Omit<Plan, 'impact'> = {
-    format_version: PLAN_FORMAT_VERSION,
-    summary,
-    changes,
-    chains,
-    renames,
-    state: { lineage: state.lineage, serial: state.serial },
-    desired_digest: desired.digest,
-    base_url: options.baseUrl ?? state.base_url,
-    refreshed: options.live !== undefined,
-  };
-  return { ...plan, impact: assessImpact(desired, state, plan, { sectionIds: options.sectionIds, sections: options.sections }) };
+  return summary;
 }
 
 /** The call for one desired lesson, simulated; undefined when it needs none. */
