@@ -1,0 +1,97 @@
+/**
+ * `coursesync preview` through the built CLI, over raw HTTP: a malformed request is a 400 and
+ * the preview keeps serving; only its own Host is answered (DNS rebinding); pages carry the
+ * policy that stops lesson scripts; `preview > log 2>&1` with the log inside the repo compiles
+ * once per real edit, never in a loop.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeRepos, writeRepo } from '../e2e/helpers.js';
+import { HOSTILE_COURSE, PREVIEW_COURSE } from './fixture-course.js';
+import { rawGet, startPreviewProcess } from './preview-process.js';
+
+afterAll(removeRepos);
+
+const versionOf = (page: string) => Number(/<main id="preview" data-version="(\d+)"/.exec(page)?.[1]);
+
+describe('coursesync preview is safe to leave open (CLI, raw HTTP)', () => {
+  it('a malformed request is a 400 and the preview keeps serving; only its own Host is answered', async () => {
+    const dir = await writeRepo(HOSTILE_COURSE);
+    const preview = await startPreviewProcess(dir);
+    try {
+      const { port } = preview;
+      for (const target of ['/lessons/%E0%A4%A/body.html', '/lessons/%FF/', '/lessons/%/body.html']) {
+        const bad = await rawGet(port, target);
+        expect(bad.status, target).toBe(400);
+        expect(bad.text).toBe('the lesson key in the path is not valid percent-encoded UTF-8\n');
+      }
+      const page = await rawGet(port, '/');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Shared notes');
+      for (const host of [`evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `localhost.evil.example:${port}`, `127.0.0.1:${port + 1}`, 'localhost', null]) {
+        // No Host at all is refused by Node's HTTP server itself (400); any other is the preview's 421.
+        const refusedAs = host === null ? 400 : 421;
+        const refused = await rawGet(port, '/', host);
+        expect(refused.status, `Host: ${host}`).toBe(refusedAs);
+        expect(refused.text).not.toContain('Shared notes');
+        expect((await rawGet(port, '/lessons/hostile/body.html', host)).status, `Host: ${host}`).toBe(refusedAs);
+      }
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LocalHost:${port}`]) expect((await rawGet(port, '/', host)).status, host).toBe(200);
+      expect(await preview.output()).not.toMatch(/URIError|internal error|\n\s+at /);
+    } finally {
+      expect(await preview.stop()).toBe(0);
+    }
+  });
+
+  it("pages run only the preview's own script; a lesson's bytes on their own are sandboxed", async () => {
+    const dir = await writeRepo(HOSTILE_COURSE);
+    const preview = await startPreviewProcess(dir);
+    try {
+      for (const path of ['/', '/lessons/hostile/']) {
+        const page = await rawGet(preview.port, path);
+        expect(page.status).toBe(200);
+        const policy = String(page.headers['content-security-policy']);
+        expect(policy).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+='(;|$)/);
+        expect(policy).toContain("base-uri 'none'");
+        // The refresh and the <base> are inert in the page; the handlers are there, and stopped by the policy.
+        expect(page.text).not.toMatch(/\shttp-equiv=/i);
+        expect(page.text).not.toContain('evil.example');
+        expect(page.text).toContain('data-preview-inert="http-equiv=refresh"');
+      }
+      const body = await rawGet(preview.port, '/lessons/hostile/body.html');
+      expect(body.headers['content-security-policy']).toMatch(/^sandbox; default-src 'none'/);
+      expect(body.text).toContain('<meta http-equiv="refresh"'); // the exact bytes apply sends
+    } finally {
+      expect(await preview.stop()).toBe(0);
+    }
+  });
+
+  it('`preview > log 2>&1` with the log inside the repo compiles once per edit, never in a loop', async () => {
+    const dir = await writeRepo(PREVIEW_COURSE);
+    const log = join(dir, 'preview.log');
+    const preview = await startPreviewProcess(dir, log);
+    const compiles = async () => ((await preview.output()).match(/^compiled \d+ lessons/gm) ?? []).length;
+    try {
+      const file = join(dir, 'course/02-types/03-unions.md');
+      for (const n of [1, 2]) {
+        await writeFile(file, `${(await readFile(file, 'utf8')).trimEnd()}\n\nEdit ${n}.\n`);
+        let page = '';
+        while (!page.includes(`Edit ${n}.`)) page = (await rawGet(preview.port, '/')).text;
+        // Each compile printed its line to the log, and no line led to another compile.
+        expect(await compiles()).toBe(versionOf(page));
+        expect(versionOf(page)).toBeLessThanOrEqual(1 + 2 * n); // one edit may come as two change events
+      }
+      // Another process writing a file that is no input of the course (a build log) recompiles nothing either.
+      const before = versionOf((await rawGet(preview.port, '/')).text);
+      await writeFile(join(dir, 'build.log'), 'x'.repeat(10));
+      await writeFile(join(dir, 'build.log'), 'y'.repeat(20));
+      await writeFile(file, `${(await readFile(file, 'utf8')).trimEnd()}\n\nEdit 3.\n`);
+      let page = '';
+      while (!page.includes('Edit 3.')) page = (await rawGet(preview.port, '/')).text;
+      expect(versionOf(page) - before).toBeLessThanOrEqual(3); // the new build.log (1) and the edit (≤ 2)
+    } finally {
+      expect(await preview.stop()).toBe(0);
+    }
+  });
+});
