@@ -61,7 +61,6 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   let school: SchoolSections | undefined;
   let page = '';
   let shown: DesiredState | undefined;
-  let seen = new Map<string, string>();
   const bodies = new Map<string, string>();
   let referenced = new Set<string>();
   const clients = new Set<ServerResponse>();
@@ -90,7 +89,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     version++;
     bodies.clear();
     for (const p of desired?.programs ?? []) for (const s of p.sections) for (const l of s.lessons) bodies.set(l.key, l.fields.body);
-    if (desired) ({ desired: shown, seen } = showCourse(desired, seen));
+    if (desired) shown = showCourse(desired);
     referenced = referencedFiles(desired);
     page = renderPreviewPage(model());
     for (const res of clients) res.write(`data: ${version}\n\n`);

@@ -27,8 +27,8 @@ export const ORDER = ['welcome', 'install', 'quiz', 'notes', 'primitives', 'obje
 
 /**
  * A co-author's hostile lesson and a lesson it links to: event handlers, a `javascript:` link,
- * a refresh, a `<base>`, script in embed code (each would set `window.pwned` or navigate), and
- * an image 3000 px wide. School.lesson_url is set, as links between lessons need it.
+ * a refresh, a `<base>`, script in embed code (each would set `window.pwned` or navigate), an
+ * embed code left open before a lesson whose comment would then act, and an image 3000 px wide. School.lesson_url is set, as links between lessons need it.
  */
 export const HOSTILE_COURSE: Record<string, string> = {
   'coursesync.yaml': 'school:\n  lesson_url: https://academy.example.com/products/{program_id}/lessons/{lesson_id}\n',
@@ -64,4 +64,7 @@ export const HOSTILE_COURSE: Record<string, string> = {
     "name: Setup\nlesson_type: embed\nembed_code: <div id=\"quiz\">Quiz</div><script>window.pwned = 'embed script'</script>",
     '# Setup\n\nFirst the editor.\n\n## Install Node\n\n```sh\nnode --version\n```\n\nBack to [the notes](01-hostile.md).\n',
   ),
+  // An embed code left open: the next lesson's comment would end it and its refresh would act.
+  'course/01-start/03-form.md': lesson('name: Feedback form\nlesson_type: embed\nembed_code: "<form>Your answer: <textarea>"', 'Tell us.'),
+  'course/01-start/04-after.md': lesson('name: After the form\nlesson_type: text', 'Next.\n\n<!--</textarea><meta http-equiv="refresh" content="0;url=/lessons/setup/">-->\n'),
 };

@@ -1,28 +1,42 @@
 /**
  * What the preview shows of a lesson's HTML, its routes and its watch rule (pure parts).
  */
+import type { Element, Root, RootContent } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
 import { describe, expect, it } from 'vitest';
 import { inertHtml } from '../../src/preview/lesson-html.js';
 import { hostAllowed, routeOf } from '../../src/preview/routes.js';
 import { isCourseInput } from '../../src/preview/watch-rule.js';
 
+/** The elements named `tag` a browser makes of `html` (parse5 reads HTML as browsers do). */
+function elements(html: string, tag: string): Element[] {
+  const found: Element[] = [];
+  const walk = (node: Root | RootContent) => {
+    if (node.type === 'element' && node.tagName === tag) found.push(node);
+    if ('children' in node) node.children.forEach(walk);
+  };
+  walk(fromHtml(html));
+  return found;
+}
+
 describe('inertHtml', () => {
-  it('defuses a refresh and a <base> wherever they are, and keeps the rest as it is', () => {
-    expect(inertHtml('<p>a <em>b</em></p><meta http-equiv="Refresh" content="0;url=https://evil.example/">')).toBe(
-      '<p>a <em>b</em></p><meta content="0;url=https://evil.example/" data-preview-inert="http-equiv=Refresh">',
-    );
-    expect(inertHtml('<svg><meta http-equiv="refresh" content="0"></svg><template><base href="https://evil.example/" target="_top"></template>')).not.toMatch(
-      /\s(?:http-equiv|href|target)=/,
-    );
-    expect(inertHtml('<table><tr><td>1</td></tr></table>')).toBe('<table><tbody><tr><td>1</td></tr></tbody></table>');
+  it('shows a refresh, a <base> and <plaintext> as text, in any case, and leaves everything else as it is', () => {
+    expect(inertHtml('<p>a</p><meta http-equiv="refresh" content="0;url=https://evil.example/">')).toBe('<p>a</p>&lt;meta http-equiv="refresh" content="0;url=https://evil.example/">');
+    expect(inertHtml('<META\nhttp-equiv=refresh><Base/href=x><plaintext>')).toBe('&lt;META\nhttp-equiv=refresh>&lt;Base/href=x>&lt;plaintext>');
+    expect(inertHtml('<p>unfinished <meta')).toBe('<p>unfinished &lt;meta');
+    const plain = '<h2 id="setup">Setup</h2><metadata>x</metadata><basement>y</basement><p title="a &lt;meta tag">z</p>';
+    expect(inertHtml(plain)).toBe(plain); // the same string: nothing to show differently
   });
 
-  it('closes what a lesson leaves open, so it cannot change how the next lesson is read', () => {
-    // Read after an open <textarea>, the next lesson's comment would end the textarea and let its <meta> act.
-    expect(inertHtml('<p>Type here: <textarea>')).toBe('<p>Type here: <textarea></textarea></p>');
-    expect(inertHtml('<p>x</p><!-- never closed')).toBe('<p>x</p><!-- never closed-->');
-    expect(inertHtml('<plaintext>rest')).toBe('<pre data-preview-inert="plaintext">rest</pre>');
-    expect(inertHtml('<!--</textarea><meta http-equiv="refresh" content="0">-->')).toBe('<!--</textarea><meta http-equiv="refresh" content="0">-->');
+  it('holds whatever state an earlier lesson left the browser in', () => {
+    // After an open <textarea> in one lesson, the next lesson's comment would end the textarea and its <meta> would act.
+    const next = '<!--</textarea><meta http-equiv="refresh" content="0">-->';
+    expect(elements(`<textarea>${next}`, 'meta')).toHaveLength(1);
+    expect(elements(`<textarea>${inertHtml(next)}`, 'meta')).toHaveLength(0);
+    // In an attribute value or a textarea, the text reads the same.
+    const html = inertHtml('<p title="<meta x>">t</p><textarea><base></textarea>');
+    expect(elements(html, 'p')[0]!.properties.title).toBe('<meta x>');
+    expect(elements(html, 'textarea')[0]!.children).toEqual([expect.objectContaining({ type: 'text', value: '<base>' })]);
   });
 });
 

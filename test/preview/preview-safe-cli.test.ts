@@ -55,10 +55,11 @@ describe('coursesync preview is safe to leave open (CLI, raw HTTP)', () => {
         const policy = String(page.headers['content-security-policy']);
         expect(policy).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+='(;|$)/);
         expect(policy).toContain("base-uri 'none'");
-        // The refresh and the <base> are inert in the page; the handlers are there, and stopped by the policy.
-        expect(page.text).not.toMatch(/\shttp-equiv=/i);
-        expect(page.text).not.toContain('evil.example');
-        expect(page.text).toContain('data-preview-inert="http-equiv=refresh"');
+        // The refresh and the <base> are shown as text; the handlers are there, and stopped by the policy.
+        expect(page.text).toContain('&lt;meta http-equiv="refresh" content="0;url=/lessons/setup/body.html">');
+        expect(page.text).toContain('&lt;base href="https://evil.example/" target="_blank">');
+        expect(page.text).not.toMatch(/<(meta|base)\s[^>]*(http-equiv|href)=/i);
+        expect(page.text).toMatch(/<img [^>]*onerror="window\.pwned/);
       }
       const body = await rawGet(preview.port, '/lessons/hostile/body.html');
       expect(body.headers['content-security-policy']).toMatch(/^sandbox; default-src 'none'/);
