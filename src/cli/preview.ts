@@ -63,7 +63,7 @@ async function runPreview(dirArg: string | undefined, options: PreviewCommandOpt
       port,
       readSections,
       ownOutputs: await ownOutputs(),
-      onError: (e) => process.stderr.write(`coursesync: internal error while recompiling (a bug in coursesync, please report it); still serving the last page\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`),
+      onError: (e) => process.stderr.write(`coursesync: internal error in the preview (a bug in coursesync, please report it); still serving the last page\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`),
       onCompile: (c) =>
         process.stderr.write(
           `compiled ${c.lessons} lesson${c.lessons === 1 ? '' : 's'} in ${Math.round(c.ms)} ms` +

@@ -30,7 +30,7 @@ export interface PreviewOptions {
   readSections?: SectionReader;
   /** Threads rendering uncached bodies (default every core). */
   renderThreads?: number;
-  /** Told of an unexpected failure of a recompile (a bug); the preview keeps serving the last page. */
+  /** Told of an unexpected failure of a recompile or of answering a request (a bug); the preview keeps serving the last page. */
   onError?: (e: unknown) => void;
   /**
    * Files the preview itself writes to (its stdout and stderr redirected into the repo), by
