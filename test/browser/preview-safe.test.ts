@@ -56,7 +56,7 @@ async function provoke(page: Page): Promise<{ pwned: string | undefined; url: st
 }
 
 describe('coursesync preview is safe to leave open (Chromium)', () => {
-  it("runs no lesson script: handlers, javascript: links, refresh, <base> and embed scripts neither run nor act", async () => {
+  it('runs no lesson script: handlers, javascript: links, refresh, <base> and embed scripts neither run nor act', async () => {
     for (const path of ['/', '/lessons/hostile/']) {
       const page = await open(path);
       const at = new URL(path, preview.url).href;
