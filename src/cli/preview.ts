@@ -27,6 +27,19 @@ export function register(program: Command): void {
     });
 }
 
+/** Standard output and error when they are files (`preview > log 2>&1`): the preview writes them, they are never the course. */
+async function ownOutputs(): Promise<Array<{ dev: number; ino: number }>> {
+  const { fstatSync } = await import('node:fs');
+  return [1, 2].flatMap((fd) => {
+    try {
+      const st = fstatSync(fd);
+      return st.isFile() ? [{ dev: st.dev, ino: st.ino }] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 async function runPreview(dirArg: string | undefined, options: PreviewCommandOptions): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
   const { findRepoRoot } = await import('../source/repo-root.js');
@@ -49,7 +62,8 @@ async function runPreview(dirArg: string | undefined, options: PreviewCommandOpt
       dir: resolve(dir),
       port,
       readSections,
-      onError: (e) => process.stderr.write(`coursesync: internal error while recompiling (a bug in coursesync, please report it); still serving the last page\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`),
+      ownOutputs: await ownOutputs(),
+      onError: (e) => process.stderr.write(`coursesync: internal error in the preview (a bug in coursesync, please report it); still serving the last page\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`),
       onCompile: (c) =>
         process.stderr.write(
           `compiled ${c.lessons} lesson${c.lessons === 1 ? '' : 's'} in ${Math.round(c.ms)} ms` +

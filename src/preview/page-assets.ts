@@ -1,4 +1,8 @@
-/** The preview page's style and its live-reload script (constants; no user text goes in here). */
+/**
+ * The preview page's style, its live-reload script and the Content-Security-Policy of its
+ * responses (constants; no user text goes in here).
+ */
+import { createHash } from 'node:crypto';
 
 export const PAGE_STYLE = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
@@ -18,11 +22,14 @@ header h1{margin:.5rem 0 0;font-size:1.4rem}.summary{color:#5b6474;margin:.2rem 
 .mark.draft{background:#eceff3;color:#5b6474}.mark.lock{background:#fff1c2}.mark.day{background:#e4efff}
 .meta,.gate{color:#5b6474;font-size:.9rem;margin:.2rem 0}small{color:#5b6474;font-weight:400}
 .player iframe{width:100%;aspect-ratio:16/9;border:0}
+.lesson img,.lesson video{max-width:100%;height:auto}.lesson-body,.lesson-description{overflow-wrap:anywhere}
+.lesson pre{overflow-x:auto}
 `;
 
 /**
- * Live reload: the server sends an event after each recompile; the page fetches itself and
- * swaps <main>, so the scroll position and the open tab stay (no navigation).
+ * Live reload: the server sends an event after each recompile; the page fetches itself (the
+ * course, or one lesson's page) and swaps <main>, so the scroll position and the open tab stay
+ * (no navigation). Scripts in the fetched page are never run (DOMParser's never are).
  */
 export const PAGE_SCRIPT = `
 (() => {
@@ -30,10 +37,39 @@ export const PAGE_SCRIPT = `
   events.onmessage = async (e) => {
     const current = document.getElementById('preview');
     if (current && current.dataset.version === e.data) return;
-    const res = await fetch('/', { cache: 'no-store' });
+    const res = await fetch(location.pathname, { cache: 'no-store' });
     const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
     const next = doc.getElementById('preview');
     if (current && next) current.replaceWith(document.adoptNode(next));
   };
 })();
 `;
+
+/**
+ * The policy of the preview's pages: the only script that runs is PAGE_SCRIPT (by its hash, so
+ * no event handler, `javascript:` URL or script of a lesson runs), it may only talk to this
+ * server, and no `<base href>`, form or plugin of a lesson acts. Images, media, players and
+ * styles load from anywhere, as in the school.
+ */
+export const PAGE_POLICY = [
+  "default-src 'none'",
+  `script-src 'sha256-${createHash('sha256').update(PAGE_SCRIPT).digest('base64')}'`,
+  "connect-src 'self'",
+  'img-src * data: blob:',
+  'media-src * data: blob:',
+  "style-src * 'unsafe-inline'",
+  'font-src * data:',
+  'frame-src *',
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/**
+ * The policy of `/lessons/<key>/body.html` (a lesson's exact bytes, opened on their own): a
+ * sandbox with no scripts, no forms, no refresh and an origin of its own.
+ */
+export const BODY_POLICY = ["sandbox", "default-src 'none'", 'img-src * data:', 'media-src *', "style-src * 'unsafe-inline'", 'font-src *', "base-uri 'none'", "form-action 'none'"].join('; ');
+
+/** Anything else the server answers (plain text) needs nothing. */
+export const TEXT_POLICY = "default-src 'none'";

@@ -2,16 +2,23 @@
  * The preview server (I/O): compiles the repo with the same path as `plan` (loadCourse, so the
  * same rendering, caching and rewriting), serves the page on 127.0.0.1, watches the folder and
  * recompiles on a save, then tells open pages through server-sent events. It holds no token and
- * makes no request to the school.
+ * makes no request to the school. Safe to leave open: it answers only requests for its own
+ * host (routes.ts), every request is answered, and its pages run no script of a lesson
+ * (page-assets.ts, lesson-html.ts).
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { isCoursesyncError } from '../diagnostics/errors.js';
 import type { DesiredState } from '../model/desired.js';
 import { loadCourse } from '../source/load-course.js';
-import { renderPreviewPage } from './render-page.js';
+import { showCourse } from './lesson-html.js';
+import { BODY_POLICY, PAGE_POLICY, TEXT_POLICY } from './page-assets.js';
+import { renderLessonPage, renderPreviewPage, type PreviewModel } from './render-page.js';
+import { hostAllowed, routeOf } from './routes.js';
+import { isCourseInput, referencedFiles, type WatchEvent } from './watch-rule.js';
 import type { SchoolSections, SectionReader } from './school-sections.js';
 
 export interface PreviewOptions {
@@ -23,8 +30,13 @@ export interface PreviewOptions {
   readSections?: SectionReader;
   /** Threads rendering uncached bodies (default every core). */
   renderThreads?: number;
-  /** Told of an unexpected failure of a recompile (a bug); the preview keeps serving the last page. */
+  /** Told of an unexpected failure of a recompile or of answering a request (a bug); the preview keeps serving the last page. */
   onError?: (e: unknown) => void;
+  /**
+   * Files the preview itself writes to (its stdout and stderr redirected into the repo), by
+   * device and inode: a change to them never recompiles.
+   */
+  ownOutputs?: ReadonlyArray<{ dev: number; ino: number }>;
   /** Told after each compile: how long it took and what it found. */
   onCompile?: (info: { version: number; ms: number; lessons: number; errors: number; warnings: number }) => void;
 }
@@ -37,9 +49,6 @@ export interface RunningPreview {
   close(): Promise<void>;
 }
 
-/** Changes under these folders are not the course (the tool's own cache and state, git). */
-const IGNORED = /^(?:\.coursesync|\.git|node_modules)(?:[\\/]|$)/;
-
 /** Wait this long after a change event for the rest of a save (editors write in steps). */
 const SETTLE_MS = 25;
 
@@ -51,7 +60,9 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   let stale = false;
   let school: SchoolSections | undefined;
   let page = '';
+  let shown: DesiredState | undefined;
   const bodies = new Map<string, string>();
+  let referenced = new Set<string>();
   const clients = new Set<ServerResponse>();
 
   const compile = async () => {
@@ -78,7 +89,9 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     version++;
     bodies.clear();
     for (const p of desired?.programs ?? []) for (const s of p.sections) for (const l of s.lessons) bodies.set(l.key, l.fields.body);
-    page = renderPreviewPage({ desired, stale, diagnostics, version, sections: school?.facts, sectionIds: school?.ids });
+    if (desired) shown = showCourse(desired);
+    referenced = referencedFiles(desired);
+    page = renderPreviewPage(model());
     for (const res of clients) res.write(`data: ${version}\n\n`);
     options.onCompile?.({
       version,
@@ -88,6 +101,8 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       warnings: diagnostics.filter((d) => d.severity === 'warning').length,
     });
   };
+
+  const model = (): PreviewModel => ({ desired: shown, stale, diagnostics, version, sections: school?.facts, sectionIds: school?.ids });
 
   // One compile at a time; changes during a compile lead to exactly one more.
   let running: Promise<void> | undefined;
@@ -116,26 +131,48 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
 
   await compile();
 
-  const server = createServer((req, res) => handle(req, res));
+  const server = createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch (e) {
+      // Every request is answered and the preview keeps serving, whatever it was sent.
+      options.onError?.(e);
+      if (res.headersSent) res.destroy();
+      else send(res, 500, 'the preview could not answer this request\n');
+    }
+  });
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'the preview only answers GET\n');
-    if (path === '/') return send(res, 200, 'text/html; charset=utf-8', page);
-    if (path === '/events') {
+    const port = (server.address() as AddressInfo).port;
+    // A page of another site that rebinds its name to 127.0.0.1 sends its own name here.
+    if (!hostAllowed(req.headers.host, port)) return send(res, 421, `the preview answers only at http://127.0.0.1:${port}/ or http://localhost:${port}/\n`);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'the preview only answers GET\n');
+    const route = routeOf(req.url ?? '/');
+    if (route.kind === 'bad') return send(res, 400, `${route.why}\n`);
+    if (route.kind === 'course') return send(res, 200, page, 'html');
+    if (route.kind === 'events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       res.write(`retry: 300\ndata: ${version}\n\n`);
       clients.add(res);
       req.on('close', () => clients.delete(res));
       return;
     }
+    if (route.kind === 'lesson') {
+      const lessonPage = renderLessonPage(model(), route.key);
+      if (lessonPage !== undefined) return send(res, 200, lessonPage, 'html');
+    }
     // The exact body apply would send for a lesson, for tools and tests comparing bytes.
-    const m = /^\/lessons\/([^/]+)\/body\.html$/.exec(path);
-    const body = m ? bodies.get(decodeURIComponent(m[1]!)) : undefined;
-    if (body !== undefined) return send(res, 200, 'text/html; charset=utf-8', body);
-    return send(res, 404, 'text/plain', 'not found\n');
+    const body = route.kind === 'body' ? bodies.get(route.key) : undefined;
+    if (body !== undefined) return send(res, 200, body, 'body');
+    return send(res, 404, 'not found\n');
   };
-  const send = (res: ServerResponse, status: number, type: string, text: string) => {
-    res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  const send = (res: ServerResponse, status: number, text: string, kind: 'text' | 'html' | 'body' = 'text') => {
+    res.writeHead(status, {
+      'content-type': kind === 'text' ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8',
+      'content-security-policy': kind === 'html' ? PAGE_POLICY : kind === 'body' ? BODY_POLICY : TEXT_POLICY,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    });
     res.end(text);
   };
 
@@ -143,8 +180,19 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
-  const watcher: FSWatcher = watch(options.dir, { recursive: true }, (_event, name) => {
-    if (name !== null && IGNORED.test(name)) return;
+  const own = options.ownOutputs ?? [];
+  const isOwnOutput = (name: string) => {
+    if (own.length === 0) return false;
+    try {
+      const st = statSync(join(options.dir, name), { throwIfNoEntry: false });
+      return st !== undefined && own.some((o) => o.dev === st.dev && o.ino === st.ino);
+    } catch {
+      return false;
+    }
+  };
+  const watcher: FSWatcher = watch(options.dir, { recursive: true }, (event, name) => {
+    // No name (some platforms): anything may have changed.
+    if (name !== null && (!isCourseInput(event as WatchEvent, name, referenced) || isOwnOutput(name))) return;
     schedule();
   });
   // A keep-alive comment so proxies and browsers keep idle event streams open.

@@ -24,9 +24,10 @@ const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IGNORED_DIRS = new Set(['node_modules']);
 const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
 
-type Kind = 'config' | 'program' | 'section' | 'lesson';
+export type Kind = 'config' | 'program' | 'section' | 'lesson';
 
-function kindOf(rel: string, name: string): Kind | undefined {
+/** What coursesync reads a file as, from its repo path and name; undefined for any other file (maybe an asset). */
+export function kindOf(rel: string, name: string): Kind | undefined {
   if (name === 'program.yaml') return 'program';
   if (name === 'section.yaml') return 'section';
   if (name === 'coursesync.yaml' && rel === name) return 'config';

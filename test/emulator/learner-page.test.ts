@@ -34,4 +34,17 @@ describe('GET /products/{program_id}/lessons/{lesson_id}: the learner page', () 
       expect(await res.text()).toContain('Lesson not found');
     }
   });
+
+  it('answers 404 for a draft lesson, and shows it once published', async () => {
+    const created = await call(ctx.emu, 'POST', '/lessons', { section_id: 'sec_start', name: 'Draft', content_format: 'html', body: '<p>not yet</p>', is_published: false });
+    const id = created.body.id as string;
+    const page = `${root()}/products/prog_intro/lessons/${id}`;
+    const draft = await fetch(page);
+    expect(draft.status).toBe(404);
+    expect(await draft.text()).not.toContain('not yet');
+    expect((await call(ctx.emu, 'PATCH', `/lessons/${id}`, { is_published: true })).status).toBe(200);
+    const published = await fetch(page);
+    expect(published.status).toBe(200);
+    expect(await published.text()).toContain('<p>not yet</p>');
+  });
 });

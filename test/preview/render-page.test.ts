@@ -22,7 +22,7 @@ describe('the preview page', () => {
     expect([...html.matchAll(/<article class="lesson[^"]*" id="lesson-([^"]+)"/g)].map((m) => m[1])).toEqual(['welcome', 'install', 'quiz', 'notes', 'primitives', 'objects', 'unions', 'talk']);
     expect(html).toMatch(/id="lesson-quiz"[^>]*data-locked="true"/);
     expect(html).toMatch(/id="lesson-notes"[^>]*data-visible="false"[\s\S]*?<span class="mark draft"/);
-    expect(html).toMatch(/id="lesson-primitives"[^>]*data-gated-by="quiz"[\s\S]*?Opens after completing <a href="#lesson-quiz">quiz<\/a>/);
+    expect(html).toMatch(/id="lesson-primitives"[^>]*data-gated-by="quiz"[\s\S]*?Opens after completing <a href="\/#lesson-quiz">quiz<\/a>/);
     const days = [...html.matchAll(/<li class="day" data-day="(\d+)"><h3>Day \d+<\/h3><p>(\d+) lessons? unlocks?<\/p>/g)].map((m) => [Number(m[1]), Number(m[2])]);
     expect(days).toEqual([[0, 1], [2, 1], [7, 2], [14, 2], [21, 1]]);
   });

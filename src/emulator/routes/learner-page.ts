@@ -3,6 +3,8 @@
  * minimal HTML page with the lesson's name, description and body as the school stores them,
  * so a test can open what a learner would see in a browser (links between lessons point here
  * when school.lesson_url names this path on the emulator's origin). No token: learners have none.
+ * A draft lesson, or a lesson of an unpublished section, is not shown to learners: 404, as for
+ * a lesson that does not exist (a learner cannot tell the two apart).
  */
 import type { Store } from '../store.js';
 
@@ -23,14 +25,14 @@ export function isLearnerPage(pathname: string): boolean {
   return PATH.test(pathname);
 }
 
-/** The page for `pathname`, or 404 when the program holds no such lesson. */
+/** The page for `pathname`, or 404 when the program holds no such lesson or learners may not see it. */
 export function learnerPage(store: Store, pathname: string): { status: number; html: string } {
   const m = PATH.exec(pathname);
   const programId = m ? decode(m[1]!) : undefined;
   const lessonId = m ? decode(m[2]!) : undefined;
   const lesson = lessonId === undefined ? undefined : store.lessons.get(lessonId);
   const section = lesson ? store.sections.get(lesson.section_id) : undefined;
-  if (!lesson || !section || section.program_id !== programId) {
+  if (!lesson || !section || section.program_id !== programId || !lesson.is_published || !section.is_published) {
     return { status: 404, html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Lesson not found</h1></body></html>' };
   }
   const html = [
