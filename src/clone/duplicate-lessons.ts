@@ -282,7 +282,7 @@ async function copyOne(repo: OpenRepo, job: Job, item: JobItem, folder: SectionP
   const abs = join(repo.dir, item.path);
   const existing = await readFile(abs, 'utf8').catch(() => undefined);
   // A file at the journal's path is ours only if it carries the job's key (an interrupted run wrote it).
-  if (existing !== undefined && !existing.split('\n').includes(`key: ${item.key}`)) {
+  if (existing !== undefined && !declaresKey(existing, item.key)) {
     throw failure('duplicate/file-exists', { path: item.path, lessonId: lesson.id, folder: folder.section.path });
   }
   await writeFile(abs, file.text);
@@ -314,4 +314,9 @@ async function applyNewLessons(repo: OpenRepo, keys: ReadonlySet<string>, option
     throw failure('duplicate/place-failed', { key: failed.step.key, reason: failed.error.message });
   }
   return result;
+}
+
+/** Whether a lesson file's text has the line `key: <key>` (compared as text: a key may hold `.`). */
+export function declaresKey(text: string, key: string): boolean {
+  return text.split('\n').includes(`key: ${key}`);
 }
