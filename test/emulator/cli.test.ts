@@ -1,6 +1,7 @@
 /** `coursesync emulator` as a process: the listening line, serving, SIGTERM, bad flags and seeds. */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/exit-codes.js';
 
 const CLI = 'dist/cli/index.js';
 
@@ -53,7 +54,7 @@ describe('coursesync emulator (built CLI)', () => {
 
   it('a bad flag value is refused with the flag named', async () => {
     const run = start(['--fail-rate', '2']);
-    expect(await run.exited).toBe(2) // a usage error;
+    expect(await run.exited).toBe(ExitCode.Usage);
     expect(run.output().stderr).toContain('--fail-rate takes a share between 0 and 1');
   });
 });
