@@ -40,7 +40,7 @@ export function register(program: Command): void {
     .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--out <file>', 'also save the plan as JSON, for `coursesync apply <file>`')
     .option('--json', 'print the plan as JSON (same as --format json)')
-    .option('--format <format>', 'output format: text, markdown or json', 'text')
+    .option('--format <format>', 'output format: text, markdown or json (default: text)')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 1 on error, 2 when there are changes')
     .option('--refresh', 'read every tracked lesson from the school and report drift (needs a token)')
     .option('--fail-on <level>', 'exit 1 when the plan has learner impact of this level or worse not acknowledged in the repo: error, warning or info')

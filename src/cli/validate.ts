@@ -14,7 +14,7 @@ import { ExitCode } from './exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
 
 export interface ValidateOptions {
-  format: 'text' | 'json';
+  format?: string | undefined;
   json?: boolean;
 }
 
@@ -25,7 +25,7 @@ export function register(program: Command): void {
     .description('Parse and check the course repo: every problem at once, as path:line:col')
     .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--json', 'print the diagnostics and counts as JSON (same as --format json)')
-    .option('--format <format>', 'output format: text or json (versioned)', 'text')
+    .option('--format <format>', 'output format: text or json (versioned; default: text)')
     .action(async (dir: string | undefined, options: ValidateOptions) => {
       process.exitCode = await runValidate(dir, options);
     });
@@ -34,7 +34,8 @@ export function register(program: Command): void {
 /** Run validate on the repo `dirArg` (or the one found from the current folder); returns the exit code. */
 export async function runValidate(dirArg: string | undefined, options: ValidateOptions, io: CommandIo = processIo()): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
-  const format = options.json ? 'json' : options.format;
+  const { jsonOrFormat } = await import('./school-command.js');
+  const format = jsonOrFormat(options);
   if (format !== 'text' && format !== 'json') {
     throw failure('cli/bad-format', { format: String(format), allowed: 'text or json' });
   }

@@ -127,7 +127,7 @@ export function register(program: Command): void {
       .description('Show which webhooks of webhooks.yaml apply would create, and which school webhooks the file does not list')
       .argument('[dir]', 'folder of the course repo (holding webhooks.yaml)', '.')
       .option('--json', 'print the plan as JSON (same as --format json)')
-      .option('--format <format>', 'output format: text, markdown or json', 'text')
+      .option('--format <format>', 'output format: text, markdown or json (default: text)')
       .option('--detailed-exitcode', 'exit 0 when there is nothing to create, 1 on error, 2 when apply would create webhooks'),
     { dir: false },
   ).action(async (dir: string, options: WebhooksPlanOptions) => {

@@ -39,6 +39,9 @@ describe('exit codes (docs/cli.md#exit-codes)', () => {
       [['validate', '--format', 'yaml'], /unknown format "yaml"\n {2}hint: use --format text or json/],
       [['badges', 'award', '--email', 'ada@example.com'], /Give exactly one of --badge-id or --badge-name\./],
       [['plan', '--skip-html-only', '--html-only'], /--skip-html-only and --html-only cannot be combined/],
+      [['plan', '--json', '--format', 'markdown'], /--json and --format markdown cannot be combined\.\n {2}hint: give one: --json \(the same as --format json\), or --format markdown/],
+      [['webhooks', 'plan', '--format', 'text', '--json'], /--json and --format text cannot be combined/],
+      [['validate', '--json', '--format', 'text'], /--json and --format text cannot be combined/],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(args)));
     results.forEach((r, i) => {
