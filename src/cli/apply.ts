@@ -103,8 +103,9 @@ export async function runApply(target: string | undefined, options: ApplyCommand
     process.exit(code);
   };
 
-  let bar: import('cli-progress').SingleBar | undefined;
+  let bar: ReturnType<typeof import('./progress-line.js').progressLine> | undefined;
   let failedCount = 0;
+  let doneCount = 0;
   let started = performance.now();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -136,12 +137,8 @@ export async function runApply(target: string | undefined, options: ApplyCommand
         atPrompt = true;
         const ok = await confirm(question, { yes: options.yes }).finally(() => (atPrompt = false));
         if (ok && interactive) {
-          const { SingleBar, Presets } = await import('cli-progress');
-          bar = new SingleBar(
-            { format: '{bar} {value}/{total} calls | {inflight} in flight | {failed} failed', stream: process.stderr, hideCursor: true, clearOnComplete: true },
-            Presets.shades_classic,
-          );
-          bar.start(calls, 0, { inflight: 0, failed: 0 });
+          const { progressLine } = await import('./progress-line.js');
+          bar = progressLine(process.stderr, calls);
         } else if (ok) {
           out.write(`Applying ${calls} call${calls === 1 ? '' : 's'} to ${ctx.baseUrl} (concurrency ${ctx.concurrency})…\n`);
         }
@@ -150,12 +147,15 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       },
       onEvent: (e) => {
         if (e.type === 'call-start') {
-          bar?.update({ inflight: e.inFlight, failed: failedCount });
+          bar?.update({ inflight: e.inFlight });
           return;
         }
         if (e.outcome.status === 'failed' || e.outcome.status === 'uncertain') failedCount++;
-        if (bar) bar.increment(1, { inflight: e.inFlight, failed: failedCount });
-        else if (e.outcome.status !== 'skipped') out.write(describeOutcome(e.outcome) + '\n');
+        bar?.update({ done: ++doneCount, inflight: e.inFlight, failed: failedCount });
+        // Each outcome (a created lesson's id among them) is printed, above the bar on a terminal.
+        if (e.outcome.status === 'skipped') return;
+        if (bar) bar.print(describeOutcome(e.outcome), out);
+        else out.write(describeOutcome(e.outcome) + '\n');
       },
     });
   } finally {

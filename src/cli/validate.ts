@@ -45,7 +45,7 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
   const { renderThreadsFromEnv } = await import('../source/render-pool.js');
   const { githubAnnotation } = await import('../diagnostics/github.js');
   const { checkWebhooksAt } = await import('../webhooks/read-webhooks-file.js');
-  const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../diagnostics/diagnostic.js');
+  const { hasErrors, sortDiagnostics } = await import('../diagnostics/diagnostic.js');
   const known = await knownFromState(dir);
   const [result, webhooks] = await Promise.all([loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env), known }), checkWebhooksAt(dir)]);
   // webhooks.yaml is optional; when present, validate checks it too ("parse and check everything").
@@ -57,7 +57,9 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
     printDocument({ valid, counts, diagnostics }, io.stdout);
   } else {
     // Diagnostics are chatter on stderr, as with every command; the verdict is the result.
-    for (const d of diagnostics) io.stderr.write(formatDiagnostic(d) + '\n');
+    const { colors, paintDiagnostic } = await import('./terminal.js');
+    const c = colors(io.stderr, io.env);
+    for (const d of diagnostics) io.stderr.write(paintDiagnostic(d, c) + '\n');
     io.stdout.write(summaryLine(counts, diagnostics) + '\n');
   }
   if (io.env.GITHUB_ACTIONS === 'true') {
