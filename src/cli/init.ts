@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import { ExitCode } from './exit-codes.js';
+import { addDirOptions, repoFolder } from './repo-folder.js';
 import { addSchoolOptions, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 
 interface InitOptions extends SchoolFlags {
@@ -16,19 +17,17 @@ interface InitOptions extends SchoolFlags {
 /** Add the init command. */
 export function register(program: Command): void {
   addSchoolOptions(
-    program
-      .command('init')
+    addDirOptions(program.command('init'), 'folder of the course repo (default: the current folder; created when missing)')
       .description('Set up a course repo: coursesync.yaml (with --base-url as school.base_url), .gitignore entries, CI workflows, editor settings and, with a token, the program and section folders; never overwrites a file')
-      .argument('[dir]', 'folder of the course repo (default: the current folder)')
       .option('--program <id>', 'with a token: add a folder for this program and its sections (repeatable)', (v: string, all: string[] | undefined) => [...(all ?? []), v]),
     { dir: false },
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ coursesync init\n  $ coursesync init my-course\n  $ COURSESYNC_TOKEN=… coursesync init --program prog_intro --base-url https://school.example.com/api/v1\n  $ COURSESYNC_TOKEN=… coursesync init   # adds folders for sections new in the school\n',
+      '\nExamples:\n  $ coursesync init\n  $ coursesync init --dir my-course\n  $ COURSESYNC_TOKEN=… coursesync init --program prog_intro --base-url https://school.example.com/api/v1\n  $ COURSESYNC_TOKEN=… coursesync init   # adds folders for sections new in the school\n',
     )
     .action(async (dir: string | undefined, options: InitOptions) => {
-      process.exitCode = await runInit(dir, options, processIo());
+      process.exitCode = await runInit(repoFolder(dir, options.dir), options, processIo());
     });
 }
 

@@ -10,6 +10,7 @@ import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from './exit-codes.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { planFormat, positiveInt, processIo, type CommandIo } from './school-command.js';
+import { addDirOptions, repoFolder } from './repo-folder.js';
 
 export interface PlanCommandOptions extends ConnectionFlags {
   out?: string;
@@ -34,10 +35,8 @@ export function htmlOnlySelection(options: { skipHtmlOnly?: boolean; htmlOnly?: 
 
 /** Add the plan command. */
 export function register(program: Command): void {
-  program
-    .command('plan')
+  addDirOptions(program.command('plan'))
     .description('Show what apply would change in the school (with a token: section ids checked; lessons read only with --refresh)')
-    .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--out <file>', 'also save the plan as JSON, for `coursesync apply <file>`')
     .option('--json', 'print the plan as JSON (same as --format json)')
     .option('--format <format>', 'output format: text, markdown or json (default: text)')
@@ -50,8 +49,8 @@ export function register(program: Command): void {
     .option('--html-only', 'only the updates whose HTML alone changes (the rest stays in the next plan)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
-    .action(async (dir: string | undefined, options: PlanCommandOptions) => {
-      process.exitCode = await runPlan(dir, options);
+    .action(async (dir: string | undefined, options: PlanCommandOptions & { dir?: string }) => {
+      process.exitCode = await runPlan(repoFolder(dir, options.dir), options);
     });
 }
 

@@ -12,6 +12,7 @@
 import type { Command } from 'commander';
 import { ExitCode } from './exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
+import { addDirOptions, repoFolder } from './repo-folder.js';
 
 export interface ValidateOptions {
   format?: string | undefined;
@@ -20,14 +21,12 @@ export interface ValidateOptions {
 
 /** Add the validate command. */
 export function register(program: Command): void {
-  program
-    .command('validate')
+  addDirOptions(program.command('validate'))
     .description('Parse and check the course repo: every problem at once, as path:line:col')
-    .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--json', 'print the diagnostics and counts as JSON (same as --format json)')
     .option('--format <format>', 'output format: text or json (versioned; default: text)')
-    .action(async (dir: string | undefined, options: ValidateOptions) => {
-      process.exitCode = await runValidate(dir, options);
+    .action(async (dir: string | undefined, options: ValidateOptions & { dir?: string }) => {
+      process.exitCode = await runValidate(repoFolder(dir, options.dir), options);
     });
 }
 
