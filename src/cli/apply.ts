@@ -10,9 +10,10 @@
  * A saved plan is applied to the course repo found from the current folder (or `--dir`), as
  * Terraform applies a saved plan in its working directory.
  */
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
-import { ExitCode } from '../diagnostics/exit-codes.js';
+import { repoFolder } from './repo-folder.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { CoursesyncError } from '../diagnostics/errors.js';
 import { positiveInt, processIo, type CommandIo } from './school-command.js';
@@ -37,7 +38,7 @@ export function register(program: Command): void {
   program
     .command('apply')
     .description('Apply the repo (or a saved plan) to the school: creates, moves and updates in planned order')
-    .argument('[target]', 'folder of the course repo (default: found from the current folder upward), or a plan saved with `coursesync plan --out plan.json`')
+    .argument('[plan]', 'a plan saved with `coursesync plan --out plan.json` (default: plan the repo now)')
     .option('-y, --yes', 'apply without asking (required off a terminal when there is a call to make)')
     .option('--concurrency <n>', 'at most this many requests in flight (default: coursesync.yaml apply.concurrency, else 4)')
     .option('--refresh', 'read every tracked lesson from the school first and report drift')
@@ -46,7 +47,7 @@ export function register(program: Command): void {
     .option('--html-diff', 'show lesson bodies as an HTML diff, not as the Markdown of their files')
     .option('--recreate <key>', 'drop the uncertain create KEY from state and create it again (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--replace <key>', 'forget the tracked lesson KEY and create it anew from its file, e.g. after it was deleted in the school (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--dir <dir>', 'with a saved plan: the course repo it belongs to (default: found from the current folder upward)')
+    .option('--dir <dir>', 'folder of the course repo, also the one a saved plan belongs to (default: found from the current folder upward)')
     .option('--force-unlock', 'take the state lock even if another apply seems to hold it')
     .option('--accept-impact', 'apply even when the plan has error-level learner impact not acknowledged in the repo')
     .option('--json', 'print what was done as JSON on stdout (the plan and progress go to stderr)')
@@ -76,7 +77,8 @@ export async function runApply(target: string | undefined, options: ApplyCommand
     const { parsePlanText } = await import('../plan/render-json.js');
     savedPlan = { plan: parsePlanText(await readFile(target, 'utf8'), target), file: target };
   }
-  const dir = await findRepoRoot(savedPlan ? options.dir : target);
+  // A folder in place of the plan is the old way to name the repo: read as --dir.
+  const dir = await findRepoRoot(savedPlan ? options.dir : repoFolder(target, options.dir));
 
   const { applyCourse, describeOutcome, summarizeApply } = await import('../apply/index.js');
   const { renderText, summaryLine } = await import('../plan/index.js');
@@ -103,8 +105,9 @@ export async function runApply(target: string | undefined, options: ApplyCommand
     process.exit(code);
   };
 
-  let bar: import('cli-progress').SingleBar | undefined;
+  let bar: ReturnType<typeof import('./progress-line.js').progressLine> | undefined;
   let failedCount = 0;
+  let doneCount = 0;
   let started = performance.now();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -136,12 +139,8 @@ export async function runApply(target: string | undefined, options: ApplyCommand
         atPrompt = true;
         const ok = await confirm(question, { yes: options.yes }).finally(() => (atPrompt = false));
         if (ok && interactive) {
-          const { SingleBar, Presets } = await import('cli-progress');
-          bar = new SingleBar(
-            { format: '{bar} {value}/{total} calls | {inflight} in flight | {failed} failed', stream: process.stderr, hideCursor: true, clearOnComplete: true },
-            Presets.shades_classic,
-          );
-          bar.start(calls, 0, { inflight: 0, failed: 0 });
+          const { progressLine } = await import('./progress-line.js');
+          bar = progressLine(process.stderr, calls);
         } else if (ok) {
           out.write(`Applying ${calls} call${calls === 1 ? '' : 's'} to ${ctx.baseUrl} (concurrency ${ctx.concurrency})…\n`);
         }
@@ -150,12 +149,15 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       },
       onEvent: (e) => {
         if (e.type === 'call-start') {
-          bar?.update({ inflight: e.inFlight, failed: failedCount });
+          bar?.update({ inflight: e.inFlight });
           return;
         }
         if (e.outcome.status === 'failed' || e.outcome.status === 'uncertain') failedCount++;
-        if (bar) bar.increment(1, { inflight: e.inFlight, failed: failedCount });
-        else if (e.outcome.status !== 'skipped') out.write(describeOutcome(e.outcome) + '\n');
+        bar?.update({ done: ++doneCount, inflight: e.inFlight, failed: failedCount });
+        // Each outcome (a created lesson's id among them) is printed, above the bar on a terminal.
+        if (e.outcome.status === 'skipped') return;
+        if (bar) bar.print(describeOutcome(e.outcome), out);
+        else out.write(describeOutcome(e.outcome) + '\n');
       },
     });
   } finally {

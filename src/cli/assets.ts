@@ -3,8 +3,9 @@
  * into <folder> under content-addressed names, to be served at assets.base_url by any static
  * host. Prints what was written; an unchanged repo writes nothing.
  */
-import type { Command } from 'commander';
 import { ExitCode } from '../diagnostics/exit-codes.js';
+import type { Command } from 'commander';
+import { addDirOptions, repoFolder } from './repo-folder.js';
 
 interface AssetsOptions {
   out: string;
@@ -12,13 +13,11 @@ interface AssetsOptions {
 
 /** Add the assets command. */
 export function register(program: Command): void {
-  program
-    .command('assets')
+  addDirOptions(program.command('assets'))
     .description('Write the images and files lessons reference into a folder, under content-hashed names, for assets.base_url')
-    .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .requiredOption('--out <folder>', 'folder to write the files into (served at assets.base_url)')
-    .action(async (dir: string | undefined, options: AssetsOptions) => {
-      process.exitCode = await runAssets(dir, options);
+    .action(async (dir: string | undefined, options: AssetsOptions & { dir?: string }) => {
+      process.exitCode = await runAssets(repoFolder(dir, options.dir), options);
     });
 }
 

@@ -79,14 +79,17 @@ export async function runAuthStatus(options: AuthStatusOptions, io: CommandIo = 
       status.accepted = true;
       status.check = 'GET /members answered 200';
     } catch (e) {
-      if (!(e instanceof SchoolApiError)) {
+      // A 404 under a base URL without /api/v1 comes as its own error, the answer its cause.
+      const answer = e instanceof SchoolApiError ? e : (e as { cause?: unknown } | null)?.cause;
+      if (!(answer instanceof SchoolApiError)) {
         status.check = 'GET /members got no answer';
         throw e;
       }
-      status.check = `GET /members answered ${e.status}`;
+      status.check = `GET /members answered ${answer.status}`;
+      if (answer !== e) throw e;
       // 403: the school knows the key, which may not read members; every other status is a refusal or a fault.
-      status.accepted = e.status === 403;
-      reason(explainSchoolError(e));
+      status.accepted = answer.status === 403;
+      reason(explainSchoolError(answer));
     }
   } catch (e) {
     reason(e);

@@ -1,10 +1,12 @@
 /**
  * `coursesync emulator`: run the local school (docs/school-api.md#choices-where-the-api-is-silent) until SIGINT/SIGTERM. The first stdout
- * line is exactly `listening on http://HOST:PORT/api/v1`, so scripts can wait for it.
+ * line is exactly `listening on http://HOST:PORT/api/v1`, so scripts can wait for it; the next
+ * lines name the API keys and a command to try.
  */
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { ExitCode } from '../diagnostics/exit-codes.js';
+import type { RunningEmulator } from '../emulator/index.js';
 
 function intOption(name: string) {
   return (text: string): number => {
@@ -20,6 +22,33 @@ function rateOption(name: string) {
     if (!(text.trim() !== '' && n >= 0 && n <= 1)) throw new InvalidArgumentError(`${name} takes a share between 0 and 1 (e.g. 0.1), got "${text}".`);
     return n;
   };
+}
+
+/** The smallest seed that makes a school to sync to, shown by `emulator --help`. */
+const MINIMAL_SEED_HELP = `A minimal seed (save as school.yaml, run with --seed school.yaml): one API key, one program, one section.
+  api_keys:
+    - { token: my-token, programs: all }
+  programs:
+    - id: prog_mine
+      name: My course
+      sections:
+        - { id: sec_first, name: First steps, position: 1 }
+Without --seed: the school examples/ syncs to, with the API key demo-token.
+`;
+
+/**
+ * What follows the listening line: the API keys and a command to try. The default seed's keys
+ * are public (docs/development.md) and printed; a seed file's keys are someone's own choice, so
+ * only counted, never printed (a seed may hold a token copied from elsewhere).
+ */
+function startBanner(emulator: RunningEmulator, seedFile: string | undefined): string {
+  const programs = (p: 'all' | readonly string[]) => (p === 'all' ? 'every program' : `programs ${p.join(', ')}`);
+  if (seedFile !== undefined) {
+    const n = emulator.apiKeys.length;
+    return `api keys: the ${n === 1 ? 'token' : `${n} tokens`} in ${seedFile} (not printed)\ntry: COURSESYNC_BASE_URL=${emulator.url} COURSESYNC_TOKEN=<a token of ${seedFile}> npx coursesync plan\n`;
+  }
+  const keys = emulator.apiKeys.map((k) => `api key: ${k.token} (${programs(k.programs)})\n`).join('');
+  return `${keys}try: COURSESYNC_BASE_URL=${emulator.url} COURSESYNC_TOKEN=${emulator.apiKeys[0]!.token} npx coursesync plan\n`;
 }
 
 interface EmulatorFlags {
@@ -51,6 +80,7 @@ export function register(program: Command): void {
     .option('--drop-before-process-rate <r>', 'drop this share of connections before processing', rateOption('--drop-before-process-rate'), 0)
     .option('--fail-operations', 'duplication operations end failed', false)
     .option('--allow-insecure-webhooks', 'accept http:// and private webhook addresses (local receivers)', false)
+    .addHelpText('after', `\n${MINIMAL_SEED_HELP}`)
     .action(async (flags: EmulatorFlags) => {
       const { startEmulator } = await import('../emulator/index.js');
       const emulator = await startEmulator({
@@ -77,6 +107,7 @@ export function register(program: Command): void {
         process.on('SIGTERM', stop);
       });
       process.stdout.write(`listening on ${emulator.url}\n`);
+      process.stdout.write(startBanner(emulator, flags.seed));
       await stopped;
       process.exitCode = ExitCode.Ok;
     });

@@ -34,6 +34,19 @@ const commands: Array<() => Promise<{ register: Register }>> = [
   () => import('./emulator.js'),
 ];
 
+/**
+ * A reader that stops early (`coursesync --help | head`) closes the pipe: what is left to print
+ * is dropped, quietly, and the command goes on to its own end and exit code (an apply is never
+ * cut short by it). Any other stream error is still thrown.
+ */
+function ignoreClosedReader(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+  });
+}
+ignoreClosedReader(process.stdout);
+ignoreClosedReader(process.stderr);
+
 async function main(argv: string[]): Promise<number> {
   const program = new Command('coursesync')
     .description('Declarative course-as-code: sync a repo of programs, sections and lessons to an online school.')

@@ -2,10 +2,12 @@
  * `coursesync init [dir]`: set up a course repo: coursesync.yaml with every option commented,
  * the .gitignore entries, the two GitHub workflows and the editor settings. With a token
  * (COURSESYNC_TOKEN or --token-file) it also adds the program and section folders from the
- * school. Run again, it adds only what is missing and says which files it kept as they were.
+ * school; `--base-url` is written into coursesync.yaml as `school.base_url`. Run again, it adds
+ * only what is missing and says which files it kept as they were.
  */
-import type { Command } from 'commander';
 import { ExitCode } from '../diagnostics/exit-codes.js';
+import type { Command } from 'commander';
+import { addDirOptions, repoFolder } from './repo-folder.js';
 import { addSchoolOptions, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 
 interface InitOptions extends SchoolFlags {
@@ -15,19 +17,17 @@ interface InitOptions extends SchoolFlags {
 /** Add the init command. */
 export function register(program: Command): void {
   addSchoolOptions(
-    program
-      .command('init')
-      .description('Set up a course repo: coursesync.yaml, .gitignore entries, CI workflows, editor settings and, with a token, the program and section folders; never overwrites a file')
-      .argument('[dir]', 'folder of the course repo (default: the current folder)')
+    addDirOptions(program.command('init'), 'folder of the course repo (default: the current folder; created when missing)')
+      .description('Set up a course repo: coursesync.yaml (with --base-url as school.base_url), .gitignore entries, CI workflows, editor settings and, with a token, the program and section folders; never overwrites a file')
       .option('--program <id>', 'with a token: add a folder for this program and its sections (repeatable)', (v: string, all: string[] | undefined) => [...(all ?? []), v]),
     { dir: false },
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ coursesync init\n  $ coursesync init my-course\n  $ COURSESYNC_TOKEN=… coursesync init --program prog_intro --base-url https://school.example.com/api/v1\n  $ COURSESYNC_TOKEN=… coursesync init   # adds folders for sections new in the school\n',
+      '\nExamples:\n  $ coursesync init\n  $ coursesync init --dir my-course\n  $ COURSESYNC_TOKEN=… coursesync init --program prog_intro --base-url https://school.example.com/api/v1\n  $ COURSESYNC_TOKEN=… coursesync init   # adds folders for sections new in the school\n',
     )
     .action(async (dir: string | undefined, options: InitOptions) => {
-      process.exitCode = await runInit(dir, options, processIo());
+      process.exitCode = await runInit(repoFolder(dir, options.dir), options, processIo());
     });
 }
 
@@ -38,7 +38,10 @@ async function runInit(dirArg: string | undefined, options: InitOptions, io: Com
   // Named explicitly, so never searched upward; still refused inside another course repo,
   // whose state would then track the same lessons twice.
   const dir = await findRepoRoot(dirArg ?? '.');
-  const steps = await initRepo(dir);
+  // --base-url is checked before any file is written, then kept in coursesync.yaml.
+  const { checkBaseUrl } = await import('../school/base-url.js');
+  const baseUrl = options.baseUrl === undefined ? undefined : checkBaseUrl(options.baseUrl, '--base-url');
+  const steps = await initRepo(dir, { baseUrl });
   // The school is asked only when a program is named or a token is at hand (a re-run then adds
   // the folders of sections created in the school since).
   const programIds = options.program ?? [];

@@ -10,6 +10,7 @@ import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { planFormat, positiveInt, processIo, type CommandIo } from './school-command.js';
+import { addDirOptions, repoFolder } from './repo-folder.js';
 
 export interface PlanCommandOptions extends ConnectionFlags {
   out?: string;
@@ -34,13 +35,11 @@ export function htmlOnlySelection(options: { skipHtmlOnly?: boolean; htmlOnly?: 
 
 /** Add the plan command. */
 export function register(program: Command): void {
-  program
-    .command('plan')
+  addDirOptions(program.command('plan'))
     .description('Show what apply would change in the school (with a token: section ids checked; lessons read only with --refresh)')
-    .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--out <file>', 'also save the plan as JSON, for `coursesync apply <file>`')
     .option('--json', 'print the plan as JSON (same as --format json)')
-    .option('--format <format>', 'output format: text, markdown or json', 'text')
+    .option('--format <format>', 'output format: text, markdown or json (default: text)')
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 1 on error, 2 when there are changes')
     .option('--refresh', 'read every tracked lesson from the school and report drift (needs a token)')
     .option('--fail-on <level>', 'exit 1 when the plan has learner impact of this level or worse not acknowledged in the repo: error, warning or info')
@@ -50,8 +49,8 @@ export function register(program: Command): void {
     .option('--html-only', 'only the updates whose HTML alone changes (the rest stays in the next plan)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
-    .action(async (dir: string | undefined, options: PlanCommandOptions) => {
-      process.exitCode = await runPlan(dir, options);
+    .action(async (dir: string | undefined, options: PlanCommandOptions & { dir?: string }) => {
+      process.exitCode = await runPlan(repoFolder(dir, options.dir), options);
     });
 }
 

@@ -3,9 +3,10 @@
  * on every save (src/preview/). Needs no token and sends nothing to the school. Runs until
  * Ctrl-C.
  */
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
-import { ExitCode } from '../diagnostics/exit-codes.js';
+import { addDirOptions, repoFolder } from './repo-folder.js';
 
 interface PreviewCommandOptions extends ConnectionFlags {
   port: string;
@@ -14,16 +15,14 @@ interface PreviewCommandOptions extends ConnectionFlags {
 
 /** Add the preview command. */
 export function register(program: Command): void {
-  program
-    .command('preview')
+  addDirOptions(program.command('preview'))
     .description('Serve the course as a learner will see it, on 127.0.0.1, reloading on every save (no token, no request to the school)')
-    .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--port <port>', 'port to listen on; 0 picks a free one', '4300')
     .option('--refresh', "read the sections' drip delays, publication and order from the school (GET /sections only; needs a token)")
     .option('--base-url <url>', 'school API address (implies --refresh; overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN (implies --refresh)')
-    .action(async (dir: string | undefined, options: PreviewCommandOptions) => {
-      process.exitCode = await runPreview(dir, options);
+    .action(async (dir: string | undefined, options: PreviewCommandOptions & { dir?: string }) => {
+      process.exitCode = await runPreview(repoFolder(dir, options.dir), options);
     });
 }
 

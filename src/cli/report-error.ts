@@ -1,8 +1,9 @@
 /** The single place where an error becomes output and an exit code. */
-import { isCoursesyncError } from '../diagnostics/errors.js';
-import { escapeControl, formatDiagnostic, sortDiagnostics } from '../diagnostics/diagnostic.js';
-import { githubAnnotation } from '../diagnostics/github.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
+import { isCoursesyncError } from '../diagnostics/errors.js';
+import { escapeControl, sortDiagnostics } from '../diagnostics/diagnostic.js';
+import { githubAnnotation } from '../diagnostics/github.js';
+import { colors, paintDiagnostic, type Out } from './terminal.js';
 
 /**
  * Print an error to stderr and return the exit code. A user mistake (CoursesyncError) shows
@@ -12,8 +13,9 @@ import { ExitCode } from '../diagnostics/exit-codes.js';
 export function reportFatal(e: unknown, stderr: NodeJS.WritableStream = process.stderr): number {
   if (isCoursesyncError(e)) {
     const ci = process.env.GITHUB_ACTIONS === 'true';
+    const c = colors(stderr as Out);
     for (const d of sortDiagnostics(e.diagnostics)) {
-      stderr.write(formatDiagnostic(d) + '\n');
+      stderr.write(paintDiagnostic(d, c) + '\n');
       if (ci) stderr.write(githubAnnotation(d) + '\n');
     }
     // Messages quote user input (names, paths): one line each, so nothing can start a line of its own.

@@ -103,9 +103,24 @@ export function positiveInt(flag: string, value: string | undefined, max = 10_00
   return Number(value);
 }
 
-/** `--format`/`--json` → the output format of a plan. @throws CoursesyncError `cli/bad-format` */
+/**
+ * The format asked for by `--json` or `--format` (text when neither); `--json` with another
+ * `--format` is refused rather than one of them silently winning.
+ * @throws CoursesyncError `cli/conflicting-options`
+ */
+export function jsonOrFormat(options: { json?: boolean | undefined; format?: string | undefined }): string {
+  if (options.json && options.format !== undefined && options.format !== 'json') {
+    throw failure('cli/conflicting-options', { options: `--json and --format ${options.format}`, hint: `give one: --json (the same as --format json), or --format ${options.format}` });
+  }
+  return options.json ? 'json' : (options.format ?? 'text');
+}
+
+/**
+ * `--format`/`--json` → the output format of a plan.
+ * @throws CoursesyncError `cli/bad-format`, `cli/conflicting-options`
+ */
 export function planFormat(options: { json?: boolean | undefined; format?: string | undefined }): 'text' | 'markdown' | 'json' {
-  const format = options.json ? 'json' : (options.format ?? 'text');
+  const format = jsonOrFormat(options);
   if (format !== 'text' && format !== 'markdown' && format !== 'json') {
     throw failure('cli/bad-format', { format });
   }

@@ -5,6 +5,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import pc from 'picocolors';
+import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 
@@ -32,8 +33,8 @@ export function colorFlag(argv: readonly string[]): (typeof COLOR_FLAGS)[number]
 }
 
 /**
- * Colours for `stream`, by picocolors' own precedence: NO_COLOR (https://no-color.org) or
- * --no-color turn them off; else FORCE_COLOR, CLICOLOR_FORCE or --color turn them on; else a
+ * Colours for `stream`: NO_COLOR (https://no-color.org) or --no-color turn them off; else
+ * --color, FORCE_COLOR or CLICOLOR_FORCE turn them on (FORCE_COLOR=0 off, as in Node); else a
  * TTY (not TERM=dumb). Decided here per stream and environment rather than read from
  * `pc.isColorSupported`, which is fixed at import for stdout only and also turns on for any
  * CI=…, which would write escape codes into files a CI job redirects output to.
@@ -44,11 +45,29 @@ export function colors(stream: Out = process.stdout, env: NodeJS.ProcessEnv = pr
 
 function colorOn(stream: Out, env: NodeJS.ProcessEnv, argv: readonly string[]): boolean {
   const set = (v: string | undefined) => v !== undefined && v !== '';
-  const forced = (v: string | undefined) => set(v) && v !== '0' && v !== 'false';
+  const off = (v: string | undefined) => v === '0' || v === 'false';
   const flag = colorFlag(argv);
   if (set(env.NO_COLOR) || flag === '--no-color') return false;
-  if (forced(env.FORCE_COLOR) || forced(env.CLICOLOR_FORCE) || flag === '--color') return true;
+  if (flag === '--color') return true;
+  // FORCE_COLOR=0 (or false) turns colour off, as in Node and most tools; any other value forces it.
+  if (off(env.FORCE_COLOR)) return false;
+  if (set(env.FORCE_COLOR) || (set(env.CLICOLOR_FORCE) && !off(env.CLICOLOR_FORCE))) return true;
   return stream.isTTY === true && env.TERM !== 'dumb';
+}
+
+/**
+ * A diagnostic as `formatDiagnostic` writes it, with colour when `c` has it: the place in bold,
+ * the severity in its colour (error red, warning yellow), the hint dimmed.
+ */
+export function paintDiagnostic(d: Diagnostic, c: Colors): string {
+  const text = formatDiagnostic(d);
+  if (!c.isColorSupported) return text;
+  const paint = d.severity === 'error' ? c.red : c.yellow;
+  const [first = '', ...rest] = text.split('\n');
+  const word = first.startsWith(`${d.severity} `) ? 0 : first.indexOf(` ${d.severity} `) + 1;
+  const head = word > 0 ? `${c.bold(first.slice(0, word - 1))} ` : '';
+  const line = `${head}${c.bold(paint(d.severity))}${first.slice(word + d.severity.length)}`;
+  return [line, ...rest.map((l) => (l.startsWith('  hint: ') ? c.dim(l) : l))].join('\n');
 }
 
 /**

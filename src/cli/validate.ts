@@ -12,29 +12,29 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
+import { addDirOptions, repoFolder } from './repo-folder.js';
 
 export interface ValidateOptions {
-  format: 'text' | 'json';
+  format?: string | undefined;
   json?: boolean;
 }
 
 /** Add the validate command. */
 export function register(program: Command): void {
-  program
-    .command('validate')
+  addDirOptions(program.command('validate'))
     .description('Parse and check the course repo: every problem at once, as path:line:col')
-    .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--json', 'print the diagnostics and counts as JSON (same as --format json)')
-    .option('--format <format>', 'output format: text or json (versioned)', 'text')
-    .action(async (dir: string | undefined, options: ValidateOptions) => {
-      process.exitCode = await runValidate(dir, options);
+    .option('--format <format>', 'output format: text or json (versioned; default: text)')
+    .action(async (dir: string | undefined, options: ValidateOptions & { dir?: string }) => {
+      process.exitCode = await runValidate(repoFolder(dir, options.dir), options);
     });
 }
 
 /** Run validate on the repo `dirArg` (or the one found from the current folder); returns the exit code. */
 export async function runValidate(dirArg: string | undefined, options: ValidateOptions, io: CommandIo = processIo()): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
-  const format = options.json ? 'json' : options.format;
+  const { jsonOrFormat } = await import('./school-command.js');
+  const format = jsonOrFormat(options);
   if (format !== 'text' && format !== 'json') {
     throw failure('cli/bad-format', { format: String(format), allowed: 'text or json' });
   }
@@ -44,7 +44,7 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
   const { renderThreadsFromEnv } = await import('../source/render-pool.js');
   const { githubAnnotation } = await import('../diagnostics/github.js');
   const { checkWebhooksAt } = await import('../webhooks/read-webhooks-file.js');
-  const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../diagnostics/diagnostic.js');
+  const { hasErrors, sortDiagnostics } = await import('../diagnostics/diagnostic.js');
   const known = await knownFromState(dir);
   const [result, webhooks] = await Promise.all([loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env), known }), checkWebhooksAt(dir)]);
   // webhooks.yaml is optional; when present, validate checks it too ("parse and check everything").
@@ -56,7 +56,9 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
     printDocument({ valid, counts, diagnostics }, io.stdout);
   } else {
     // Diagnostics are chatter on stderr, as with every command; the verdict is the result.
-    for (const d of diagnostics) io.stderr.write(formatDiagnostic(d) + '\n');
+    const { colors, paintDiagnostic } = await import('./terminal.js');
+    const c = colors(io.stderr, io.env);
+    for (const d of diagnostics) io.stderr.write(paintDiagnostic(d, c) + '\n');
     io.stdout.write(summaryLine(counts, diagnostics) + '\n');
   }
   if (io.env.GITHUB_ACTIONS === 'true') {

@@ -4,10 +4,11 @@
  * missing with POST /webhooks, one at a time; webhooks in the school but not in the file are
  * reported as extra and left alone, because the API has no delete or update endpoint.
  */
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import type { Command } from 'commander';
 import type { Webhook } from '../school-api/wire/webhooks.js';
 import type { WebhooksPlan } from '../webhooks/diff-webhooks.js';
-import { ExitCode } from '../diagnostics/exit-codes.js';
+import { addDirOptions, repoFolder } from './repo-folder.js';
 import { addSchoolOptions, explained, openSchool, planFormat, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 import { colors, confirm, printDocument, printTable } from './terminal.js';
 
@@ -118,31 +119,29 @@ export async function runWebhooksList(options: WebhooksListOptions, io: CommandI
   return ExitCode.Ok;
 }
 
+const WEBHOOKS_DIR_HELP = 'folder of the course repo, holding webhooks.yaml (default: the current folder)';
+
 /** Add `webhooks plan|apply|list`. */
 export function register(program: Command): void {
   const webhooks = program.command('webhooks').description('Webhooks as code: webhooks.yaml at the repo root (the API cannot delete or update a webhook)');
   addSchoolOptions(
-    webhooks
-      .command('plan')
+    addDirOptions(webhooks.command('plan'), WEBHOOKS_DIR_HELP)
       .description('Show which webhooks of webhooks.yaml apply would create, and which school webhooks the file does not list')
-      .argument('[dir]', 'folder of the course repo (holding webhooks.yaml)', '.')
       .option('--json', 'print the plan as JSON (same as --format json)')
-      .option('--format <format>', 'output format: text, markdown or json', 'text')
+      .option('--format <format>', 'output format: text, markdown or json (default: text)')
       .option('--detailed-exitcode', 'exit 0 when there is nothing to create, 1 on error, 2 when apply would create webhooks'),
     { dir: false },
-  ).action(async (dir: string, options: WebhooksPlanOptions) => {
-    process.exitCode = await runWebhooksPlan(dir, options);
+  ).action(async (dir: string | undefined, options: WebhooksPlanOptions) => {
+    process.exitCode = await runWebhooksPlan(repoFolder(dir, options.dir) ?? '.', options);
   });
   addSchoolOptions(
-    webhooks
-      .command('apply')
+    addDirOptions(webhooks.command('apply'), WEBHOOKS_DIR_HELP)
       .description('Create the webhooks of webhooks.yaml that the school does not have')
-      .argument('[dir]', 'folder of the course repo (holding webhooks.yaml)', '.')
       .option('-y, --yes', 'do not ask for confirmation (required when not run in a terminal)')
       .option('--json', 'print the created webhooks and the plan as JSON'),
     { dir: false },
-  ).action(async (dir: string, options: WebhooksApplyOptions) => {
-    process.exitCode = await runWebhooksApply(dir, options);
+  ).action(async (dir: string | undefined, options: WebhooksApplyOptions) => {
+    process.exitCode = await runWebhooksApply(repoFolder(dir, options.dir) ?? '.', options);
   });
   addSchoolOptions(
     webhooks.command('list').description("List the school's webhooks").option('--json', 'print them as JSON'),

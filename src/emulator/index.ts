@@ -45,6 +45,8 @@ export interface RunningEmulator {
   /** `http://HOST:PORT/api/v1` */
   url: string;
   port: number;
+  /** The API keys of the seed, and the programs each may edit. */
+  apiKeys: ReadonlyArray<{ token: string; programs: 'all' | readonly string[] }>;
   close(): Promise<void>;
   stats(): EmulatorStats;
 }
@@ -94,6 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     url: `http://${hostInUrl}:${port}${API_PREFIX}`,
     port,
+    apiKeys: seed.api_keys.map((k) => ({ token: k.token, programs: k.programs })),
     stats: core.stats,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -61,7 +61,8 @@ export function resolveToken(args: { flags: ConnectionFlags; env?: NodeJS.Proces
   }
   const token = env.COURSESYNC_TOKEN?.trim();
   if (!token) {
-    throw failure('connection/no-token', { problem: 'unset' });
+    // Set but empty is its own case: in CI it is a secret that is missing.
+    throw failure('connection/no-token', { problem: env.COURSESYNC_TOKEN === undefined ? 'unset' : 'empty' });
   }
   return token;
 }

@@ -5,7 +5,8 @@
  * it (see redactToken).
  */
 import { CoursesyncError } from '../diagnostics/errors.js';
-import { errorParts } from '../diagnostics/error-codes/index.js';
+import { errorParts, type ErrorCode, type FailureOptions } from '../diagnostics/error-codes/index.js';
+import type { ConnectionProblem } from './connection-problems.js';
 
 /** Replace every occurrence of `token` in `text` with `***`. */
 export function redactToken(text: string, token: string | undefined): string {
@@ -32,12 +33,24 @@ export class SchoolApiError extends CoursesyncError {
 }
 
 
-/** The school could not be reached, or did not answer in time, after every allowed try. */
+/** Message and options of a SchoolConnectionError: its problem's entry, else `school/unreachable`. */
+function connectionParts(args: { endpoint: string; reason: string; cause?: unknown; hint?: string; problem?: ConnectionProblem | null }): [string, { code: ErrorCode; hint?: string } & FailureOptions] {
+  const options = { cause: args.cause };
+  const p = args.problem;
+  if (p?.code === 'school/not-tls') return errorParts(p.code, p.args, options);
+  if (p?.code === 'school/untrusted-certificate') return errorParts(p.code, p.args, options);
+  return errorParts('school/unreachable', args, options);
+}
+
+/**
+ * The school could not be reached, or did not answer in time, after every allowed try; or a
+ * failure no retry mends (`problem`: plain http behind https://, an untrusted certificate).
+ */
 export class SchoolConnectionError extends CoursesyncError {
   readonly endpoint: string;
 
-  constructor(args: { endpoint: string; reason: string; cause?: unknown; hint?: string }) {
-    super(...errorParts('school/unreachable', args, { cause: args.cause }));
+  constructor(args: { endpoint: string; reason: string; cause?: unknown; hint?: string; problem?: ConnectionProblem | null }) {
+    super(...connectionParts(args));
     this.name = 'SchoolConnectionError';
     this.endpoint = args.endpoint;
   }

@@ -26,6 +26,8 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { z } from 'zod';
 import { ErrorBodySchema, jsonPathOf } from '../school-api/wire/errors.js';
 import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../school-api/retry-policy.js';
+import { missingApiPath, tlsProblem } from './connection-problems.js';
+import { failure } from '../diagnostics/error-codes/index.js';
 import {
   OutcomeUnknownError,
   SchoolApiError,
@@ -114,6 +116,7 @@ const IDLE_SOCKET_MS = 4000;
 export function createTransport(options: TransportOptions): Transport {
   const { baseUrl, token, timeoutMs, retry } = options;
   const secure = baseUrl.startsWith('https:');
+  const apiPathFix = missingApiPath(baseUrl);
   // One keep-alive agent per client: the connections are reused across calls, and idle ones do not keep the process alive.
   const agent = secure ? new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }) : new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
   const random = options.random ?? Math.random;
@@ -210,6 +213,8 @@ export function createTransport(options: TransportOptions): Transport {
           endpoint,
         });
         reason = `HTTP ${outcome.status}`;
+        // Everything under a base URL without /api/v1 is a 404: say that, not "no such record".
+        if (outcome.status === 404 && apiPathFix !== null) throw failure('school/no-api-path', { endpoint, baseUrl, suggested: apiPathFix }, { cause: apiError });
         if (outcome.status !== 429 && outcome.status < 500) throw apiError;
         if (outcome.status !== 429 && !spec.idempotent) {
           throw new OutcomeUnknownError({ endpoint, reason: `the school answered ${outcome.status} (${apiError.serverError ?? 'no message'})`, lesson: spec.lesson, cause: apiError });
@@ -225,6 +230,9 @@ export function createTransport(options: TransportOptions): Transport {
             hint: 'check the base URL: give the final address of the API, including https:// and /api/v1',
           });
         }
+        // Plain http behind https://, an untrusted certificate: no request went out, and no retry mends it.
+        const problem = secure ? tlsProblem(outcome.cause, url, endpoint) : null;
+        if (problem) throw new SchoolConnectionError({ endpoint, reason: outcome.reason, cause: outcome.cause, problem });
         if (outcome.sent && !spec.idempotent) {
           throw new OutcomeUnknownError({ endpoint, reason: outcome.reason, lesson: spec.lesson, cause: outcome.cause });
         }

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { CONFIG_TEMPLATE, GITIGNORE_HEADING, GITIGNORE_LINES, REMARK_CONFIG, VSCODE_EXTENSIONS, VSCODE_SETTINGS, WORKFLOWS, WORKFLOW_DIR } from './init-templates.js';
+import { configTemplate, GITIGNORE_HEADING, GITIGNORE_LINES, REMARK_CONFIG, VSCODE_EXTENSIONS, VSCODE_SETTINGS, WORKFLOWS, WORKFLOW_DIR } from './init-templates.js';
 
 /** What happened to one file: written, extended (lines appended), or kept as it was. */
 export interface InitStep {
@@ -19,11 +19,14 @@ export interface InitStep {
 /** The workflow templates inside the installed package (shipped with it: package.json `files`). */
 const TEMPLATE_DIR = new URL('../../examples/ci/github/', import.meta.url);
 
-/** Set up `dir` (created when missing); returns one step per file, in a stable order. */
-export async function initRepo(dir: string): Promise<InitStep[]> {
+/**
+ * Set up `dir` (created when missing); returns one step per file, in a stable order. `baseUrl`
+ * (already checked) goes into a coursesync.yaml written now; an existing one is never edited.
+ */
+export async function initRepo(dir: string, options: { baseUrl?: string | undefined } = {}): Promise<InitStep[]> {
   await mkdir(dir, { recursive: true });
   const steps: InitStep[] = [];
-  steps.push(await writeMissing(dir, 'coursesync.yaml', CONFIG_TEMPLATE));
+  steps.push(await writeMissing(dir, 'coursesync.yaml', configTemplate(options.baseUrl)));
   steps.push(await extendGitignore(dir));
   for (const name of WORKFLOWS) {
     steps.push(await writeMissing(dir, `${WORKFLOW_DIR}/${name}`, await readFile(new URL(name, TEMPLATE_DIR), 'utf8')));

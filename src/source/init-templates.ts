@@ -66,10 +66,26 @@ export const CONFIG_TEMPLATE = `# yaml-language-server: $schema=./${SCHEMA_DIR}/
 `;
 
 /**
- * Lines .gitignore needs: the local caches, the lock an apply holds while it runs, and the
- * temporary files of atomic writes. The state file itself is committed.
+ * coursesync.yaml as init writes it: with `baseUrl` (init --base-url), the `school:` block and its
+ * `base_url` are uncommented and hold that address (the workflows read it there); every other
+ * option stays commented.
  */
-export const GITIGNORE_LINES = ['node_modules/', `${STATE_DIR}/cache/`, `${STATE_DIR}/${LOCK_FILE}`, `${STATE_DIR}/*.tmp`] as const;
+export function configTemplate(baseUrl?: string): string {
+  if (baseUrl === undefined) return CONFIG_TEMPLATE;
+  // A URL checked by checkBaseUrl is a plain YAML scalar unless it holds one of these.
+  const value = /[\s#'"]/.test(baseUrl) ? JSON.stringify(baseUrl) : baseUrl;
+  return CONFIG_TEMPLATE.replace(
+    /^# school:\n((?:#   # .*\n)*)#   base_url: .*\n/m,
+    (_m, comments: string) => `school:\n${comments.replace(/^#   #/gm, '  #')}  base_url: ${value}\n`,
+  );
+}
+
+/**
+ * Lines .gitignore needs: the local caches, the lock an apply holds while it runs, the
+ * temporary files of atomic writes, and `_site/`, the folder the apply workflow writes the
+ * assets into (`coursesync assets --out _site`) to publish them. The state file is committed.
+ */
+export const GITIGNORE_LINES = ['node_modules/', `${STATE_DIR}/cache/`, `${STATE_DIR}/${LOCK_FILE}`, `${STATE_DIR}/*.tmp`, '_site/'] as const;
 
 /** The heading written above the lines init adds to .gitignore. */
 export const GITIGNORE_HEADING = '# coursesync: local caches, the apply lock and temporary files (the state is committed)';

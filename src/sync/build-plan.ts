@@ -182,7 +182,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     }
   } else {
     notes.push(
-      `Section ids were not checked against the school (${tokenGiven ? 'no school base URL' : 'no API token'}): a wrong or misplaced id shows up when a token is set (COURSESYNC_TOKEN or --token-file); apply always checks before any write.`,
+      `Section ids were not checked against the school (${tokenGiven ? 'no school base URL' : env.COURSESYNC_TOKEN === undefined ? 'no API token' : 'COURSESYNC_TOKEN is set but empty'}): a wrong or misplaced id shows up when a token is set (COURSESYNC_TOKEN or --token-file); apply always checks before any write.`,
     );
   }
 

@@ -112,3 +112,42 @@ describe('--help and completion', () => {
     }
   });
 });
+
+describe('one folder convention: --dir on every command', () => {
+  it('every command that reads the course repo takes --dir <dir>; no usage line shows a folder positional', async () => {
+    const commands = await everyHelp();
+    const repoCommands = ['init', 'validate', 'plan', 'apply', 'preview', 'assets', 'state list', 'state show', 'state rm', 'import', 'clone', 'duplicate lesson', 'webhooks plan', 'webhooks apply', 'webhooks list', 'sections list', 'auth status'];
+    for (const path of repoCommands) {
+      const c = commands.find((x) => x.path === path);
+      expect(c, path).toBeDefined();
+      expect(optionsOf(c!.help), path).toMatch(/^ {2}--dir <dir> /m);
+    }
+    for (const { path, help } of commands) expect(help.split('\n')[0], path).not.toMatch(/\[(dir|target)\]/);
+  });
+
+  it('--dir names the repo from anywhere; the old positional still works; both, differing, is a usage error', async () => {
+    const dir = await writeRepo({ 'p/program.yaml': 'id: prog_intro\n', 'p/s/section.yaml': 'id: sec_start\n', 'p/s/01-a.md': lesson('name: A') });
+    const other = await writeRepo({ 'x.txt': 'not a course\n' });
+    expect((await runCli(['validate', '--dir', dir], {}, other)).stdout).toBe('1 program, 1 section, 1 lesson: valid\n');
+    expect((await runCli(['plan', '--dir', dir], {}, other)).stdout).toContain('Plan: 1 to create');
+    expect((await runCli(['validate', dir], {}, other)).stdout).toBe('1 program, 1 section, 1 lesson: valid\n');
+    const both = await runCli(['plan', dir, '--dir', other]);
+    expect(both.code).toBe(64);
+    expect(both.stderr).toContain(`the folder ${dir} and --dir ${other} cannot be combined`);
+  });
+
+  it('help examples use lesson keys as keys are written (no "/": a key is a name, not a path)', async () => {
+    const { examplesOf } = await import('../../src/cli/help-examples.js');
+    const { LESSON_KEY_PATTERN } = await import('../../src/model/lesson.js');
+    const keys: string[] = [];
+    for (const { path } of await everyHelp()) {
+      for (const line of examplesOf(path) ?? []) {
+        for (const m of line.matchAll(/(?:--key|--replace|--recreate) (\S+)/g)) keys.push(m[1]!);
+        const rm = /state (?:show|rm) ((?:[^\s-]\S*\s?)+)/.exec(line.split('#')[0]!);
+        if (rm) keys.push(...rm[1]!.trim().split(/\s+/));
+      }
+    }
+    expect(keys.length).toBeGreaterThan(5);
+    for (const k of keys) expect(k, k).toMatch(LESSON_KEY_PATTERN);
+  });
+});

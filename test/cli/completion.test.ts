@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../e2e/helpers.js';
+import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 
 /** What bash completes for the words typed so far (the last one being completed). */
 function bashComplete(script: string, words: string[]): string[] {
@@ -43,9 +44,9 @@ describe('coursesync completion', () => {
     expect(fish).toContain(`complete -c coursesync -n '__coursesync_at "apply"' -l concurrency -r -d`);
   });
 
-  it('an unknown shell is a usage error (exit 2) naming the choices', async () => {
+  it('an unknown shell is a usage error (exit 64) naming the choices', async () => {
     const r = await runCli(['completion', 'powershell']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(ExitCode.Usage);
     expect(r.stderr).toContain('Allowed choices are bash, zsh, fish.');
   });
 });

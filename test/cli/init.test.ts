@@ -84,6 +84,8 @@ describe('coursesync init', () => {
     expect(ignored('.coursesync/state.lock')).toBe(true);
     expect(ignored('.coursesync/state.json.123.abcdef12.tmp')).toBe(true);
     expect(ignored('node_modules/coursesync/package.json')).toBe(true);
+    // The folder the apply workflow builds the assets into (`assets --out _site`) is never committed.
+    expect(ignored('_site/img/logo.3f2a9c1e.png')).toBe(true);
     expect(ignored('.coursesync/state.json')).toBe(false);
   });
 
@@ -92,7 +94,7 @@ describe('coursesync init', () => {
     await writeFile(join(dir, '.gitignore'), 'dist/\nnode_modules/\n');
     expect((await runCli(['init'], {}, dir)).code).toBe(0);
     expect(await read(dir, '.gitignore')).toBe(
-      'dist/\nnode_modules/\n\n# coursesync: local caches, the apply lock and temporary files (the state is committed)\n.coursesync/cache/\n.coursesync/state.lock\n.coursesync/*.tmp\n',
+      'dist/\nnode_modules/\n\n# coursesync: local caches, the apply lock and temporary files (the state is committed)\n.coursesync/cache/\n.coursesync/state.lock\n.coursesync/*.tmp\n_site/\n',
     );
 
     const edited = (await read(dir, 'coursesync.yaml')).replace('# removed_lessons: keep', 'removed_lessons: unpublish');
@@ -279,6 +281,23 @@ describe('coursesync init with a token: program and section folders from the sch
     await expect(readFile(join(dir, 'prog-advanced/02-patterns/section.yaml'), 'utf8')).rejects.toThrow();
     expect(missing.stderr).toContain('program prog_nope');
     expect(missing.stdout + missing.stderr).not.toContain(TOKEN);
+    // The address is kept in coursesync.yaml as school.base_url, where the workflows read it.
+    const config = await read(dir, 'coursesync.yaml');
+    expect(parse(config)).toEqual({ school: { base_url: url } });
+    expect(config).toContain(`school:\n  # API base address, including /api/v1 (COURSESYNC_BASE_URL or --base-url override it).\n  # The token never goes in this file: set COURSESYNC_TOKEN or use --token-file.\n  base_url: ${url}\n#   # Timeout`);
+    expect(CourseConfigSchema.parse(parse(config)).school?.base_url).toBe(url);
+  });
+
+  it('--base-url without a token writes school.base_url; a plain http:// address to another host is refused before any file is written', async () => {
+    const dir = await emptyGitRepo();
+    const r = await runCli(['init', '--base-url', 'https://school.example.com/api/v1/'], {}, dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(parse(await read(dir, 'coursesync.yaml'))).toEqual({ school: { base_url: 'https://school.example.com/api/v1' } });
+    const other = await emptyGitRepo();
+    const insecure = await runCli(['init', '--base-url', 'http://school.example.com/api/v1'], {}, other);
+    expect(insecure.code).toBe(1);
+    expect(insecure.stderr).toMatch(/--base-url/);
+    await expect(readFile(join(other, 'coursesync.yaml'), 'utf8')).rejects.toThrow();
   });
 
   it('a wrong token fails with the school\'s answer explained, and never prints the token', async () => {

@@ -7,6 +7,7 @@ import { buildPlan } from '../../src/sync/build-plan.js';
 import { parsePlanText } from '../../src/plan/render-json.js';
 import { statePath } from '../../src/state/state-file.js';
 import { copyFixture, pushPlan, removeFixtureCopies, runCli } from './plan-helpers.js';
+import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 
 const TOKEN = 'demo-token';
 let emu: RunningEmulator;
@@ -176,7 +177,7 @@ describe('coursesync plan', () => {
 
   it('an unknown format is refused', async () => {
     const r = await runCli(['plan', await repoWithIds(), '--format', 'yaml']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(ExitCode.Usage);
     expect(r.stderr).toMatch(/unknown format "yaml"/);
   });
 });

@@ -16,6 +16,7 @@ import { parsePlanText, renderJson } from '../../src/plan/render-json.js';
 import { isCall } from '../../src/plan/plan-schema.js';
 import { SECRET, clientOf, lessonCalls, useTestSchool } from '../apply/helpers.js';
 import { lesson, runCli, writeRepo } from '../e2e/helpers.js';
+import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 
 let emu: RunningEmulator;
 let env: Record<string, string>;
@@ -98,7 +99,7 @@ describe('coursesync apply --skip-html-only / --html-only', () => {
     const before = lessonCalls(emu);
     for (const cmd of [['plan', repo], ['apply', repo, '-y']]) {
       const r = await runCli([...cmd, '--skip-html-only', '--html-only'], env);
-      expect(r.code).toBe(2); // a usage error
+      expect(r.code).toBe(ExitCode.Usage);
       expect(r.stderr).toContain('coursesync: --skip-html-only and --html-only cannot be combined\n');
     }
     expect(lessonCalls(emu)).toBe(before);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { runCli } from './plan-helpers.js';
 import { SECRET, SEED } from './school-helpers.js';
+import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 
 let emu: RunningEmulator;
 let dir: string;
@@ -70,7 +71,7 @@ describe('the built CLI', () => {
     expect(good.code).toBe(0);
     expect(good.stdout).toMatch(/^Awarded badge bdg_finisher to member mem_1: a new award/);
     const flag = await cli(['members', 'list', '--token', SECRET]);
-    expect(flag.code).toBe(2);
+    expect(flag.code).toBe(ExitCode.Usage);
     expect(flag.stderr).toMatch(/unknown option '--token'/);
     // commander echoes the unknown flag, not its value
   });

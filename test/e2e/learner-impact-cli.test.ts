@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { lessonCalls, schoolSections, SECRET, SEED, startTestEmulator, useTestSchool } from '../apply/helpers.js';
 import { lesson, runCli, writeRepo } from './helpers.js';
+import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 
 let emu: RunningEmulator;
 let env: Record<string, string>;
@@ -66,7 +67,7 @@ describe('learner impact in plan and apply', () => {
     expect(failing.stdout).toContain('Learner impact');
     expect(failing.stderr).toContain('the plan has 2 learner impacts of level error or worse not acknowledged in the repo (--fail-on error)');
     const bad = await runCli(['plan', dir, '--fail-on', 'severe'], env);
-    expect(bad.code).toBe(2) // a usage error;
+    expect(bad.code).toBe(ExitCode.Usage);
     expect(bad.stderr).toContain('--fail-on severe is not a learner-impact level');
   });
 

@@ -118,8 +118,9 @@ async function push(team: string, files: Record<string, string>, message: string
 }
 
 /** One run of the workflow for a push of `sha` to the pull request; `fork` when it comes from a fork. */
-async function workflowRun(originDir: string, sha: string, store: string, options: { fork?: boolean } = {}) {
-  const doc = parse(await readFile(WORKFLOW, 'utf8')) as { jobs: { plan: { steps: Step[] } } };
+async function workflowRun(originDir: string, sha: string, store: string, options: { fork?: boolean; edit?: (workflow: string) => string } = {}) {
+  const text = await readFile(WORKFLOW, 'utf8');
+  const doc = parse(options.edit ? options.edit(text) : text) as { jobs: { plan: { steps: Step[] } } };
   const workspace = await mkdtemp(join(root, 'run-'));
   const outputs = join(workspace, '..', `${workspace.split('/').at(-1)}.out`);
   await writeFile(outputs, '');
@@ -232,6 +233,17 @@ describe('the shipped plan workflow', () => {
     const list = await comments(store);
     expect(list).toHaveLength(1);
     expect(list[0]!.body).toBe('<!-- coursesync-plan -->\n### coursesync plan\n\n**✖ The plan did not run** (exit code none): see the job log.\n');
+  });
+
+  it('a mistyped flag in the plan step (a usage error, exit 64) fails the job instead of passing as "changes present"', async () => {
+    const { origin: o, team } = await origin();
+    const store = join(root, `comments-${Math.random().toString(36).slice(2)}.json`);
+    await writeFile(store, '[]');
+    const sha = await push(team, { 'intro/a/1-welcome.md': FILES['intro/a/1-welcome.md']!.replace('# Welcome', '# Welcome!') }, 'Typo in CI');
+    const r = await workflowRun(o, sha, store, { edit: (w) => w.replace('--detailed-exitcode', '--detailed-exitcodes') });
+    expect(r.log).toContain("unknown option '--detailed-exitcodes'");
+    expect(r.failed, r.log).toBe(true);
+    expect((await comments(store))[0]!.body).toContain('**✖ The plan did not run** (exit code 64)');
   });
 
   it('a pull request from a fork gets no comment (no write token), and the plan still runs', async () => {

@@ -1,10 +1,11 @@
 /**
- * The README's ten-minute walk-through, from an empty folder, as a course team runs it:
- * coursesync packed (`npm pack`) and installed into a fresh repo's package.json, then every
- * command through `npx --no coursesync` against the emulator: init with a token, a first
- * lesson (its front-matter checked by the remark config init wrote), validate, the plan
- * workflow's steps on a pull-request branch, the apply workflow's steps on main (a real bare
- * origin the state is pushed to), and a plan with no changes after it.
+ * The README's ten-minute walk-through, from an empty folder, as a course team runs it: every
+ * `sh` block of README.md's "A course repo in ten minutes", read from the README and run as
+ * written in one bash session (only the API key, the school's address and the GitHub remote are
+ * the test's own: the emulator's, and a bare repo standing in for GitHub). Between the blocks,
+ * what GitHub does: the plan workflow's steps on the pull request (comment through a `gh`
+ * shim), the merge, and the apply workflow's steps on main, which push the state back.
+ * coursesync is the package as a release ships it (`npm pack` of this checkout).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, schoolSections, startTestEmulator } from '../apply/helpers.js';
 import { GH_CONTEXT, installGhShim } from './gh-shim.js';
+import { bashSession, fill, readmeBlocks } from './readme-shell.js';
 import { runShellStep, workflowSteps } from './workflow-steps.js';
 
 const exec = promisify(execFile);
@@ -73,56 +75,99 @@ async function runWorkflow(file: string, job: string, workspace: string, context
   return logs.join('\n');
 }
 
-const WELCOME = `---
-name: Welcome to the course
-lesson_type: text
-description: What you will build, and how long it takes.
----
-
-# Welcome
-
-You will build a small command-line tool in **TypeScript**. Start with [the handbook](https://example.com/handbook).
-
-| Week | Topic |
-|------|-------|
-| 1 | Types |
-| 2 | Tooling |
-
-\`\`\`sh
-npm ci
-\`\`\`
-`;
-
 describe('the README walk-through, from an empty folder', () => {
-  // Five npm runs (pack, install, and `npm ci` in each workflow): minutes on a loaded machine.
-  it('pack → install → init with a token → first lesson → validate → plan on a PR branch → apply on main → no changes', { timeout: 240_000 }, async () => {
-    // 1. An empty folder becomes the course repo, with coursesync pinned in its lockfile: the
-    //    package as a release would ship it (dist/ is built by the global test setup), packed
-    //    into the repo's vendor/ folder.
+  // Five npm runs (pack, two installs, and `npm ci` in each workflow): minutes on a loaded machine.
+  it('runs every README step as written: install → init with a token → first lesson → validate and plan → pull request → apply on main → no changes', { timeout: 300_000 }, async () => {
+    const blocks = await readmeBlocks('A course repo in ten minutes');
+    expect(blocks).toHaveLength(6);
+    // The tarball `npm pack` makes, next to the folder the README creates (dist/ is built by
+    // the global test setup, so --ignore-scripts).
+    const version = (JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    await ok(PACKAGE_ROOT, 'npm', ['pack', '--ignore-scripts', '--pack-destination', root]);
     const origin = join(root, 'origin.git');
     await ok(root, 'git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
+    const logs = join(root, 'logs');
+    await mkdir(logs);
+    const shell = bashSession(root, env(), logs);
     const course = join(root, 'my-course');
-    await mkdir(join(course, 'vendor'), { recursive: true });
-    await ok(course, 'git', ['init', '--quiet', '--initial-branch=main']);
-    await ok(course, 'npm', ['init', '--yes']);
-    const packed = await ok(PACKAGE_ROOT, 'npm', ['pack', '--ignore-scripts', '--pack-destination', join(course, 'vendor')]);
-    // With it, the two packages of the front-matter check in the editor (docs/editors.md): one
-    // npm run for both saves this test several seconds.
-    await ok(course, 'npm', ['install', '--save-dev', `./vendor/${packed.stdout.trim().split('\n').at(-1)!}`, 'remark-frontmatter', 'remark-lint-frontmatter-schema']);
+    try {
+      // 1. An empty folder becomes the course repo, on main, with coursesync pinned.
+      expect(blocks[0]).toContain(`cp ../coursesync-${version}.tgz vendor/`);
+      const install = await shell.run(blocks[0]!);
+      expect(install.stderr).not.toMatch(/npm (ERR|error)/);
+      expect((await ok(course, 'git', ['symbolic-ref', '--short', 'HEAD'])).stdout.trim()).toBe('main');
+      expect(JSON.parse(await readFile(join(course, 'package.json'), 'utf8')).devDependencies).toEqual({ coursesync: `file:vendor/coursesync-${version}.tgz` });
 
-    // 2. init with the school's key: config, ignore entries, workflows, editor settings and
-    //    the program's section folders; then the address goes into coursesync.yaml.
-    const school = { COURSESYNC_TOKEN: SECRET };
-    const init = await ok(course, 'npx', ['--no', 'coursesync', 'init', '--program', 'prog_intro', '--base-url', emu.url], school);
-    expect(init.stdout).toContain('+ prog-intro/01-getting-started/section.yaml  (written)');
-    expect(init.stdout + init.stderr).not.toContain(SECRET);
-    const config = await readFile(join(course, 'coursesync.yaml'), 'utf8');
-    await writeFile(join(course, 'coursesync.yaml'), config.replace('# school:\n', 'school:\n').replace('#   base_url: https://school.example.com/api/v1', `  base_url: ${emu.url}`));
+      // 2. init with the school's key; the address lands in coursesync.yaml.
+      const init = await shell.run(fill(blocks[1]!, [['COURSESYNC_TOKEN=…', `COURSESYNC_TOKEN=${SECRET}`], ['https://school.example.com/api/v1', emu.url]]));
+      expect(init.stdout).toContain('+ prog-intro/01-getting-started/section.yaml  (written)');
+      expect(init.stdout + init.stderr).not.toContain(SECRET);
+      expect(await readFile(join(course, 'coursesync.yaml'), 'utf8')).toMatch(new RegExp(`^school:\n(?:  #.*\n)*  base_url: ${emu.url.replace(/[.]/g, '\\.')}\n`, 'm'));
+      expect(await readFile(join(course, '.gitignore'), 'utf8')).toMatch(/^_site\/$/m);
 
-    // 3. Lesson front-matter in the editor: the remark packages init names, and its config.
-    const lessonPath = 'prog-intro/01-getting-started/01-welcome.md';
-    await writeFile(join(course, lessonPath), WELCOME.replace('lesson_type: text', 'lesson_type: text\nembed_code: <div>quiz</div>'));
-    const lint = `import { readFileSync } from 'node:fs';
+      // 3. The first lesson, as the README writes it.
+      await shell.run(blocks[2]!);
+      const lessonPath = 'prog-intro/01-getting-started/01-welcome.md';
+      expect(await readFile(join(course, lessonPath), 'utf8')).toMatch(/^---\nname: Welcome to the course\n/);
+
+      // Lesson front-matter in the editor: the install command init printed, and the remark
+      // config it wrote, flag a field the lesson type does not take (docs/editors.md).
+      const editorInstall = /`(npm install --save-dev remark-[^`]+)`/.exec(init.stdout)![1]!;
+      await shell.run(editorInstall);
+      await frontMatterCheck(course, lessonPath);
+
+      // 4. validate and plan, with what the README says they print.
+      const checked = await shell.run(blocks[3]!);
+      expect(checked.stdout).toContain('1 program, 3 sections, 1 lesson: valid\n');
+      expect(checked.stdout).toMatch(/Welcome to the course/);
+      expect(checked.stdout).toContain('Plan: 1 to create');
+
+      // 5. The setup on main, the lesson on a branch, both pushed ("GitHub" is a bare repo).
+      await shell.run(fill(blocks[4]!, [['git@github.com:OWNER/my-course.git', origin]]));
+      expect((await ok(origin, 'git', ['ls-tree', '-r', '--name-only', 'main'])).stdout).not.toContain(lessonPath);
+      expect((await ok(origin, 'git', ['ls-tree', '-r', '--name-only', 'main'])).stdout).toContain('coursesync.yaml');
+      expect((await ok(origin, 'git', ['ls-tree', '-r', '--name-only', 'first-lesson'])).stdout).toContain(lessonPath);
+      expect((await ok(course, 'git', ['status', '--porcelain'])).stdout).toBe('');
+
+      // GitHub: the plan workflow on the pull request (a fresh checkout of the branch).
+      const prRun = join(root, 'pr-run');
+      await ok(root, 'git', ['clone', '--quiet', '--branch', 'first-lesson', origin, prRun]);
+      const bin = join(root, 'bin');
+      await mkdir(bin, { recursive: true });
+      await installGhShim(bin);
+      const store = join(root, 'pr-comments.json');
+      const prContext = { 'github.token': 'ghs_walkthroughToken', ...GH_CONTEXT };
+      const prLog = await runWorkflow('coursesync-plan.yml', 'plan', prRun, prContext, { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: join(root, 'pr-output'), GITHUB_STEP_SUMMARY: join(root, 'pr-summary'), PATH: `${bin}:${process.env.PATH}`, GH_SHIM_STORE: store });
+      const posted = JSON.parse(await readFile(store, 'utf8')) as Array<{ body: string }>;
+      expect(posted).toHaveLength(1);
+      expect(posted[0]!.body).toContain('Welcome to the course');
+      expect(await readFile(join(root, 'pr-output'), 'utf8')).toContain('exitcode=2');
+      expect(prLog).not.toContain(SECRET);
+
+      // GitHub: the pull request merged, and the apply workflow on a checkout of main's tip.
+      const merge = join(root, 'merge');
+      await ok(root, 'git', ['clone', '--quiet', '--branch', 'main', origin, merge]);
+      await ok(merge, 'git', ['merge', '--quiet', '--no-ff', '-m', 'Merge pull request #1 from first-lesson', 'origin/first-lesson']);
+      await ok(merge, 'git', ['push', '--quiet', 'origin', 'main']);
+      const mainRun = join(root, 'main-run');
+      await ok(root, 'git', ['clone', '--quiet', '--branch', 'main', origin, mainRun]);
+      const applyLog = await runWorkflow('coursesync-apply.yml', 'apply', mainRun, { 'secrets.COURSESYNC_TOKEN': SECRET }, { GITHUB_ACTIONS: 'true', GITHUB_REF_NAME: 'main' });
+      expect(applyLog).not.toContain(SECRET);
+      expect([...(await schoolSections(emu)).get('sec_start')!].map((l) => l.name)).toContain('Welcome to the course');
+
+      // 6. Back on main, pulled: the state the workflow pushed, and no changes.
+      const done = await shell.run(blocks[5]!);
+      expect((await ok(course, 'git', ['log', '-1', '--format=%s'])).stdout).toMatch(/^coursesync: state after apply/);
+      expect(done.stdout).toMatch(/No changes\. 1 lesson unchanged\.\n$/);
+    } finally {
+      shell.close();
+    }
+  });
+});
+
+/** The lesson checked by the remark config init wrote: a wrong field flagged, the README's lesson clean. */
+async function frontMatterCheck(course: string, lessonPath: string): Promise<void> {
+  const lint = `import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
@@ -134,70 +179,14 @@ const processor = unified().use(remarkParse).use(config.plugins);
 await processor.run(processor.parse(file), file);
 for (const m of file.messages) console.log(m.reason);
 `;
-    await writeFile(join(course, 'lint-front-matter.mjs'), lint);
-    const wrong = await ok(course, 'node', ['lint-front-matter.mjs', lessonPath]);
-    expect(wrong.stdout).toMatch(/constant.*embed/i);
-    await writeFile(join(course, lessonPath), WELCOME);
+  await writeFile(join(course, 'lint-front-matter.mjs'), lint);
+  try {
+    const readme = await readFile(join(course, lessonPath), 'utf8');
     expect((await ok(course, 'node', ['lint-front-matter.mjs', lessonPath])).stdout).toBe('');
+    await writeFile(join(course, lessonPath), readme.replace('lesson_type: text', 'lesson_type: text\nembed_code: <div>quiz</div>'));
+    expect((await ok(course, 'node', ['lint-front-matter.mjs', lessonPath])).stdout).toMatch(/constant.*embed/i);
+    await writeFile(join(course, lessonPath), readme);
+  } finally {
     await rm(join(course, 'lint-front-matter.mjs'));
-
-    // 4. validate and plan locally.
-    const validate = await ok(course, 'npx', ['--no', 'coursesync', 'validate']);
-    expect(validate.stdout).toBe('1 program, 3 sections, 1 lesson: valid\n');
-    const plan = await sh(course, 'npx', ['--no', 'coursesync', 'plan', '--detailed-exitcode'], school);
-    expect(plan.code, plan.stderr).toBe(2);
-    expect(plan.stdout).toContain('Welcome to the course');
-
-    // 5. The first commit on main (setup only), pushed; the lesson on a branch: the pull request.
-    await ok(course, 'git', ['add', '.gitignore', 'coursesync.yaml', 'package.json', 'package-lock.json', 'vendor', '.github', '.vscode', '.remarkrc.mjs', 'prog-intro/program.yaml', 'prog-intro/01-getting-started/section.yaml', 'prog-intro/02-types/section.yaml', 'prog-intro/03-tooling/section.yaml']);
-    await ok(course, 'git', ['commit', '--quiet', '-m', 'Set up coursesync']);
-    await ok(course, 'git', ['remote', 'add', 'origin', origin]);
-    await ok(course, 'git', ['push', '--quiet', 'origin', 'main']);
-    await ok(course, 'git', ['switch', '--quiet', '-c', 'first-lesson']);
-    await ok(course, 'git', ['add', lessonPath]);
-    await ok(course, 'git', ['commit', '--quiet', '-m', 'First lesson']);
-    expect((await ok(course, 'git', ['status', '--porcelain'])).stdout).toBe('');
-
-    // The plan workflow on the pull request: a fresh checkout of the branch, npm ci, plan.
-    const prRun = join(root, 'pr-run');
-    await ok(root, 'git', ['clone', '--quiet', '--branch', 'first-lesson', course, prRun]);
-    const bin = join(root, 'bin');
-    await mkdir(bin, { recursive: true });
-    await installGhShim(bin);
-    const store = join(root, 'pr-comments.json');
-    const prContext = { 'github.token': 'ghs_walkthroughToken', ...GH_CONTEXT };
-    const prLog = await runWorkflow('coursesync-plan.yml', 'plan', prRun, prContext, { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: join(root, 'pr-output'), GITHUB_STEP_SUMMARY: join(root, 'pr-summary'), PATH: `${bin}:${process.env.PATH}`, GH_SHIM_STORE: store });
-    const comment = await readFile(join(prRun, 'plan.md'), 'utf8');
-    expect(comment).toContain('Welcome to the course');
-    // The comment on the pull request (through `gh api`) is that plan.
-    const posted = JSON.parse(await readFile(store, 'utf8')) as Array<{ body: string }>;
-    expect(posted).toHaveLength(1);
-    expect(posted[0]!.body).toContain('Welcome to the course');
-    expect(await readFile(join(root, 'pr-output'), 'utf8')).toContain('exitcode=2');
-    expect(prLog).not.toContain(SECRET);
-
-    // 6. Merged: main holds the lesson; the apply workflow runs on a checkout of the tip.
-    await ok(course, 'git', ['switch', '--quiet', 'main']);
-    await ok(course, 'git', ['merge', '--quiet', '--ff-only', 'first-lesson']);
-    await ok(course, 'git', ['push', '--quiet', 'origin', 'main']);
-    const mainRun = join(root, 'main-run');
-    await ok(root, 'git', ['clone', '--quiet', '--branch', 'main', origin, mainRun]);
-    const applyLog = await runWorkflow(
-      'coursesync-apply.yml',
-      'apply',
-      mainRun,
-      { 'secrets.COURSESYNC_TOKEN': SECRET },
-      { GITHUB_ACTIONS: 'true', GITHUB_REF_NAME: 'main' },
-    );
-    expect(applyLog).not.toContain(SECRET);
-    const lessons = [...(await schoolSections(emu)).get('sec_start')!].map((l) => l.name);
-    expect(lessons).toContain('Welcome to the course');
-
-    // 7. The state came back to main; a fresh pull plans no changes.
-    await ok(course, 'git', ['pull', '--quiet', '--ff-only', 'origin', 'main']);
-    expect((await ok(course, 'git', ['log', '-1', '--format=%s'])).stdout).toMatch(/^coursesync: state after apply/);
-    const again = await sh(course, 'npx', ['--no', 'coursesync', 'plan', '--detailed-exitcode'], school);
-    expect(again.stdout).toBe('No changes. 1 lesson unchanged.\n');
-    expect(again.code).toBe(0);
-  });
-});
+  }
+}

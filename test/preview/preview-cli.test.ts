@@ -9,6 +9,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, SEED, startTestEmulator } from '../apply/helpers.js';
 import { CLI, removeRepos, runCli, writeRepo } from '../e2e/helpers.js';
 import { PREVIEW_COURSE } from './fixture-course.js';
+import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 
 afterAll(removeRepos);
 
@@ -79,7 +80,7 @@ describe('coursesync preview (CLI)', () => {
     expect(plainHttp.stderr).toMatch(/plain http:\/\/|https:\/\//);
     expect(plainHttp.stderr).not.toContain(SECRET);
     const badPort = await runCli(['preview', dir, '--port', 'eighty']);
-    expect(badPort.code).toBe(2) // a usage error;
+    expect(badPort.code).toBe(ExitCode.Usage);
     expect(badPort.stderr).toContain('--port eighty is not a port number from 0 to 65535');
   });
 });

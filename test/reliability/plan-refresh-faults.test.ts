@@ -8,6 +8,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, startTestEmulator } from '../apply/helpers.js';
 import { lesson, removeRepos, runCli, writeRepo } from '../e2e/helpers.js';
 import { createRng } from './random.js';
+import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 
 let faults = false;
 const rng = createRng(0x5eed);
@@ -42,7 +43,7 @@ describe('plan --refresh under faults', () => {
 
   it('--concurrency is checked like apply\'s and listed in the help', async () => {
     const bad = await runCli(['plan', '.', '--refresh', '--concurrency', '0']);
-    expect(bad.code).toBe(2) // a usage error;
+    expect(bad.code).toBe(ExitCode.Usage);
     expect(bad.stderr).toMatch(/--concurrency must be a whole number from 1 to 64, not "0"/);
     const help = await runCli(['plan', '--help']);
     expect(help.stdout).toMatch(/--concurrency <n>\s+at most this many requests in flight with --refresh/);

@@ -31,19 +31,24 @@ export const CONNECTION_ERRORS = {
     ({ source, host }) => `${source} uses plain http:// to ${host}, which would send the token unencrypted`,
     () => 'use https://; plain http:// is only allowed for loopback hosts (127.0.0.0/8, ::1, localhost), e.g. a local emulator',
   ),
-  'connection/no-token': entry<{ problem: 'unset' | 'empty-file' | 'multi-line-file' | 'malformed'; file?: string }>(
+  'connection/no-token': entry<{ problem: 'unset' | 'empty' | 'empty-file' | 'multi-line-file' | 'malformed'; file?: string }>(
     'no usable API key in COURSESYNC_TOKEN or --token-file',
     ({ problem, file }) =>
       `no usable API token: ${
         problem === 'unset'
           ? 'COURSESYNC_TOKEN is not set'
+          : problem === 'empty'
+            ? 'COURSESYNC_TOKEN is set but empty'
           : problem === 'empty-file'
             ? `the token file ${file} is empty`
             : problem === 'multi-line-file'
               ? `the token file ${file} holds more than one line`
               : 'it is empty or holds spaces, line breaks or other characters an API key cannot have'
       }`,
-    () => 'set COURSESYNC_TOKEN to the school API key, or pass --token-file <file> holding only the key on one line; the token is never accepted as a flag value',
+    ({ problem }) =>
+      problem === 'empty'
+        ? 'put the school API key in it (export COURSESYNC_TOKEN=…); in GitHub Actions an empty value means the secret COURSESYNC_TOKEN is not set for this repository (or the run comes from a fork, which gets no secrets)'
+        : 'set COURSESYNC_TOKEN to the school API key, or pass --token-file <file> holding only the key on one line; the token is never accepted as a flag value',
   ),
   'connection/token-file': entry<{ file: string; reason: string }>(
     'the --token-file cannot be read',
@@ -82,6 +87,25 @@ export const CONNECTION_ERRORS = {
     'the request did not get an answer (network, timeout, redirect)',
     ({ endpoint, reason }) => `${endpoint} failed: ${reason}`,
     ({ hint }) => hint ?? 'check the base URL and the network, then run the command again',
+  ),
+  // Failures no retry mends: said for what they are, at once (src/school/connection-problems.ts).
+  'school/not-tls': entry<{ endpoint: string; host: string }>(
+    'an https:// base URL whose server speaks plain http',
+    ({ endpoint, host }) => `${endpoint} failed: the base URL says https://, but ${host} answered in plain http (no TLS)`,
+    ({ host }) => `for a local server such as the emulator use http://${host}/api/v1 (plain http only to loopback); for the school, check the port of its https:// address`,
+  ),
+  'school/untrusted-certificate': entry<{ endpoint: string; host: string; problem: string; nodeCode: string }>(
+    'the server\'s TLS certificate is not trusted (self-signed, expired, another host); not retried',
+    ({ endpoint, host, problem, nodeCode }) => `${endpoint} failed: the certificate of ${host} is not trusted: ${problem} (${nodeCode}); the token was not sent and the request was not tried again`,
+    ({ nodeCode }) =>
+      nodeCode === 'ERR_TLS_CERT_ALTNAME_INVALID' || nodeCode === 'CERT_HAS_EXPIRED' || nodeCode === 'CERT_NOT_YET_VALID'
+        ? 'check the base URL names the school\'s own host, and tell the school its certificate is wrong'
+        : 'if the school uses its own certificate authority, give Node its certificate: NODE_EXTRA_CA_CERTS=/path/to/ca.pem (certificate checks are never turned off)',
+  ),
+  'school/no-api-path': entry<{ endpoint: string; baseUrl: string; suggested: string }>(
+    'the base URL lacks /api/v1, so the school answers 404',
+    ({ endpoint, baseUrl }) => `${endpoint} answered 404: the base URL ${baseUrl} does not end in /api/v1, the path of the school's API`,
+    ({ suggested }) => `use ${suggested} (in --base-url, COURSESYNC_BASE_URL or school.base_url of coursesync.yaml)`,
   ),
   'school/bad-response': entry<{ endpoint: string; field: string; problem: string }>(
     'the answer is not what the school API sends',

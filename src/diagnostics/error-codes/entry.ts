@@ -4,7 +4,7 @@ export interface ErrorEntry<A> {
   summary: string;
   message: (args: A) => string;
   hint: (args: A) => string | undefined;
-  /** Process exit code when not 1 (docs/cli.md#exit-codes), e.g. 2 for a usage error. */
+  /** Process exit code when not 1 (docs/cli.md#exit-codes), e.g. 64 for a usage error. */
   exitCode?: number;
 }
 
