@@ -327,6 +327,7 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
     for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) ignored.add(path);
   }
   const index: RepoIndex = { files, lessons, config, ignored };
+  if (source.refused) index.refused = source.refused;
   for (const entry of entries) {
     const { fields, refs } = entry.compiled;
     if (!fields || entry.known) continue;

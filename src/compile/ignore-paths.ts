@@ -11,12 +11,20 @@ export function applyIgnore(source: SourceTree, patterns: readonly string[]): So
   if (patterns.length === 0) return source;
   const matcher = ignore().add([...patterns]);
   const keep = (p: { path: string }) => !matcher.ignores(p.path);
+  const linkIgnored = (path: string) => {
+    const real = source.linked?.get(path);
+    return real !== undefined && matcher.ignores(real);
+  };
   const tree: SourceTree = {
     ...source,
     programs: source.programs.filter(keep),
     sections: source.sections.filter(keep),
     lessons: source.lessons.filter(keep),
   };
-  if (source.files) tree.files = new Map([...source.files].filter(([path]) => !matcher.ignores(path)));
+  if (source.files) tree.files = new Map([...source.files].filter(([path]) => !matcher.ignores(path) && !linkIgnored(path)));
+  // A link to an ignored file (or into an ignored folder) would publish what `ignore:` leaves out.
+  const refused = new Map(source.refused ?? []);
+  for (const [path, real] of source.linked ?? []) if (linkIgnored(path) && !matcher.ignores(path)) refused.set(path, { kind: 'link', real, why: 'ignored' });
+  if (refused.size > 0) tree.refused = refused;
   return tree;
 }

@@ -9,7 +9,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CourseConfig } from '../model/config.js';
 import type { LessonAsset, LessonFields } from '../model/desired.js';
-import { assetFileName } from '../model/assets.js';
+import { assetFileName, MAX_ASSET_BYTES, type RefusedFile } from '../model/assets.js';
 import { lessonLinkMarker } from '../model/lesson-links.js';
 import { diag } from './codes.js';
 import type { PlacedRef } from './compile-lesson.js';
@@ -25,6 +25,8 @@ export interface RepoIndex {
   config: CourseConfig;
   /** Files in the repo that coursesync.yaml `ignore:` leaves out. */
   ignored?: ReadonlySet<string>;
+  /** Paths no lesson may publish (links into private or ignored paths, files too large): a reference to one, or under one, is refused. */
+  refused?: ReadonlyMap<string, RefusedFile>;
 }
 
 export interface ResolvedLesson {
@@ -114,6 +116,11 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       urls[ref.field][ref.index] = lessonLinkMarker(lesson.key) + (fragment !== undefined ? `#${encodeURIComponent(fragment)}` : '');
       continue;
     }
+    const refusal = refusedAt(index.refused, target);
+    if (refusal) {
+      out.push(refusedRef(path, place, ref.url, refusal));
+      continue;
+    }
     // A folder link (`../solution/`) shows its README, as on GitHub.
     const file = index.files.has(target) ? target : index.files.has(readme) ? readme : target;
     const digest = index.files.get(file);
@@ -151,6 +158,25 @@ export function fieldsAsWritten(fields: LessonFields, refs: readonly PlacedRef[]
   for (const ref of refs) urls[ref.field][ref.index] = ref.url;
   const fill = (html: string, field: PlacedRef['field']) => html.replace(REF_MARKER, (m, i: string) => escapeAttribute(urls[field][Number(i)] ?? m));
   return { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') };
+}
+
+/** The refusal of `target` or of a folder above it (a folder link `gitdir -> .git` refuses `gitdir/config`). */
+function refusedAt(refused: RepoIndex['refused'], target: string): { at: string; why: RefusedFile } | undefined {
+  if (!refused || refused.size === 0) return undefined;
+  for (let at = target; at !== ''; at = dirOf(at)) {
+    const why = refused.get(at);
+    if (why) return { at, why };
+  }
+  return undefined;
+}
+
+function refusedRef(path: string, place: { line: number; column: number }, url: string, { at, why }: { at: string; why: RefusedFile }): Diagnostic {
+  if (why.kind === 'too-large') {
+    const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+    return diag('lesson/asset-too-large', path, place, `${JSON.stringify(url)}: ${at} is ${mb(why.bytes)}, over the ${mb(MAX_ASSET_BYTES)} a published file may have`);
+  }
+  const where = why.why === 'ignored' ? 'a path `ignore:` leaves out' : 'inside a hidden folder or node_modules';
+  return diag('lesson/asset-private', path, place, `${JSON.stringify(url)}: ${at} is a symlink to ${why.real}, ${where}, and is never published`);
 }
 
 function missingAnchor(path: string, place: { line: number; column: number }, fragment: string, where: string, anchors: ReadonlySet<string>, out: Diagnostic[]): void {
