@@ -17,7 +17,8 @@ import { compareNatural } from './natural-order.js';
 import { compileLesson, type CompiledLesson, type RenderFn } from './compile-lesson.js';
 import { compileYamlFile } from './compile-yaml-file.js';
 import { checkDuplicateKeys, orderLessons, type LessonOrder } from './order-lessons.js';
-import { applyIgnore } from './ignore-paths.js';
+import { applyIgnore, unmatchedPatterns } from './ignore-paths.js';
+import { isMissingSetting, summarizeMissingSettings } from './missing-settings.js';
 import { resolveRefs, type RepoIndex, type ResolvedLesson } from './resolve-refs.js';
 import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
@@ -294,7 +295,14 @@ function compileLessons(frame: CourseFrame, options: CompileOptions): Map<string
 function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
   if (!source.config) return DEFAULT_CONFIG;
   // `archive` with `removed_lessons: keep` is allowed: it is ready for when the policy changes.
-  return compileYamlFile(CourseConfigSchema, source.config, 'config', out, true).data ?? DEFAULT_CONFIG;
+  const { data, yaml } = compileYamlFile(CourseConfigSchema, source.config, 'config', out, true);
+  if (data?.ignore && yaml) {
+    const paths = [...source.programs, ...source.sections, ...source.lessons].map((f) => f.path).concat([...(source.files?.keys() ?? []), ...(source.refused?.keys() ?? [])]);
+    for (const i of unmatchedPatterns(data.ignore, paths)) {
+      out.push(diag('config/ignore-unmatched', source.config.path, yaml.placeOf(['ignore', i]), `the \`ignore:\` pattern ${JSON.stringify(data.ignore[i])} matches no file of the repo`));
+    }
+  }
+  return data ?? DEFAULT_CONFIG;
 }
 
 /**
@@ -306,11 +314,13 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
       const key = e.compiled.identity.key;
-      if (!e.known) return [[e.source.path, { key, anchors: new Set(e.compiled.anchors ?? []) }] as const];
+      const draft = e.compiled.fields?.is_published === false;
+      if (!e.known) return [[e.source.path, { key, draft, anchors: new Set(e.compiled.anchors ?? []) }] as const];
       // A known lesson's anchors are needed only by a link to one of its fragments: compiled then.
       let anchors: ReadonlySet<string> | undefined;
       const target = {
         key,
+        draft,
         get anchors() {
           anchors ??= new Set((options.compileLesson ?? compileLesson)(e.source, [], options.render, e.defaults).anchors ?? []);
           return anchors;
@@ -328,6 +338,7 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
   }
   const index: RepoIndex = { files, lessons, config, ignored };
   if (source.refused) index.refused = source.refused;
+  const needSettings: Diagnostic[] = [];
   for (const entry of entries) {
     const { fields, refs } = entry.compiled;
     if (!fields || entry.known) continue;
@@ -335,10 +346,12 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
       entry.resolved = { fields, assets: [], links: [], deps: [] };
       continue;
     }
-    const before = out.length;
-    const resolved = resolveRefs(entry.source.path, fields, refs, index, out);
-    if (out.length === before) entry.resolved = resolved;
+    const found: Diagnostic[] = [];
+    const resolved = resolveRefs(entry.source.path, fields, refs, index, found);
+    if (!found.some((d) => d.severity === 'error')) entry.resolved = resolved;
+    for (const d of found) (isMissingSetting(d) ? needSettings : out).push(d);
   }
+  out.push(...summarizeMissingSettings(needSettings));
 }
 
 function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {

@@ -245,6 +245,7 @@ const HTML_CODES: Record<HtmlProblem['kind'], Code> = {
   forbidden: 'lesson/forbidden-html',
   'event-handler': 'lesson/event-handler',
   'javascript-url': 'lesson/javascript-url',
+  'unknown-element': 'lesson/unknown-element',
 };
 
 /**
@@ -258,6 +259,10 @@ function renderChecked(text: string, what: string, render: RenderFn, file: strin
     return undefined;
   }
   const rendered = render(text);
+  if (rendered.tooDeep) {
+    out.push(diag('lesson/nested-too-deep', file, place(rendered.tooDeep), tooDeepMessage(rendered.tooDeep, what)));
+    return undefined;
+  }
   if (rendered.stopped) {
     out.push(diag('lesson/render-budget', file, place(), renderStoppedMessage(rendered.stopped, what)));
     return undefined;

@@ -28,3 +28,19 @@ export function applyIgnore(source: SourceTree, patterns: readonly string[]): So
   if (refused.size > 0) tree.refused = refused;
   return tree;
 }
+
+/**
+ * The indexes of `patterns` that match none of `paths` (a typo, or a file since moved). A
+ * negation or comment matches nothing by itself, and a pattern for a hidden name or
+ * node_modules is about files the repo walk never lists: neither is reported.
+ */
+export function unmatchedPatterns(patterns: readonly string[], paths: readonly string[]): number[] {
+  const unmatched: number[] = [];
+  patterns.forEach((pattern, i) => {
+    const p = pattern.trim();
+    if (p === '' || p.startsWith('!') || p.startsWith('#') || /(^|\/)\.|node_modules/.test(p)) return;
+    const matcher = ignore().add(pattern);
+    if (!paths.some((path) => matcher.ignores(path))) unmatched.push(i);
+  });
+  return unmatched;
+}

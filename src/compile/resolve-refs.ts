@@ -20,8 +20,8 @@ import { suggest } from './suggest.js';
 export interface RepoIndex {
   /** Every file of the repo that is not a lesson (images, PDFs, READMEs…): path → sha256. */
   files: ReadonlyMap<string, string>;
-  /** Every lesson file: path → its key and anchors. */
-  lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string> }>;
+  /** Every lesson file: path → its key and anchors, and whether it is a draft (`is_published: false`). */
+  lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string>; draft?: boolean }>;
   config: CourseConfig;
   /** Files in the repo that coursesync.yaml `ignore:` leaves out. */
   ignored?: ReadonlySet<string>;
@@ -107,6 +107,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const lesson = index.lessons.get(target) ?? index.lessons.get(readme);
     if (lesson && !ref.image) {
       if (fragment !== undefined && fragment !== '' && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, target, lesson.anchors, out);
+      if (lesson.draft && fields.is_published) out.push(diag('lesson/link-to-draft', path, place, `${JSON.stringify(ref.url)} links to ${target}, a draft (is_published: false): learners of this published lesson cannot open it`));
       if (index.config.school?.lesson_url === undefined) {
         out.push(diag('lesson/needs-lesson-url', path, place, `the link ${JSON.stringify(ref.url)} goes to the lesson ${target}, and coursesync.yaml sets no school.lesson_url to link lesson pages`));
         continue;
