@@ -22,7 +22,7 @@ import { isMissingSetting, summarizeMissingSettings } from './missing-settings.j
 import { resolveRefs, type RepoIndex, type ResolvedLesson } from './resolve-refs.js';
 import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
-import type { LessonFields } from '../model/school-rules.js';
+import { DEFAULT_LESSON_FIELDS, type LessonFields } from '../model/school-rules.js';
 import { depsNow, lessonDigest, lessonSettings, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
 
 export interface CompileCounts {
@@ -315,15 +315,15 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
       if (!e.compiled.identity) return [];
       const key = e.compiled.identity.key;
       const draft = e.compiled.fields?.is_published === false;
-      if (!e.known) return [[e.source.path, { key, draft, anchors: new Set(e.compiled.anchors ?? []) }] as const];
+      if (!e.known) return [[e.source.path, { key, draft, anchors: setOf(e.compiled.anchors) }] as const];
       // A known lesson's anchors are needed only by a link to one of its fragments: compiled then.
-      let anchors: ReadonlySet<string> | undefined;
+      let anchors: { set: ReadonlySet<string> | undefined } | undefined;
       const target = {
         key,
         draft,
         get anchors() {
-          anchors ??= new Set((options.compileLesson ?? compileLesson)(e.source, [], options.render, e.defaults).anchors ?? []);
-          return anchors;
+          const found = (anchors ??= { set: setOf((options.compileLesson ?? compileLesson)(e.source, [], options.render, e.defaults).anchors) });
+          return found.set;
         },
       };
       return [[e.source.path, target] as const];
@@ -341,18 +341,25 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
   const needSettings: Diagnostic[] = [];
   for (const entry of entries) {
     const { fields, refs } = entry.compiled;
-    if (!fields || entry.known) continue;
-    if (!refs || refs.length === 0) {
+    if (entry.known) continue;
+    if (fields && (!refs || refs.length === 0)) {
       entry.resolved = { fields, assets: [], links: [], deps: [] };
       continue;
     }
+    if (!refs || refs.length === 0) continue;
     const found: Diagnostic[] = [];
-    const resolved = resolveRefs(entry.source.path, fields, refs, index, found);
-    if (!found.some((d) => d.severity === 'error')) entry.resolved = resolved;
-    for (const d of found) (isMissingSetting(d) ? needSettings : out).push(d);
+    // A lesson with errors is not sent, but its broken references are reported with them.
+    const resolved = resolveRefs(entry.source.path, fields ?? DEFAULT_LESSON_FIELDS, refs, index, found);
+    if (fields && !found.some((d) => d.severity === 'error')) entry.resolved = resolved;
+    for (const d of found) {
+      if (!fields && d.code === 'lesson/link-to-draft') continue;
+      (isMissingSetting(d) ? needSettings : out).push(d);
+    }
   }
   out.push(...summarizeMissingSettings(needSettings));
 }
+
+const setOf = (list: readonly string[] | undefined): ReadonlySet<string> | undefined => list && new Set(list);
 
 function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
   const { identity, copied_from, acknowledge } = entry.compiled;

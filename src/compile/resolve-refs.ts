@@ -20,8 +20,11 @@ import { suggest } from './suggest.js';
 export interface RepoIndex {
   /** Every file of the repo that is not a lesson (images, PDFs, READMEs…): path → sha256. */
   files: ReadonlyMap<string, string>;
-  /** Every lesson file: path → its key and anchors, and whether it is a draft (`is_published: false`). */
-  lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string>; draft?: boolean }>;
+  /**
+   * Every lesson file: path → its key, its anchors (undefined when its body did not render:
+   * then unknown, and a `#fragment` to it is not judged) and whether it is a draft.
+   */
+  lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string> | undefined; draft?: boolean }>;
   config: CourseConfig;
   /** Files in the repo that coursesync.yaml `ignore:` leaves out. */
   ignored?: ReadonlySet<string>;
@@ -90,13 +93,13 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
   const assets = new Map<string, LessonAsset>();
   const links = new Set<string>();
   const deps = new Set<string>();
-  const own = index.lessons.get(path)?.anchors ?? new Set<string>();
+  const own = index.lessons.get(path)?.anchors;
   for (const ref of refs) {
     const place = { line: ref.line, column: ref.column };
     const { rawPath, target, fragment } = refTarget(path, ref.url);
     urls[ref.field][ref.index] = ref.url;
     if (rawPath === '') {
-      if (fragment !== undefined && fragment !== '' && !own.has(fragment)) missingAnchor(path, place, fragment, 'this lesson', own, out);
+      if (fragment !== undefined && fragment !== '' && own && !own.has(fragment)) missingAnchor(path, place, fragment, 'this lesson', own, out);
       continue;
     }
     if (target === undefined) {
@@ -106,7 +109,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const [, readme] = lessonCandidates(target);
     const lesson = index.lessons.get(target) ?? index.lessons.get(readme);
     if (lesson && !ref.image) {
-      if (fragment !== undefined && fragment !== '' && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, target, lesson.anchors, out);
+      if (fragment !== undefined && fragment !== '' && lesson.anchors && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, target, lesson.anchors, out);
       if (lesson.draft && fields.is_published) out.push(diag('lesson/link-to-draft', path, place, `${JSON.stringify(ref.url)} links to ${target}, a draft (is_published: false): learners of this published lesson cannot open it`));
       if (index.config.school?.lesson_url === undefined) {
         out.push(diag('lesson/needs-lesson-url', path, place, `the link ${JSON.stringify(ref.url)} goes to the lesson ${target}, and coursesync.yaml sets no school.lesson_url to link lesson pages`));
