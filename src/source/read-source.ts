@@ -13,7 +13,7 @@ import { closeSync, createReadStream, fstatSync, openSync, readFileSync, statSyn
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { hasUnsafeChar, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { diag } from '../compile/codes.js';
 import { MAX_ASSET_BYTES, privatePart, type RefusedFile } from '../model/assets.js';
@@ -24,7 +24,6 @@ import { StatIndex } from './stat-index.js';
 /** Files larger than this are reported, not read: no lesson needs 10 MB of text. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IGNORED_DIRS = new Set(['node_modules']);
-const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
 
 type Kind = 'config' | 'program' | 'section' | 'lesson';
 
@@ -131,7 +130,7 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
         const kind = kindOf(rel, name);
         if (name.startsWith('.')) continue;
         if (!kind) {
-          if (CONTROL_CHAR.test(rel)) continue;
+          if (hasUnsafeChar(rel)) continue;
           others.push({ rel, abs: real });
           // `absDir` is real, so only a link (this one or a folder's) makes the two differ.
           if (repoPath(real) !== rel) linked.set(rel, repoPath(real));
@@ -139,7 +138,7 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
         }
         // Found by the secrets test: a newline in a path printed in a plan or log could start a
         // GitHub workflow command (`::error::…`) of its own.
-        if (CONTROL_CHAR.test(rel)) diagnostics.push(diag('file/control-char-name', rel, undefined, 'the path holds a control character (a newline, a carriage return, an escape)'));
+        if (hasUnsafeChar(rel)) diagnostics.push(diag('file/control-char-name', rel, undefined, 'the path holds a control character (a newline, a carriage return, an escape, a bidirectional control)'));
         else found.push({ rel, abs, kind });
       }
     }
