@@ -111,6 +111,16 @@ describe('assets come only from files a lesson may show', () => {
     expect(await readFile(files[0]!)).toEqual(PNG);
   });
 
+  it('a lesson file that is a link into .git is reported, never read as a lesson', async () => {
+    await writeLesson('![logo](img/logo.png)');
+    await writeFile(path.join(repo, SECTION, 'img/logo.png'), PNG);
+    await symlink('../../../.git/config', path.join(repo, SECTION, '02-notes.md'));
+    const checked = await runCli(['validate', repo]);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(`${SECTION}/02-notes.md error symlink points to .git/config, inside a hidden folder or node_modules [repo/symlink-private]`);
+    expect(checked.stderr + checked.stdout).not.toContain(TOKEN);
+  });
+
   it('a file over the size limit is refused at the reference, without reading it', async () => {
     const video = path.join(repo, SECTION, 'img/lecture.mp4');
     await writeFile(video, '');
