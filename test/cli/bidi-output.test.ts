@@ -5,6 +5,8 @@
  * a body keeps them, as right-to-left lessons need them.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CallOutcome } from '../../src/apply/apply-plan.js';
+import { describeOutcome } from '../../src/apply/summarize-apply.js';
 import { escapeControl, printableJson } from '../../src/diagnostics/diagnostic.js';
 import { lesson, removeRepos, runCli, writeRepo } from '../e2e/helpers.js';
 
@@ -37,6 +39,11 @@ describe('bidi controls in every output', () => {
     const json = printableJson(JSON.stringify({ name: `x${RLO}y\u0085` }));
     expect(json).toBe('{"name":"x\\u202ey\\u0085"}');
     expect(JSON.parse(json)).toEqual({ name: `x${RLO}y\u0085` });
+  });
+
+  it("an apply line quoting the school's error escapes it", () => {
+    const outcome = { status: 'failed', ms: 12, step: { action: 'update', key: 'trojan', path: 'sec/01-review/01-trojan.md' }, error: new Error(`bad name${RLO}\n::error::x`) } as unknown as CallOutcome;
+    expect(describeOutcome(outcome)).toBe('✗ update trojan (sec/01-review/01-trojan.md) failed after 12 ms: bad name\\u202e\\n::error::x');
   });
 
   it.each([['text'], ['markdown'], ['json']])('plan --format %s prints no raw control, and JSON keeps the body exact', async (format) => {
