@@ -3,6 +3,7 @@
  * says what succeeded, what failed (with the server's message and the file), and what state the
  * school and the state file are in now.
  */
+import { escapeControl } from '../diagnostics/diagnostic.js';
 import type { CallStep } from '../plan/plan-schema.js';
 import { SchoolApiError } from '../school/errors.js';
 import type { CallOutcome, PositionMismatch } from './apply-plan.js';
@@ -19,9 +20,9 @@ export function describeOutcome(o: CallOutcome): string {
     case 'done':
       return `${head} → ${o.lesson.section_id} #${o.lesson.position} (lesson ${o.lesson.id}) ${o.ms} ms` + (o.mismatch ? `  [${mismatchText(o.mismatch)}]` : '');
     case 'failed':
-      return `✗ ${s.action} ${s.key} (${s.path}) failed after ${o.ms} ms: ${o.error.message}`;
+      return `✗ ${s.action} ${s.key} (${s.path}) failed after ${o.ms} ms: ${escapeControl(o.error.message)}`;
     case 'uncertain':
-      return `? ${s.action} ${s.key} (${s.path}): outcome unknown after ${o.ms} ms: ${o.error.message}`;
+      return `? ${s.action} ${s.key} (${s.path}): outcome unknown after ${o.ms} ms: ${escapeControl(o.error.message)}`;
     case 'skipped':
       return `  ${s.action} ${s.key} not started (${skipText(o.reason)})`;
   }
@@ -60,7 +61,7 @@ export function summarizeApply(r: ApplyCourseResult, options: { seconds: number 
     out.push(`${verb}: ${done.length} of ${outcomes.length} calls made (${made}); ${failed.length} failed, ${uncertain.length} uncertain, ${skipped.length} not started.`);
     for (const o of failed) out.push(`  ✗ ${o.step.path}: ${o.step.action} ${o.step.key}${o.step.lesson_id ? ` (${o.step.lesson_id})` : ''}: ${serverMessage(o.error)}`);
     for (const o of uncertain) {
-      out.push(`  ? ${o.step.path}: create ${o.step.key} in ${o.step.section_id} may or may not exist (${(o.error as { reason?: string }).reason ?? o.error.message})`);
+      out.push(`  ? ${o.step.path}: create ${o.step.key} in ${o.step.section_id} may or may not exist (${escapeControl((o.error as { reason?: string }).reason ?? o.error.message)})`);
       out.push(`      check the section in the school, then \`coursesync import <lesson id> --key ${o.step.key}\` or \`coursesync apply --recreate ${o.step.key}\``);
     }
     if (skipped.length > 0) out.push(`  not started: ${skipped.map((o) => o.step.path).join(', ')}`);
@@ -69,7 +70,7 @@ export function summarizeApply(r: ApplyCourseResult, options: { seconds: number 
   if (r.readBack && r.readBack.refreshed.length > 0) {
     out.push(`  read back ${r.readBack.refreshed.length} lesson(s) from the school so the state has their real positions; run \`coursesync plan\`: the order may need another apply`);
   }
-  if (r.readBackError) out.push(`  could not read lessons back (${r.readBackError.message}); the next apply does it first`);
+  if (r.readBackError) out.push(`  could not read lessons back (${escapeControl(r.readBackError.message)}); the next apply does it first`);
   if (!ok || r.pendingLeft > 0) {
     out.push(
       `State: ${r.stateFile} (serial ${r.serial}) records every call made` +
@@ -82,8 +83,8 @@ export function summarizeApply(r: ApplyCourseResult, options: { seconds: number 
   return out;
 }
 
-/** The server's own words when it answered, else the error message. */
+/** The server's own words when it answered, else the error message (escaped: the school's text). */
 function serverMessage(e: Error): string {
-  if (e instanceof SchoolApiError) return `${e.endpoint} answered ${e.status}: ${e.serverError ?? 'no message'}`;
-  return e.message;
+  if (e instanceof SchoolApiError) return escapeControl(`${e.endpoint} answered ${e.status}: ${e.serverError ?? 'no message'}`);
+  return escapeControl(e.message);
 }

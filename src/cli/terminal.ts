@@ -3,6 +3,7 @@
  * colours that honour NO_COLOR, FORCE_COLOR and --no-color, a y/N confirmation that refuses off a TTY without --yes,
  * readable tables, and stable JSON. Commands write results to stdout and chatter to stderr.
  */
+import { escapeControl, printableJson } from '../diagnostics/diagnostic.js';
 import { createInterface } from 'node:readline/promises';
 import pc from 'picocolors';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
@@ -140,7 +141,7 @@ export function printRecord(record: Record<string, unknown>, out: Out = process.
 
 /** Print `value` as stable JSON: 2-space indentation, a final newline. */
 export function printJson(value: unknown, out: Out = process.stdout): void {
-  out.write(JSON.stringify(value, null, 2) + '\n');
+  out.write(printableJson(JSON.stringify(value, null, 2)) + '\n');
 }
 
 /**
@@ -155,7 +156,7 @@ export function printDocument(body: Record<string, unknown>, out: Out = process.
   printJson({ format_version: JSON_FORMAT_VERSION, ...body }, out);
 }
 
-/** Tabs and newlines would break both table forms. */
+/** Tabs and newlines would break both table forms; other controls are escaped as everywhere. */
 function oneLine(s: string): string {
-  return s.replace(/[\t\r\n]+/g, ' ');
+  return escapeControl(s.replace(/[\t\r\n]+/g, ' '));
 }

@@ -7,7 +7,7 @@ import type { Element, Root, RootContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { describeForbiddenElement, isForbiddenElement } from '../school-api/body-rules.js';
 
-export type HtmlProblemKind = 'forbidden' | 'event-handler' | 'javascript-url';
+export type HtmlProblemKind = 'forbidden' | 'event-handler' | 'javascript-url' | 'unknown-element';
 
 /** A problem in HTML, placed (1-based) in the text the tree was parsed from. */
 export interface HtmlProblem {

@@ -26,6 +26,8 @@ export const CODES = {
   'file/empty': e('write the YAML (or the lesson front-matter and body) into the file, or delete it'),
   'repo/symlink-outside': e('copy the file into the repo: coursesync reads only what the repo holds'),
   'repo/broken-symlink': e('fix or remove the link'),
+  'repo/symlink-private': e('replace the link with a copy of what the lesson should hold: coursesync never reads hidden folders or node_modules'),
+  'config/ignore-unmatched': w('fix the pattern (.gitignore syntax, from the repo root) or remove it: it leaves out no file'),
   // YAML.
   'yaml/syntax': e('fix the YAML at the caret; quoting the value ("…") fixes most mistakes in a value'),
   'yaml/duplicate-key': e('each key may appear once in a mapping: remove or rename one of them'),
@@ -86,10 +88,14 @@ export const CODES = {
   'lesson/nested-too-deep': e('flatten the nesting: no lesson needs dozens of block quotes, list items or HTML elements inside one another'),
   'lesson/render-budget': e('simplify the Markdown at fault (or split the lesson); it must render within the budget of one lesson'),
   // References to repo files, other lessons and headings (resolve-refs.ts).
+  'lesson/asset-private': e('reference a file the lesson may show: copy it into the repo as a plain file (not a link into a hidden folder, node_modules or an ignored path), or remove the reference'),
+  'lesson/asset-too-large': e('host large media elsewhere (a video or file host) and link to its URL, or make the file smaller'),
   'lesson/missing-file': e('fix the path (relative to the lesson file, or /… from the repo root), or add the file'),
   'lesson/missing-anchor': e('link to the heading\'s GitHub slug (lower case, spaces as -), or add an anchor with that id'),
   'lesson/ref-outside-repo': e('copy the file into the repo: lessons can reference only what the repo holds'),
   'lesson/needs-assets-url': e('set assets.base_url in coursesync.yaml to where `coursesync assets --out <folder>` is served (docs/course-repo.md#images-files-and-links)'),
+  'lesson/unknown-element': w('put it in backticks (`Box<T>`), or write its < as &lt; (Box&lt;T>), so learners see it'),
+  'lesson/link-to-draft': w('publish the linked lesson (`is_published: true`), or link to it once it is published: learners cannot open a draft'),
   'lesson/needs-lesson-url': e('set school.lesson_url in coursesync.yaml, e.g. https://academy.example.com/products/{program_id}/lessons/{lesson_id} (docs/course-repo.md#images-files-and-links)'),
 } as const satisfies Record<string, Entry>;
 

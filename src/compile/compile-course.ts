@@ -17,11 +17,12 @@ import { compareNatural } from './natural-order.js';
 import { compileLesson, type CompiledLesson, type RenderFn } from './compile-lesson.js';
 import { compileYamlFile } from './compile-yaml-file.js';
 import { checkDuplicateKeys, orderLessons, type LessonOrder } from './order-lessons.js';
-import { applyIgnore } from './ignore-paths.js';
+import { applyIgnore, unmatchedPatterns } from './ignore-paths.js';
+import { isMissingSetting, summarizeMissingSettings } from './missing-settings.js';
 import { resolveRefs, type RepoIndex, type ResolvedLesson } from './resolve-refs.js';
 import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
-import type { LessonFields } from '../school-api/school-rules.js';
+import { DEFAULT_LESSON_FIELDS, type LessonFields } from '../school-api/school-rules.js';
 import { depsNow, lessonDigest, lessonSettings, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
 
 export interface CompileCounts {
@@ -294,7 +295,14 @@ function compileLessons(frame: CourseFrame, options: CompileOptions): Map<string
 function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
   if (!source.config) return DEFAULT_CONFIG;
   // `archive` with `removed_lessons: keep` is allowed: it is ready for when the policy changes.
-  return compileYamlFile(CourseConfigSchema, source.config, 'config', out, true).data ?? DEFAULT_CONFIG;
+  const { data, yaml } = compileYamlFile(CourseConfigSchema, source.config, 'config', out, true);
+  if (data?.ignore && yaml) {
+    const paths = [...source.programs, ...source.sections, ...source.lessons].map((f) => f.path).concat([...(source.files?.keys() ?? []), ...(source.refused?.keys() ?? [])]);
+    for (const i of unmatchedPatterns(data.ignore, paths)) {
+      out.push(diag('config/ignore-unmatched', source.config.path, yaml.placeOf(['ignore', i]), `the \`ignore:\` pattern ${JSON.stringify(data.ignore[i])} matches no file of the repo`));
+    }
+  }
+  return data ?? DEFAULT_CONFIG;
 }
 
 /**
@@ -306,14 +314,16 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
       const key = e.compiled.identity.key;
-      if (!e.known) return [[e.source.path, { key, anchors: new Set(e.compiled.anchors ?? []) }] as const];
+      const draft = e.compiled.fields?.is_published === false;
+      if (!e.known) return [[e.source.path, { key, draft, anchors: setOf(e.compiled.anchors) }] as const];
       // A known lesson's anchors are needed only by a link to one of its fragments: compiled then.
-      let anchors: ReadonlySet<string> | undefined;
+      let anchors: { set: ReadonlySet<string> | undefined } | undefined;
       const target = {
         key,
+        draft,
         get anchors() {
-          anchors ??= new Set((options.compileLesson ?? compileLesson)(e.source, [], options.render, e.defaults).anchors ?? []);
-          return anchors;
+          const found = (anchors ??= { set: setOf((options.compileLesson ?? compileLesson)(e.source, [], options.render, e.defaults).anchors) });
+          return found.set;
         },
       };
       return [[e.source.path, target] as const];
@@ -327,18 +337,29 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
     for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) ignored.add(path);
   }
   const index: RepoIndex = { files, lessons, config, ignored };
+  if (source.refused) index.refused = source.refused;
+  const needSettings: Diagnostic[] = [];
   for (const entry of entries) {
     const { fields, refs } = entry.compiled;
-    if (!fields || entry.known) continue;
-    if (!refs || refs.length === 0) {
+    if (entry.known) continue;
+    if (fields && (!refs || refs.length === 0)) {
       entry.resolved = { fields, assets: [], links: [], deps: [] };
       continue;
     }
-    const before = out.length;
-    const resolved = resolveRefs(entry.source.path, fields, refs, index, out);
-    if (out.length === before) entry.resolved = resolved;
+    if (!refs || refs.length === 0) continue;
+    const found: Diagnostic[] = [];
+    // A lesson with errors is not sent, but its broken references are reported with them.
+    const resolved = resolveRefs(entry.source.path, fields ?? DEFAULT_LESSON_FIELDS, refs, index, found);
+    if (fields && !found.some((d) => d.severity === 'error')) entry.resolved = resolved;
+    for (const d of found) {
+      if (!fields && d.code === 'lesson/link-to-draft') continue;
+      (isMissingSetting(d) ? needSettings : out).push(d);
+    }
   }
+  out.push(...summarizeMissingSettings(needSettings));
 }
+
+const setOf = (list: readonly string[] | undefined): ReadonlySet<string> | undefined => list && new Set(list);
 
 function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
   const { identity, copied_from, acknowledge } = entry.compiled;

@@ -89,18 +89,18 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   const identity = identityOf(file, raw, yaml, out);
   // The body is checked even when the front-matter is not, so every problem shows at once.
   const body = compileBody(source, checked?.content_format ?? (raw.content_format === 'html' ? 'html' : 'markdown'), render, out);
-  if (!checked) return { identity };
+  // Its references and anchors too: a front-matter typo must not hide a broken image, nor make
+  // a link from another lesson to one of its headings look broken.
+  if (!checked) return { identity, refs: body.refs, ...(body.anchors && { anchors: body.anchors }) };
   const fm: LessonFrontMatter = { ...defaults, ...definedOnly(checked) };
   const refs: PlacedRef[] = [...body.refs];
   const fields = buildFields(fm, body.html, source, yaml, render, refs, out);
   const result: CompiledLesson = { identity };
   if (fm.copied_from !== undefined) result.copied_from = fm.copied_from;
   if (fm.acknowledge !== undefined) result.acknowledge = fm.acknowledge;
-  if (countErrors(out) === errorsBefore) {
-    result.fields = fields;
-    result.refs = refs;
-    result.anchors = body.anchors;
-  }
+  result.refs = refs;
+  if (body.anchors) result.anchors = body.anchors;
+  if (countErrors(out) === errorsBefore) result.fields = fields;
   return result;
 }
 
@@ -148,7 +148,8 @@ function tooLongToRender(what: string, length: number): string {
 interface CompiledBody {
   html: string;
   refs: PlacedRef[];
-  anchors: string[];
+  /** Undefined when the body could not be rendered: its anchors are unknown. */
+  anchors: string[] | undefined;
 }
 
 function compileBody(source: LessonSource, format: 'markdown' | 'html', render: RenderFn, out: Diagnostic[]): CompiledBody {
@@ -167,11 +168,11 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', render: 
     anchors = checked.anchors;
   } else if (source.body.text.length > MAX_SOURCE_LENGTH) {
     out.push(diag('lesson/body-too-long', file, { line: bodyStart, column: 1 }, tooLongToRender('body', source.body.text.length)));
-    return { html: '', refs, anchors };
+    return { html: '', refs, anchors: undefined };
   } else {
     const bodyPlace = { line: bodyStart, column: 1 };
     const rendered = renderChecked(source.body.text, 'body', render, file, (p) => (p === undefined ? bodyPlace : { line: bodyStart + p.line - 1, column: p.column }), out);
-    if (!rendered) return { html: '', refs, anchors };
+    if (!rendered) return { html: '', refs, anchors: undefined };
     body = rendered.html;
     reportHtml(rendered.problems, file, inBody, out);
     refs = rendered.refs.map((r, index) => ({ ...r, ...inBody(r), field: 'body', index }));
@@ -245,6 +246,7 @@ const HTML_CODES: Record<HtmlProblem['kind'], Code> = {
   forbidden: 'lesson/forbidden-html',
   'event-handler': 'lesson/event-handler',
   'javascript-url': 'lesson/javascript-url',
+  'unknown-element': 'lesson/unknown-element',
 };
 
 /**
@@ -258,6 +260,10 @@ function renderChecked(text: string, what: string, render: RenderFn, file: strin
     return undefined;
   }
   const rendered = render(text);
+  if (rendered.tooDeep) {
+    out.push(diag('lesson/nested-too-deep', file, place(rendered.tooDeep), tooDeepMessage(rendered.tooDeep, what)));
+    return undefined;
+  }
   if (rendered.stopped) {
     out.push(diag('lesson/render-budget', file, place(), renderStoppedMessage(rendered.stopped, what)));
     return undefined;

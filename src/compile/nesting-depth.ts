@@ -1,13 +1,16 @@
 /**
- * A linear pre-check of nesting depth in Markdown, run before it is parsed (PURE). The parser
- * (micromark → mdast → hast) recurses once per level and slows down superlinearly with depth:
- * about 2,000 nested block quotes, list items or HTML elements overflow the stack, and a few
- * hundred nested lists take seconds. No lesson needs such depth, so it is refused here, at the
- * place the limit is crossed, in one pass over the text that never recurses.
+ * Linear checks of nesting depth (PURE). The parser (micromark → mdast → hast) recurses once
+ * per level and slows down superlinearly with depth: about 2,000 nested block quotes, list
+ * items or HTML elements overflow the stack, and a few hundred nested lists take seconds. No
+ * lesson needs such depth, so it is refused, at the place the limit is crossed, in one pass
+ * that never recurses.
  *
- * The check is deliberately coarse (it does not skip code blocks, for instance): it may count
- * a construct the parser would not, never one less than the parser nests. The limits are far
- * above what any real lesson holds.
+ * Containers (block quotes, list items) are counted in the Markdown before it is parsed: the
+ * check is deliberately coarse, it may count a container the parser would not, never one less.
+ * HTML elements are counted in the raw HTML the Markdown parser found (`findDeepHtml`, called
+ * by render.ts between mdast, where HTML is flat text, and hast, where it nests): exactly what
+ * would nest, so `Vec<T>` in a code block or in inline code is never counted. The limits are
+ * far above what any real lesson holds.
  */
 
 /** Block quotes and list items nested in one another (counted together: both are containers). */
@@ -34,10 +37,41 @@ export function tooDeepMessage(found: TooDeep, what: string): string {
   return `${found.construct} are nested more than ${found.limit} deep in the ${what}; it was not rendered (flatten the nesting)`;
 }
 
-/** The first place where `markdown` nests too deep, or undefined. */
+/** The first place where the containers of `markdown` nest too deep, or undefined (HTML: findDeepHtml). */
 export function findTooDeep(markdown: string): TooDeep | undefined {
-  return findDeepContainers(markdown) ?? findDeepHtml(markdown);
+  return findDeepContainers(markdown);
 }
+
+/** A piece of raw HTML and the 1-based place in the Markdown text where it starts. */
+export interface RawHtml {
+  value: string;
+  line: number;
+  column: number;
+}
+
+/** A start or end tag: `/` for an end tag, its name, `/` when self-closing. */
+export const HTML_TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*?(\/?)>/g;
+
+/** Each tag of `pieces`, in order, with its place (a line after the first of a piece starts at column 1). */
+export function* htmlTags(pieces: Iterable<RawHtml>): Generator<{ end: boolean; name: string; selfClosing: boolean; text: string; line: number; column: number }> {
+  for (const piece of pieces) {
+    const tag = new RegExp(HTML_TAG.source, 'g');
+    let line = piece.line;
+    let lineStart = 0;
+    let lineColumn = piece.column;
+    let seen = 0;
+    for (let m = tag.exec(piece.value); m; m = tag.exec(piece.value)) {
+      for (let nl = piece.value.indexOf('\n', seen); nl !== -1 && nl < m.index; nl = piece.value.indexOf('\n', nl + 1)) {
+        line++;
+        lineStart = nl + 1;
+        lineColumn = 1;
+      }
+      seen = m.index;
+      yield { end: m[1] === '/', name: m[2]!.toLowerCase(), selfClosing: m[3] === '/', text: m[0], line, column: lineColumn + m.index - lineStart };
+    }
+  }
+}
+
 
 const isSpace = (c: number) => c === 0x20 || c === 0x09;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
@@ -94,27 +128,13 @@ function findDeepContainers(text: string): TooDeep | undefined {
   return undefined;
 }
 
-/** HTML elements open at once, counting start and end tags in one pass. */
-function findDeepHtml(text: string): TooDeep | undefined {
-  const tag = /<(\/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*?(\/?)>|\n/g;
+/** HTML elements open at once in the raw HTML of a text, counting start and end tags in one pass. */
+export function findDeepHtml(pieces: Iterable<RawHtml>): TooDeep | undefined {
   let depth = 0;
-  let line = 1;
-  let lineStart = 0;
-  for (let m = tag.exec(text); m; m = tag.exec(text)) {
-    if (m[0] === '\n') {
-      line++;
-      lineStart = m.index + 1;
-      continue;
-    }
-    const place = { line, column: m.index - lineStart + 1 };
-    for (let nl = m[0].indexOf('\n'); nl !== -1; nl = m[0].indexOf('\n', nl + 1)) {
-      line++;
-      lineStart = m.index + nl + 1;
-    }
-    const name = m[2]!.toLowerCase();
-    if (NOT_NESTING.has(name) || m[3] === '/') continue;
-    if (m[1] === '/') depth = Math.max(0, depth - 1);
-    else if (++depth > MAX_HTML_DEPTH) return { construct: 'HTML elements', limit: MAX_HTML_DEPTH, ...place };
+  for (const tag of htmlTags(pieces)) {
+    if (NOT_NESTING.has(tag.name) || tag.selfClosing) continue;
+    if (tag.end) depth = Math.max(0, depth - 1);
+    else if (++depth > MAX_HTML_DEPTH) return { construct: 'HTML elements', limit: MAX_HTML_DEPTH, line: tag.line, column: tag.column };
   }
   return undefined;
 }

@@ -14,9 +14,22 @@ export const RENDER_MS_PER_CHAR = 0.05;
 /** Old-generation heap of a rendering worker: a 200,000-character lesson needs under 100 MB. */
 export const RENDER_HEAP_MB = 128;
 
+/**
+ * The budget of a whole run for renderings that get stopped: each hostile lesson may take its
+ * own budget (11 s at the longest), so without this ten of them would keep a CI job busy for
+ * minutes. Once the budgets of the renderings stopped in one run add up to this (two of the
+ * longest lessons), nothing more is rendered in that run: the texts being rendered and every
+ * text left are reported as not rendered ('run'), and the run ends with the slow lessons
+ * named. A text stopped over its time counts its budget, not the time measured, so a loaded
+ * machine meets the same bound (one stopped over its memory counts the time it took). A
+ * realistic course never stops a rendering, so never meets it.
+ */
+export const RUN_SLOW_MS = 20_000;
+
 /** Why a rendering was stopped. */
 export interface RenderStop {
-  reason: 'time' | 'memory' | 'stack';
+  /** 'run': not rendered at all, the run's budget for slow renderings being spent (RUN_SLOW_MS). */
+  reason: 'time' | 'memory' | 'stack' | 'run';
   /** The limit it hit, for the message: "6.0 s", "160 MB" ('' for the stack). */
   limit: string;
 }
@@ -30,12 +43,19 @@ export function timeStop(length: number): RenderStop {
   return { reason: 'time', limit: `${(renderTimeLimitMs(length) / 1000).toFixed(1)} s` };
 }
 
+export function runStop(): RenderStop {
+  return { reason: 'run', limit: `${RUN_SLOW_MS / 1000} s` };
+}
+
 export function memoryStop(): RenderStop {
   return { reason: 'memory', limit: `${RENDER_HEAP_MB} MB` };
 }
 
 /** The message of a diagnostic for a stopped rendering of the `what` ("body", "description"). */
 export function renderStoppedMessage(stop: RenderStop, what: string): string {
+  if (stop.reason === 'run') {
+    return `the ${what} was not rendered: lessons stopped over their budget (their errors name them) used up this run's ${stop.limit} for slow renderings; fix those and run again`;
+  }
   const did =
     stop.reason === 'time' ? `did not finish within ${stop.limit}` : stop.reason === 'memory' ? `needed more than ${stop.limit} of memory` : `overflowed the parser's stack`;
   return `rendering the ${what} ${did} (the budget of one lesson); it was stopped. Some construct makes the Markdown parser slow: look for long runs of unclosed brackets, links or tags`;

@@ -18,6 +18,8 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Data, type Processor } from 'unified';
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
+import { isUnknownElement } from './html-elements.js';
+import { findDeepHtml, htmlTags, type RawHtml, type TooDeep } from './nesting-depth.js';
 import type { RenderStop } from './render-budget.js';
 
 /** A local reference in the Markdown: a repo path, a site-root path or a `#fragment`. */
@@ -38,6 +40,8 @@ export interface RenderResult {
   problems: HtmlProblem[];
   /** Set when rendering was stopped over its budget (source/render-pool.ts); html is then empty. */
   stopped?: RenderStop;
+  /** Set when the raw HTML nests too deep to be parsed (nesting-depth.ts); html is then empty. */
+  tooDeep?: TooDeep;
   /** Every id (headings included) and `<a name>` a `#fragment` can reach. */
   anchors: string[];
   refs: LocalRef[];
@@ -84,9 +88,9 @@ export function renderMarkdown(markdown: string): RenderResult {
   const problems: HtmlProblem[] = [];
   // Hand-written walks (document order, as unist-util-visit): a generic visitor costs more
   // than the work done at each node.
-  let hasHtml = false;
+  const rawHtml: RawHtml[] = [];
   const walkMdast = (node: MdastNodes): void => {
-    if (node.type === 'html') hasHtml = true;
+    if (node.type === 'html') rawHtml.push({ value: node.value, line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1 });
     else if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
       const start = node.position?.start ?? { line: 1, column: 1 };
       problems.push({ kind: 'javascript-url', message: `javascript: URL in a ${node.type}`, line: start.line, column: start.column });
@@ -94,6 +98,11 @@ export function renderMarkdown(markdown: string): RenderResult {
     if ('children' in node) for (const child of node.children) walkMdast(child);
   };
   walkMdast(mdast);
+  const hasHtml = rawHtml.length > 0;
+  // Raw HTML is flat text in mdast and nests in hast: its depth is checked before it can nest.
+  const tooDeep = findDeepHtml(rawHtml);
+  if (tooDeep) return { html: '', problems: [], anchors: [], refs: [], tooDeep };
+  problems.push(...unknownElements(rawHtml));
   // Only raw HTML can hold elements the school rejects; Markdown syntax cannot produce them.
   const hast = (hasHtml ? toRawHast : toHast).runSync(mdast) as HastRoot;
   if (hasHtml) problems.push(...findHtmlProblems(hast));
@@ -128,6 +137,19 @@ export function renderHtmlBody(html: string): RenderResult {
     markLocalRefs(node, refs);
   });
   return { html: refs.length === 0 ? html : toHtml(hast, { allowDangerousHtml: true }), problems, anchors, refs };
+}
+
+/** A warning for each tag a browser would take for an unknown element and show as nothing (`Box<T>`, `<ENTER>`). */
+function unknownElements(rawHtml: readonly RawHtml[]): HtmlProblem[] {
+  const found: HtmlProblem[] = [];
+  // A tag inside an HTML comment is shown by nobody, on purpose (blanked, so places stay).
+  const uncommented = rawHtml.map((h) => ({ ...h, value: h.value.replace(/<!--[\s\S]*?-->/g, (c) => c.replace(/[^\n]/g, ' ')) }));
+  for (const tag of htmlTags(uncommented)) {
+    if (!isUnknownElement(tag.name)) continue;
+    const shown = tag.text.length > 40 ? `${tag.text.slice(0, 39)}…` : tag.text;
+    found.push({ kind: 'unknown-element', message: `${shown} is not an HTML element, yet a browser reads it as one: learners see nothing of it`, line: tag.line, column: tag.column });
+  }
+  return found;
 }
 
 /** Call `fn` on every element of `tree`, in document order (as unist-util-visit, without its cost). */

@@ -9,7 +9,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CourseConfig } from '../model/config.js';
 import type { LessonAsset, LessonFields } from '../model/desired.js';
-import { assetFileName } from '../model/assets.js';
+import { assetFileName, MAX_ASSET_BYTES, type RefusedFile } from '../model/assets.js';
 import { lessonLinkMarker } from '../model/lesson-links.js';
 import { diag } from './codes.js';
 import type { PlacedRef } from './compile-lesson.js';
@@ -20,11 +20,16 @@ import { suggest } from './suggest.js';
 export interface RepoIndex {
   /** Every file of the repo that is not a lesson (images, PDFs, READMEs…): path → sha256. */
   files: ReadonlyMap<string, string>;
-  /** Every lesson file: path → its key and anchors. */
-  lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string> }>;
+  /**
+   * Every lesson file: path → its key, its anchors (undefined when its body did not render:
+   * then unknown, and a `#fragment` to it is not judged) and whether it is a draft.
+   */
+  lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string> | undefined; draft?: boolean }>;
   config: CourseConfig;
   /** Files in the repo that coursesync.yaml `ignore:` leaves out. */
   ignored?: ReadonlySet<string>;
+  /** Paths no lesson may publish (links into private or ignored paths, files too large): a reference to one, or under one, is refused. */
+  refused?: ReadonlyMap<string, RefusedFile>;
 }
 
 export interface ResolvedLesson {
@@ -88,13 +93,13 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
   const assets = new Map<string, LessonAsset>();
   const links = new Set<string>();
   const deps = new Set<string>();
-  const own = index.lessons.get(path)?.anchors ?? new Set<string>();
+  const own = index.lessons.get(path)?.anchors;
   for (const ref of refs) {
     const place = { line: ref.line, column: ref.column };
     const { rawPath, target, fragment } = refTarget(path, ref.url);
     urls[ref.field][ref.index] = ref.url;
     if (rawPath === '') {
-      if (fragment !== undefined && fragment !== '' && !own.has(fragment)) missingAnchor(path, place, fragment, 'this lesson', own, out);
+      if (fragment !== undefined && fragment !== '' && own && !own.has(fragment)) missingAnchor(path, place, fragment, 'this lesson', own, out);
       continue;
     }
     if (target === undefined) {
@@ -104,7 +109,8 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const [, readme] = lessonCandidates(target);
     const lesson = index.lessons.get(target) ?? index.lessons.get(readme);
     if (lesson && !ref.image) {
-      if (fragment !== undefined && fragment !== '' && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, target, lesson.anchors, out);
+      if (fragment !== undefined && fragment !== '' && lesson.anchors && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, target, lesson.anchors, out);
+      if (lesson.draft && fields.is_published) out.push(diag('lesson/link-to-draft', path, place, `${JSON.stringify(ref.url)} links to ${target}, a draft (is_published: false): learners of this published lesson cannot open it`));
       if (index.config.school?.lesson_url === undefined) {
         out.push(diag('lesson/needs-lesson-url', path, place, `the link ${JSON.stringify(ref.url)} goes to the lesson ${target}, and coursesync.yaml sets no school.lesson_url to link lesson pages`));
         continue;
@@ -112,6 +118,11 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       links.add(lesson.key);
       deps.add(index.lessons.has(target) ? target : readme);
       urls[ref.field][ref.index] = lessonLinkMarker(lesson.key) + (fragment !== undefined ? `#${encodeURIComponent(fragment)}` : '');
+      continue;
+    }
+    const refusal = refusedAt(index.refused, target);
+    if (refusal) {
+      out.push(refusedRef(path, place, ref.url, refusal));
       continue;
     }
     // A folder link (`../solution/`) shows its README, as on GitHub.
@@ -151,6 +162,25 @@ export function fieldsAsWritten(fields: LessonFields, refs: readonly PlacedRef[]
   for (const ref of refs) urls[ref.field][ref.index] = ref.url;
   const fill = (html: string, field: PlacedRef['field']) => html.replace(REF_MARKER, (m, i: string) => escapeAttribute(urls[field][Number(i)] ?? m));
   return { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') };
+}
+
+/** The refusal of `target` or of a folder above it (a folder link `gitdir -> .git` refuses `gitdir/config`). */
+function refusedAt(refused: RepoIndex['refused'], target: string): { at: string; why: RefusedFile } | undefined {
+  if (!refused || refused.size === 0) return undefined;
+  for (let at = target; at !== ''; at = dirOf(at)) {
+    const why = refused.get(at);
+    if (why) return { at, why };
+  }
+  return undefined;
+}
+
+function refusedRef(path: string, place: { line: number; column: number }, url: string, { at, why }: { at: string; why: RefusedFile }): Diagnostic {
+  if (why.kind === 'too-large') {
+    const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+    return diag('lesson/asset-too-large', path, place, `${JSON.stringify(url)}: ${at} is ${mb(why.bytes)}, over the ${mb(MAX_ASSET_BYTES)} a published file may have`);
+  }
+  const where = why.why === 'ignored' ? 'a path `ignore:` leaves out' : 'inside a hidden folder or node_modules';
+  return diag('lesson/asset-private', path, place, `${JSON.stringify(url)}: ${at} is a symlink to ${why.real}, ${where}, and is never published`);
 }
 
 function missingAnchor(path: string, place: { line: number; column: number }, fragment: string, where: string, anchors: ReadonlySet<string>, out: Diagnostic[]): void {

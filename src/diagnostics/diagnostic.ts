@@ -44,12 +44,36 @@ export function hasErrors(list: readonly Diagnostic[]): boolean {
 }
 
 /**
- * Control characters (newlines, carriage returns, escapes) written as `\n`, `\r`, `\u001b`: a
- * file name or message is printed on one line, so it can neither start a line of its own (a
- * GitHub workflow command such as `::error::`) nor drive the terminal.
+ * Characters never printed as they are: C0 and C1 controls (a newline could start a line of
+ * its own, e.g. a GitHub workflow command such as `::error::`; an escape drives the terminal)
+ * and the bidirectional controls that reorder how a line reads (U+200E, U+200F, U+202A–U+202E,
+ * U+2066–U+2069: "Trojan Source"). The one list every output escapes with escapeControl.
+ */
+export const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Does `s` hold a character escapeControl would escape? */
+export const hasUnsafeChar = (s: string): boolean => UNSAFE_CHAR.test(s);
+const UNSAFE_CHAR = new RegExp(UNSAFE_CHARS.source);
+
+/**
+ * Every unsafe character written as an escape: `\n`, `\r`, `\t`, else `\u001b`, `\u202e`
+ * (as JSON writes them), so a file name, lesson name or message prints on one line, in order.
  */
 export function escapeControl(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => JSON.stringify(ch).slice(1, -1));
+  return s.replace(UNSAFE_CHARS, (ch) => (ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : ch === '\t' ? '\\t' : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+/** A value as JSON text, safe to print: quoted, with every unsafe character escaped. */
+export function quoted(v: unknown): string {
+  return escapeControl(JSON.stringify(v) ?? String(v));
+}
+
+/**
+ * JSON text with the unsafe characters JSON.stringify leaves raw (C1 and bidirectional
+ * controls; it escapes C0 itself) written as `\uXXXX`: the same value, safe on a terminal.
+ */
+export function printableJson(json: string): string {
+  return json.replace(/[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, escapeControl);
 }
 
 /** The plain-text form: `path:line:col error message [code]`, the excerpt and the hint, indented. */

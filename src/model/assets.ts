@@ -12,3 +12,25 @@ export function assetFileName(path: string, digest: string): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'file';
   return `${safe(stem)}.${digest.slice(0, DIGEST_CHARS)}${ext ? `.${safe(ext).toLowerCase()}` : ''}`;
 }
+
+/**
+ * The largest file a lesson may publish. Digests and copies are streamed, so the bound is for
+ * the static host and the learner's download, not for memory: large media belongs on a video
+ * or file host, linked by URL.
+ */
+export const MAX_ASSET_BYTES = 100 * 1024 * 1024;
+
+/**
+ * The part of a repo path no lesson may publish (PURE): a hidden file or folder (`.git`,
+ * `.env`, `.coursesync`) or `node_modules`. The repo walk never enters them; a symlink is how a
+ * path leads there, so the real path of every published file is checked with this.
+ */
+export function privatePart(realPath: string): string | undefined {
+  return realPath.split('/').find((part) => part.startsWith('.') || part === 'node_modules');
+}
+
+/** Why a path in the repo cannot be published, as read (source/) and completed by `ignore:` (compile/). */
+export type RefusedFile =
+  /** A symlink (to a file or a folder) whose real path is private or ignored. */
+  | { kind: 'link'; real: string; why: 'private' | 'ignored' }
+  | { kind: 'too-large'; bytes: number };

@@ -15,8 +15,15 @@ const LessonKey = z
   .regex(LESSON_KEY_PATTERN, 'a key is letters, digits, ".", "_" and "-", starting with a letter or digit')
   .max(MAX_NAME_LENGTH);
 
-/** Lesson name: the school's rule (1 to 255 code points, not blank), also a `pattern` in the schema. */
-const LessonName = lessonName().describe('Lesson name shown in the school, 1 to 255 characters, not blank.');
+/**
+ * Lesson name: the school's rule (1 to 255 code points, not blank), also a `pattern` in the
+ * schema, and ours: no bidirectional control that reorders how the name reads wherever it is
+ * shown (U+202A–U+202E, U+2066–U+2069, "Trojan Source"; the marks U+200E/U+200F are ordinary
+ * right-to-left text and are kept). Bodies keep every character: right-to-left lessons need them.
+ */
+const LessonName = lessonName()
+  .regex(/^[^\u202a-\u202e\u2066-\u2069]*$/, 'must not hold a bidirectional control character (U+202A to U+202E, U+2066 to U+2069): it would reorder how the name reads')
+  .describe('Lesson name shown in the school, 1 to 255 characters, not blank, no bidirectional control character.');
 
 const VideoSource = z.string().min(1).max(MAX_CONTENT_LENGTH);
 

@@ -3,6 +3,7 @@
  * Text is already decoded: UTF-8 checked, BOM stripped, CRLF turned into LF.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { RefusedFile } from './assets.js';
 
 export interface SourceFile {
   /** Repo-relative path, `/` separators. */
@@ -46,6 +47,16 @@ export interface SourceTree {
    * lessons may reference. Hidden folders and node_modules are left out, as for lessons.
    */
   files?: ReadonlyMap<string, string>;
+  /**
+   * Files of `files` reached through a symlink, and folder links: path → real repo path (a
+   * folder's ends in `/`), so that `ignore:` can refuse a link into an ignored path.
+   */
+  linked?: ReadonlyMap<string, string>;
+  /**
+   * Paths a lesson may not reference, and why: a symlink (file or folder) into a hidden folder
+   * or node_modules, a file over the asset size limit. Never in `files`.
+   */
+  refused?: ReadonlyMap<string, RefusedFile>;
   /** Problems found while reading (unreadable files, bad encoding, symlinks leaving the repo). */
   diagnostics: Diagnostic[];
 }

@@ -3,6 +3,7 @@
  * fields by their front-matter key, the lesson file's diff (or a new file's preview), and one
  * line saying why a Markdown diff is missing. With `htmlDiff`, bodies are diffed as HTML.
  */
+import { escapeControl } from '../diagnostics/diagnostic.js';
 import { LONG_FIELDS, diffLinesOf, showValue } from './describe-change.js';
 import { isCall, type PlanChange } from './plan-schema.js';
 import { isFingerprint } from '../model/state/fingerprint.js';
@@ -37,6 +38,24 @@ const CAUSE_TEXT = {
 
 /** The detail lines of one change. */
 export function changeDetail(c: PlanChange, options: DetailOptions = {}): ChangeDetail {
+  return printable(detailOf(c, options));
+}
+
+/** A line of the author's text with its unsafe characters escaped; tabs (code) are kept. */
+const line = (s: string) => s.split('\t').map(escapeControl).join('\t');
+
+/** Every line of a detail with its unsafe characters escaped (file lines and HTML are the author's text). */
+function printable(d: ChangeDetail): ChangeDetail {
+  const out: ChangeDetail = {
+    fields: d.fields.map((f) => ({ label: f.label, change: escapeControl(f.change) })),
+    diffs: d.diffs.map((x) => ({ title: x.title, lines: x.lines.map(line) })),
+    notes: d.notes.map(escapeControl),
+  };
+  if (d.preview) out.preview = { summary: escapeControl(d.preview.summary), lines: d.preview.lines.map(line) };
+  return out;
+}
+
+function detailOf(c: PlanChange, options: DetailOptions): ChangeDetail {
   const src = isCall(c) ? options.sources?.get(c.call_id) : undefined;
   if (c.action === 'create' && !options.htmlDiff) {
     return { fields: [], preview: createPreview(c, src?.after ?? null), diffs: [], notes: [] };

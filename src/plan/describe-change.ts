@@ -2,6 +2,7 @@
  * Shared pieces of the plan renderings (PURE): the summary line, how a value and a body diff
  * are shown, and which changes count as "changes" for --detailed-exitcode.
  */
+import { quoted } from '../diagnostics/diagnostic.js';
 import { isFingerprint } from '../model/state/fingerprint.js';
 import { showPendingLinks } from '../model/lesson-links.js';
 import { structuredPatch } from 'diff';
@@ -55,7 +56,7 @@ export function summaryLine(summary: PlanSummary): string {
 export function showValue(v: FieldChange['before']): string {
   if (v === null) return 'null';
   if (typeof v !== 'string') return String(v);
-  const s = JSON.stringify(showPendingLinks(v));
+  const s = quoted(showPendingLinks(v));
   return s.length > 82 ? `${s.slice(0, 79)}…"` : s;
 }
 
@@ -111,6 +112,6 @@ export function headline(c: PlanChange): string {
     case 'drift':
       return `(${c.lesson_id}) was changed in the school since the last apply: ${c.drifted.join(', ')}`;
     case 'uncertain':
-      return `create of "${c.name}" in ${c.section_id} was interrupted${c.since ? ` at ${c.since}` : ''}; its outcome is unknown`;
+      return `create of ${quoted(c.name)} in ${c.section_id} was interrupted${c.since ? ` at ${c.since}` : ''}; its outcome is unknown`;
   }
 }

@@ -4,6 +4,7 @@
  * state) with the view after it (the plan's calls replayed on the state's positions). The rules
  * and their levels are in docs/learner-impact.md; their names in src/model/acknowledge.ts.
  */
+import { quoted } from '../diagnostics/diagnostic.js';
 import { IMPACT_LEVELS, IMPACT_RULES, type ImpactRule } from '../model/acknowledge.js';
 import type { DesiredLesson, DesiredState, LessonFields } from '../model/desired.js';
 import { learnerView, type LearnerLesson, type LearnerProgram, type LearnerLessonInput, type LearnerProgramInput, type LearnerView, type SectionFacts } from '../learner/learner-model.js';
@@ -111,7 +112,7 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   const add = (rule: ImpactRule, l: { key: string; path: string }, message: string) =>
     out.push({ level: IMPACT_RULES[rule], rule, key: l.key, path: l.path, message });
   // Quoted as JSON: a name holding a newline or a quote stays on one line, unambiguous.
-  const name = (l: LearnerLesson) => JSON.stringify(l.name);
+  const name = (l: LearnerLesson) => quoted(l.name);
   const section = (l: LearnerLesson) => l.sectionPath || `section ${l.sectionId}`;
 
   for (const a of after.lessons.values()) {

@@ -1,10 +1,11 @@
 /** The plan as versioned JSON (PURE): `--json`, `--format json` and `--out plan.json`. */
+import { printableJson } from '../diagnostics/diagnostic.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { PLAN_FORMAT_VERSION, PlanSchema, type Plan } from './plan-schema.js';
 
 /** Plan JSON with 2-space indent and a trailing newline. */
 export function renderJson(plan: Plan): string {
-  return JSON.stringify(plan, null, 2) + '\n';
+  return printableJson(JSON.stringify(plan, null, 2)) + '\n';
 }
 
 /** Parse a saved plan (`apply plan.json`); a wrong or newer file is a clear error naming it. */

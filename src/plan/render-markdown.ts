@@ -7,6 +7,7 @@
  * comment says so plainly. A failed plan is a comment too (renderFailureMarkdown), so the
  * previous plan never stays up looking current.
  */
+import { escapeControl } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { placeOf, sortDiagnostics } from '../diagnostics/diagnostic.js';
 import type { Plan, PlanChange } from './plan-schema.js';
@@ -57,7 +58,7 @@ const TITLES: Record<PlanChange['action'], string> = {
 
 /** Escape text placed in Markdown/HTML so lesson names cannot inject markup. */
 function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/([\\`*[\]|])/g, '\\$1');
+  return escapeControl(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/([\\`*[\]|])/g, '\\$1');
 }
 
 /** A code fence longer than any backtick run in the content. */

@@ -4,7 +4,7 @@
  * HTML changes although their file did not, grouped by cause, one line each.
  */
 import pc from 'picocolors';
-import { formatDiagnostic } from '../diagnostics/diagnostic.js';
+import { escapeControl, formatDiagnostic } from '../diagnostics/diagnostic.js';
 import { isCall, type Plan, type PlanChange } from './plan-schema.js';
 import { SYMBOL, diffLinesOf, headline, summaryLine } from './describe-change.js';
 import { changeDetail, type DetailOptions } from './change-detail.js';
@@ -41,14 +41,14 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
     out.push(c.bold(`${htmlOnlyTitle(group.cause, group.steps.length)}:`));
     for (const step of group.steps) {
       const why = group.cause === 'references' && step.why?.length ? `: ${step.why.join('; ')}` : '';
-      out.push(`  ${tint.update(SYMBOL.update)} ${step.path} (${step.lesson_id})${c.dim(why)}`);
+      out.push(`  ${tint.update(SYMBOL.update)} ${escapeControl(step.path)} (${step.lesson_id})${c.dim(escapeControl(why))}`);
       if (options.htmlDiff) for (const f of step.fields) out.push(`      ${fieldLabel(f.field)}:`, ...diffLinesOf(f.before, f.after).map((d) => `        ${tintDiff(d, c)}`));
     }
     out.push('');
   }
   // (Not once a selection was made: the plan then says what it held back.)
   if (groups.length > 0 && !heldBackNote(plan)) out.push(c.dim('(`--skip-html-only` applies the rest without them, `--html-only` applies only them)'), '');
-  for (const r of plan.renames) out.push(`  renamed: ${r.from} → ${r.to} (matched through aliases; state only)`);
+  for (const r of plan.renames) out.push(`  renamed: ${escapeControl(r.from)} → ${escapeControl(r.to)} (matched through aliases; state only)`);
   if (plan.renames.length > 0) out.push('');
   for (const w of plan.warnings ?? []) out.push(c.yellow(formatDiagnostic(w)));
   if (plan.warnings?.length) out.push('');
@@ -64,9 +64,9 @@ function tintDiff(d: string, c: Colors): string {
 }
 
 function renderChange(change: PlanChange, tint: (s: string) => string, c: Colors, options: DetailOptions): string[] {
-  const lines = [`  ${tint(SYMBOL[change.action])} ${c.bold(change.path)} ${headline(change)}`];
-  if (change.action === 'uncertain') lines.push(`      ${c.dim(`key ${change.key}: ${change.hint}`)}`);
-  if ('why' in change && change.why) for (const why of change.why) lines.push(`      ${c.dim(`because: ${why}`)}`);
+  const lines = [`  ${tint(SYMBOL[change.action])} ${c.bold(escapeControl(change.path))} ${escapeControl(headline(change))}`];
+  if (change.action === 'uncertain') lines.push(`      ${c.dim(escapeControl(`key ${change.key}: ${change.hint}`))}`);
+  if ('why' in change && change.why) for (const why of change.why) lines.push(`      ${c.dim(`because: ${escapeControl(why)}`)}`);
   const detail = changeDetail(change, options);
   if (detail.preview) {
     lines.push(`      ${detail.preview.summary}`);

@@ -4,6 +4,7 @@
  * its file, and a field by its front-matter key (`video: host_a`, not `settings_embed_host_a`).
  * The texts come from the caller (src/sync/plan-sources.ts reads them from git and the work tree).
  */
+import { quoted } from '../diagnostics/diagnostic.js';
 import { FRONT_MATTER_KEY } from '../model/front-matter-keys.js';
 import type { LessonField } from '../school-api/school-rules.js';
 import { isFingerprint } from '../model/state/fingerprint.js';
@@ -46,7 +47,7 @@ const PREVIEW_WIDTH = 100;
  */
 export function createPreview(step: CallStep, file: string | null): { summary: string; lines: string[] } {
   const value = (f: string) => step.fields.find((c) => c.field === f)?.after;
-  const parts = [`name ${JSON.stringify(value('name') ?? '')}`, String(value('lesson_type') ?? 'video')];
+  const parts = [`name ${quoted(value('name') ?? '')}`, String(value('lesson_type') ?? 'video')];
   if (value('is_published') === false) parts.push('draft');
   const drip = value('drip_delay');
   if (typeof drip === 'number' && drip > 0) parts.push(`unlocks ${drip} day${drip === 1 ? '' : 's'} after its section`);

@@ -55,8 +55,11 @@ export type VideoSourceField = (typeof VIDEO_SOURCE_PRIORITY)[number];
 
 /** An id or a reference name: 1 to 255 characters. */
 export const schoolId = () => z.string().min(1).max(MAX_NAME_LENGTH);
-/** A lesson name: 1 to 255 characters, never blank (keyword `pattern` for an all-whitespace one). */
-export const lessonName = () => z.string().min(1).max(MAX_NAME_LENGTH).regex(/\S/, 'must not be blank');
+/**
+ * A lesson name: 1 to 255 characters, never blank (keyword `pattern` for an all-whitespace one).
+ * `abort`: an empty name is reported once, not also as blank.
+ */
+export const lessonName = () => z.string().min(1, { abort: true }).max(MAX_NAME_LENGTH).regex(/\S/, 'must not be blank');
 export const contentText = () => z.string().max(MAX_CONTENT_LENGTH);
 export const lessonType = () => z.enum(LESSON_TYPES);
 export const contentFormat = () => z.enum(CONTENT_FORMATS);

@@ -1,7 +1,8 @@
 /**
  * Walk a course repo and read the files coursesync cares about (I/O): coursesync.yaml,
  * program.yaml, section.yaml and *.md. Hidden folders (.git, .coursesync), node_modules and
- * symlinks that leave the repo are never followed; a symlink loop is reported, not walked.
+ * symlinks that leave the repo or lead into those folders are never followed (a lesson that
+ * references one is refused); a symlink loop is reported, not walked.
  * With the stat index (stat-index.ts), a lesson file or referenced file whose stat data is
  * unchanged is not read: its digest comes from the index and a lesson's text is read on first
  * access (most lessons of a plan never need it).
@@ -12,9 +13,10 @@ import { closeSync, createReadStream, fstatSync, openSync, readFileSync, statSyn
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { hasUnsafeChar, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { diag } from '../compile/codes.js';
+import { MAX_ASSET_BYTES, privatePart, type RefusedFile } from '../model/assets.js';
 import type { LessonSource, SourceFile, SourceTree } from '../model/source-tree.js';
 import { splitFrontMatter } from './split-front-matter.js';
 import { StatIndex } from './stat-index.js';
@@ -22,7 +24,6 @@ import { StatIndex } from './stat-index.js';
 /** Files larger than this are reported, not read: no lesson needs 10 MB of text. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IGNORED_DIRS = new Set(['node_modules']);
-const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
 
 export type Kind = 'config' | 'program' | 'section' | 'lesson';
 
@@ -55,7 +56,10 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
   const found: Array<{ rel: string; abs: string; kind: Kind }> = [];
   // Files lessons may reference (images, PDFs…): only their digests are read.
   const others: Array<{ rel: string; abs: string }> = [];
+  const linked = new Map<string, string>();
+  const refused = new Map<string, RefusedFile>();
   const visited = new Set<string>();
+  const repoPath = (real: string) => path.relative(root, real).split(path.sep).join('/');
 
   // `absDir` is always a real path (links are resolved before walking), so `visited` catches
   // a link back to any folder already walked, however it was reached.
@@ -102,11 +106,21 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
         isDir = target.isDir;
         isFile = target.isFile;
         real = target.real;
+        const realRel = `${repoPath(real)}${isDir ? '/' : ''}`;
+        // A link into .git, .env, .coursesync or node_modules is never read: a lesson that
+        // references it (or a file under it) is refused, and a lesson or YAML file is reported.
+        if (privatePart(realRel) !== undefined && !name.startsWith('.')) {
+          if (isFile && kindOf(rel, name) !== undefined) diagnostics.push(diag('repo/symlink-private', rel, undefined, `symlink points to ${realRel}, inside a hidden folder or node_modules`));
+          else refused.set(rel, { kind: 'link', real: realRel, why: 'private' });
+          continue;
+        }
         // A link to a folder that holds it is a loop: reported (found by the hostile-input test).
         if (isDir && isInside(real, absDir) && !name.startsWith('.')) {
           diagnostics.push(diag('repo/broken-symlink', rel, undefined, 'symlink loop: it points to a folder that contains it'));
           continue;
         }
+        // Kept so that `ignore:` can refuse a link into an ignored folder, walked here or not.
+        if (isDir) linked.set(rel, realRel);
         // A link to a folder already walked elsewhere would read its files twice.
         if (isDir && visited.has(real)) continue;
       }
@@ -117,12 +131,15 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
         const kind = kindOf(rel, name);
         if (name.startsWith('.')) continue;
         if (!kind) {
-          if (!CONTROL_CHAR.test(rel)) others.push({ rel, abs: real });
+          if (hasUnsafeChar(rel)) continue;
+          others.push({ rel, abs: real });
+          // `absDir` is real, so only a link (this one or a folder's) makes the two differ.
+          if (repoPath(real) !== rel) linked.set(rel, repoPath(real));
           continue;
         }
         // Found by the secrets test: a newline in a path printed in a plan or log could start a
         // GitHub workflow command (`::error::…`) of its own.
-        if (CONTROL_CHAR.test(rel)) diagnostics.push(diag('file/control-char-name', rel, undefined, 'the path holds a control character (a newline, a carriage return, an escape)'));
+        if (hasUnsafeChar(rel)) diagnostics.push(diag('file/control-char-name', rel, undefined, 'the path holds a control character (a newline, a carriage return, an escape, a bidirectional control)'));
         else found.push({ rel, abs, kind });
       }
     }
@@ -136,9 +153,12 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
   const files = new Map<string, string>();
   others.forEach((f, i) => {
     const digest = digests[i];
-    if (digest !== undefined) files.set(f.rel, digest);
+    if (typeof digest === 'string') files.set(f.rel, digest);
+    else if (digest !== undefined) refused.set(f.rel, digest);
   });
   const tree: SourceTree = { programs: [], sections: [], lessons: [], diagnostics, files };
+  if (linked.size > 0) tree.linked = linked;
+  if (refused.size > 0) tree.refused = refused;
   found.forEach((f, i) => {
     const file = read[i];
     if (!file) return;
@@ -226,9 +246,13 @@ function lazyLesson(abs: string, rel: string, digest: string): LessonSource {
   });
 }
 
-/** sha256 of a file, streamed (a referenced video or PDF may be large); undefined when unreadable. */
-async function digestOf(abs: string, rel: string, index: StatIndex | undefined): Promise<string | undefined> {
-  const stats = index ? statNow(abs) : undefined;
+/**
+ * sha256 of a file, streamed (a referenced video or PDF may be large); undefined when
+ * unreadable; a file over the asset limit is not read at all.
+ */
+async function digestOf(abs: string, rel: string, index: StatIndex | undefined): Promise<string | RefusedFile | undefined> {
+  const stats = statNow(abs);
+  if (stats && stats.size > BigInt(MAX_ASSET_BYTES)) return { kind: 'too-large', bytes: Number(stats.size) };
   const known = stats && index?.lookup(rel, stats);
   if (known !== undefined) return known;
   const digest = await new Promise<string | undefined>((resolve) => {
@@ -239,7 +263,7 @@ async function digestOf(abs: string, rel: string, index: StatIndex | undefined):
       .on('error', () => resolve(undefined));
   });
   // The stat was taken before the bytes were read: a change while reading shows next time.
-  if (digest !== undefined && stats && stats.isFile()) index?.record(rel, stats, digest);
+  if (digest !== undefined && stats && stats.isFile() && index) index.record(rel, stats, digest);
   return digest;
 }
 

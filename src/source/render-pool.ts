@@ -17,7 +17,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { memoryStop, RENDER_HEAP_MB, renderTimeLimitMs, safeInThread, timeStop, type RenderStop } from '../compile/render-budget.js';
+import { memoryStop, RENDER_HEAP_MB, renderTimeLimitMs, RUN_SLOW_MS, runStop, safeInThread, timeStop, type RenderStop } from '../compile/render-budget.js';
 import { renderMarkdown, type RenderResult } from '../compile/render.js';
 import type { WorkerAnswer } from './render-worker.js';
 
@@ -89,10 +89,16 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
   let running = 0;
   let everReady = false;
   let failure: Error | undefined;
+  /** The budgets (ms) of the renderings stopped so far; past RUN_SLOW_MS the run renders nothing more. */
+  let slowMs = 0;
+  let exhausted = false;
+  /** Stop the text a running worker is on (used once the run's budget is spent). */
+  const active = new Set<(why: RenderStop) => void>();
 
   return new Promise<RenderAllResult>((resolve, reject) => {
     const finish = () => {
       if (failure) return reject(failure);
+      if (exhausted) for (const [start, end] of queue.splice(0)) for (let i = start; i < end; i++) settle(i, stopped(runStop()));
       if (done < texts.length) {
         // No worker could start (a platform without them, say): render here rather than fail.
         if (running > 0 || everReady) return;
@@ -134,7 +140,7 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
         timer = setTimeout(check, Math.max(left, 10));
       };
       const feed = () => {
-        batch = queue.shift();
+        batch = exhausted ? undefined : queue.shift();
         if (!batch) return end(true);
         Atomics.store(progress, 0, -1n);
         worker.postMessage(texts.slice(batch[0], batch[1]));
@@ -144,20 +150,35 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
       /** Text `index` was stopped: report it, give the rest of its batch back (answers come per batch), replace the worker. */
       const stop = (index: number, why: RenderStop) => {
         if (ended || !batch) return;
+        const took = Date.now() - current().since;
         settle(index, stopped(why));
         if (index + 1 < batch[1]) queue.unshift([index + 1, batch[1]]);
         if (batch[0] < index) queue.unshift([batch[0], index]);
         batch = undefined;
+        // A text over its time is counted by its budget, not by the clock, so the same repo meets
+        // the bound however loaded the machine; one over its memory (fast) by the time it took.
+        if (why.reason === 'time') slowMs += renderTimeLimitMs(texts[index]!.length);
+        else if (why.reason !== 'run') slowMs += took;
+        if (!exhausted && slowMs >= RUN_SLOW_MS) {
+          // The run's budget for slow lessons is spent: stop every other worker's text too.
+          exhausted = true;
+          for (const other of [...active]) if (other !== stopCurrent) other(runStop());
+        }
         end(true);
       };
+      const stopCurrent = (why: RenderStop) => {
+        if (batch) stop(current().index, why);
+      };
+      active.add(stopCurrent);
       const end = (terminate: boolean) => {
         if (ended) return;
         ended = true;
+        active.delete(stopCurrent);
         clearTimeout(timer);
         running--;
         if (terminate) void worker.terminate();
         // Replace a worker that was stopped or died while work remains (a bounded number of times).
-        if (!failure && queue.length > 0 && everReady && running < wanted && starts < wanted + texts.length) return startWorker();
+        if (!failure && !exhausted && queue.length > 0 && everReady && running < wanted && starts < wanted + texts.length) return startWorker();
         if (running === 0) finish();
       };
       worker.on('message', (answer: WorkerAnswer) => {

@@ -3,6 +3,11 @@ import { ExitCode } from '../exit-codes.js';
 import { entry, plural } from './entry.js';
 
 export const COMMAND_ERRORS = {
+  'assets/refused': entry<{ path: string; real: string }>(
+    'a referenced file leads outside what a lesson may publish',
+    ({ path, real }) => `${path} is a link to ${real}, outside the repo or inside a hidden folder or node_modules: it is not copied`,
+    () => 'run `coursesync validate`: it names the lesson that references the file',
+  ),
   'assets/changed': entry<{ path: string }>('a referenced file changed while the assets were written', ({ path }) => `${path} changed while the assets were being written`, () => 'run `coursesync assets` again'),
   'cli/bad-port': entry<{ port: string }>('--port is not a port number', ({ port }) => `--port ${port} is not a port number from 0 to 65535`, () => 'e.g. --port 4300, or --port 0 for a free one', ExitCode.Usage),
   'cli/port-in-use': entry<{ port: number }>('the port to listen on is taken', ({ port }) => `port ${port} on 127.0.0.1 is already in use`, () => 'pick another with --port, or --port 0 for a free one'),
