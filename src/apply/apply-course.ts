@@ -1,9 +1,10 @@
 /**
  * The apply composer: lock the state → compile the repo once → build the plan (the same
  * buildPlan as `coursesync plan`) or check a saved one → resolve calls an interrupted apply left
- * pending → `--recreate` / `--replace` → refuse unacknowledged learner impact → hold back
- * lessons whose files are not published → check the section ids → confirm → record renames,
- * resolved sections and settled drift → run the plan (and, when lessons linked to lessons it
+ * pending → `--recreate` / `--replace` (the old lesson checked gone, planned without it) →
+ * refuse unacknowledged learner impact → hold back lessons whose files are not published →
+ * check the section ids → confirm → forget the replaced keys and record renames, resolved
+ * sections and settled drift → run the plan (and, when lessons linked to lessons it
  * created, the link-only pass) → read back lessons whose answers surprised us. The CLI
  * (src/cli/apply.ts) and the demo call this; it prints nothing.
  */
@@ -27,6 +28,7 @@ import { heldBackNote, selectHtmlOnly, type HtmlOnlySelection } from '../plan/ht
 import { findRepoLesson } from '../plan/uncertain-create.js';
 import { resolvePendingCalls, type LessonLookup, type ResolvePendingResult } from './resolve-pending.js';
 import { recordBuilds } from './record-builds.js';
+import { checkReplaced, withoutKeys } from './replace-lessons.js';
 import { compilerId } from '../source/lesson-cache-file.js';
 
 export interface ApplyCourseOptions extends ConnectionFlags {
@@ -197,22 +199,17 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
       });
       notice(`dropped the uncertain create(s) ${options.recreate.join(', ')}: they will be created again`);
     }
-    if (options.replace?.length) {
-      for (const key of options.replace) {
-        const problem = !store.data.lessons[key] ? 'the state tracks no lesson with that key' : !lookupIn(built.desired)(key) ? 'no lesson file of the repo has that key' : undefined;
-        if (problem) {
-          throw failure('apply/replace-unknown', { key, problem });
-        }
-      }
-      const old = options.replace.map((key) => `${key} (${store.data.lessons[key]!.id ?? 'uncertain'})`);
-      await store.update((d) => {
-        for (const key of options.replace!) delete d.lessons[key];
-      });
-      notice(`forgot ${old.join(', ')}: created anew by this apply (an old lesson that still exists in the school is left there, untracked)`);
+    // --replace: the old lessons must be gone; planned without them, forgotten only once the run is confirmed.
+    const replaced = options.replace?.length ? await checkReplaced(options.replace, store.data, lookupIn(built.desired), client) : [];
+    if (replaced.length > 0) {
+      const view = withoutKeys(store.data, options.replace!);
+      notice(`${replaced.map((r) => `${r.key} (${r.id})`).join(', ')} ${replaced.length === 1 ? 'is' : 'are'} gone from the school: this apply creates ${replaced.length === 1 ? 'it' : 'them'} anew`);
+      // A forgotten lesson is created anew from its HTML: compiled again without what the state knew of it.
+      if (!options.refresh) planOptions.course = await compileRepo(dir, env, view);
+      built = await buildPlan(dir, { ...planOptions, state: { state: view, exists: store.existed } });
+    } else if (resolvedCount > 0 || options.recreate?.length) {
+      built = await buildPlan(dir, planOptions);
     }
-    // A forgotten lesson is created anew from its HTML: compiled again without what the state knew of it.
-    if (options.replace?.length && !options.refresh) planOptions.course = await compileRepo(dir, env, store.data);
-    if (resolvedCount > 0 || options.recreate?.length || options.replace?.length) built = await buildPlan(dir, planOptions);
 
     const plan = selectHtmlOnly(options.savedPlan?.plan ?? built.plan, options.htmlOnly ?? 'all');
     const held = heldBackNote(plan);
@@ -223,7 +220,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     // moved and the order still holds): the live lesson becomes the recorded one, so it settles.
     const settled = driftWithoutCall(plan, built.live);
     base.settledDrift = settled.map((l) => l.key);
-    const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0 || settled.length > 0;
+    const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0 || settled.length > 0 || replaced.length > 0;
     refuseUnacknowledgedImpact(plan, options.acceptImpact === true);
 
     // Lessons whose images or files are not published are not sent; when that is every call,
@@ -249,6 +246,7 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
         // before the first apply still matches it.
         if (!store.existed && d.serial === 0) d.lineage = plan.state.lineage;
         d.base_url = baseUrl;
+        for (const { key } of replaced) delete d.lessons[key];
         Object.assign(d.sections, built.resolvedSections);
         for (const l of settled) {
           const entry = d.lessons[l.key];

@@ -62,7 +62,7 @@ describe('a lesson deleted in the school can be recovered', () => {
 
     const replaced = await runCli(['apply', '--replace', 'beta', '--yes'], env, dir);
     expect(replaced.code, replaced.stderr).toBe(0);
-    expect(replaced.stderr).toContain(`coursesync: forgot beta (${beta}): created anew by this apply`);
+    expect(replaced.stderr).toContain(`coursesync: beta (${beta}) is gone from the school: this apply creates it anew`);
     expect(replaced.stdout).toMatch(/^\+ create beta → sec_start #2 \(lesson les_\d+\)/m);
     const names = (await schoolSections(emu)).get('sec_start')!.map((l) => l.name);
     expect(names.filter((n) => n.startsWith('Beta'))).toEqual(['Beta, second edition']);
