@@ -185,9 +185,10 @@ export const STATE_ERRORS = {
     ({ key }) => `--recreate ${key}: the state has no uncertain create with that key`,
     () => 'run `coursesync plan` to see the uncertain creates (marked `?`) and their keys',
   ),
-  'apply/pending-unresolved': entry<{ id: string; key: string; reason: string }>(
+  'apply/pending-unresolved': entry<{ id: string; key: string; reason: string; read: number; left: number }>(
     'a lesson left pending by an interrupted apply cannot be read back',
     ({ id, key, reason }) => `cannot read back lesson ${id} (key ${key}) after an interrupted call: ${reason}`,
-    () => 'the state still records the interrupted calls and nothing else was changed; run `coursesync apply` again once the school answers',
+    ({ read, left }) =>
+      `the ${plural(read, 'lesson')} read back ${read === 1 ? 'is' : 'are'} recorded and the state keeps the ${plural(left, 'read')} still to do, so the next run goes on from here; nothing else was changed: run \`coursesync apply\` again once the school answers`,
   ),
 };
