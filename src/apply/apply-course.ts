@@ -127,6 +127,23 @@ async function findUnpublishedAssets(plan: Plan, desired: DesiredState): Promise
   return unpublished;
 }
 
+/**
+ * Tracked lessons whose file was renamed or moved, keeping its key: the state records the path
+ * it has now (so `state list` and later lines show it), whether a call is made or not.
+ */
+function renamedFiles(desired: DesiredState, state: Readonly<StateData>): Array<{ key: string; path: string }> {
+  const out: Array<{ key: string; path: string }> = [];
+  for (const p of desired.programs) {
+    for (const s of p.sections) {
+      for (const l of s.lessons) {
+        const entry = state.lessons[l.key];
+        if (entry && entry.id !== null && entry.path !== l.path) out.push({ key: l.key, path: l.path });
+      }
+    }
+  }
+  return out;
+}
+
 /** Find a repo lesson by key, for filling in the entry of an interrupted create. */
 function lookupIn(desired: DesiredState): LessonLookup {
   return (key) => findRepoLesson(desired, key);
@@ -227,7 +244,8 @@ async function applyLocked(dir: string, options: ApplyCourseOptions, store: Stat
   // moved and the order still holds): the live lesson becomes the recorded one, so it settles.
   const settled = driftWithoutCall(plan, built.live);
   base.settledDrift = settled.map((l) => l.key);
-  const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0 || settled.length > 0 || replaced.length > 0;
+  const movedFiles = renamedFiles(built.desired, store.data);
+  const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0 || settled.length > 0 || replaced.length > 0 || movedFiles.length > 0;
   refuseUnacknowledgedImpact(plan, options.acceptImpact === true);
 
   // Lessons whose images or files are not published are not sent; when that is every call,
@@ -254,6 +272,7 @@ async function applyLocked(dir: string, options: ApplyCourseOptions, store: Stat
       if (!store.existed && d.serial === 0) d.lineage = plan.state.lineage;
       d.base_url = baseUrl;
       for (const { key } of replaced) delete d.lessons[key];
+      for (const { key, path } of movedFiles) d.lessons[key] = { ...d.lessons[key]!, path };
       Object.assign(d.sections, built.resolvedSections);
       for (const l of settled) {
         const entry = d.lessons[l.key];

@@ -97,7 +97,9 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
     }
   }
   state = { ...state, lessons: lessonsInState };
-  const drift = options.live ? diffLive(recorded, options.live) : [];
+  // Drift lines name each file as it is now (a renamed file's state entry still has its old path).
+  const pathNow = new Map(desired.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons.flatMap((l) => [l.key, ...l.aliases].map((k) => [k, l.path] as const)))));
+  const drift = (options.live ? diffLive(recorded, options.live) : []).map((d) => ({ ...d, path: pathNow.get(d.key) ?? d.path }));
   const placeOf = placesOf(recorded);
   const driftByKey = new Map(drift.map((d) => [d.key, d]));
 

@@ -97,6 +97,11 @@ export const SYNC_ERRORS = {
     ({ key, id, reason }) => `--replace ${key}: could not read lesson ${id} from the school to check that it is gone: ${reason}; nothing was changed`,
     () => 'run the command again once the school answers',
   ),
+  'plan/section-twice': entry<{ id: string; folders: Array<{ path: string; ref: string }> }>(
+    'two section folders resolve to one school section (one by name, one by id)',
+    ({ id, folders }) => `${folders.map((f) => `${f.path}/section.yaml (${f.ref})`).join(' and ')} both resolve to section ${id}; one section has one folder, and its lessons would be merged and reordered silently`,
+    () => 'move the lessons into one of the folders and remove the other, or point one section.yaml at another section (`coursesync sections list <program>` lists them)',
+  ),
   'import/write-file-needs-key': entry(
     '--write-file without --key',
     () => '--write-file writes into the existing file of a key: give --key KEY',
