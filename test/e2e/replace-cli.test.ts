@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { BASE_REPO } from '../apply/course-files.js';
-import { SECRET, schoolSections, useTestSchool } from '../apply/helpers.js';
+import { deleteInSchool, schoolSections, useTestSchool } from '../apply/helpers.js';
 import { runInPty } from '../cli/pty.js';
 import { runCli, writeRepo } from './helpers.js';
 
@@ -30,15 +30,10 @@ async function appliedBase(): Promise<{ dir: string; beta: string }> {
   return { dir, beta: (JSON.parse(await stateText(dir)) as { lessons: Record<string, { id: string }> }).lessons.beta!.id };
 }
 
-async function deleteInSchool(id: string): Promise<void> {
-  const res = await fetch(emu.url.replace(/\/api\/v1$/, `/__emulator/lessons/${id}`), { method: 'DELETE', headers: { authorization: `Bearer ${SECRET}` } });
-  expect(res.status).toBe(200);
-}
-
 describe('apply --replace forgets nothing until the apply runs', () => {
   it('refused off a terminal, then cancelled at the prompt: the state is untouched and the next apply creates nothing', async () => {
     const { dir, beta } = await appliedBase();
-    await deleteInSchool(beta);
+    await deleteInSchool(emu, beta);
     const before = await stateText(dir);
 
     const refused = await runCli(['apply', '--replace', 'beta'], env, dir);
