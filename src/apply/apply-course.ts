@@ -1,9 +1,10 @@
 /**
  * The apply composer: lock the state → compile the repo once → build the plan (the same
  * buildPlan as `coursesync plan`) or check a saved one → resolve calls an interrupted apply left
- * pending → `--recreate` / `--replace` → refuse unacknowledged learner impact → hold back
- * lessons whose files are not published → check the section ids → confirm → record renames,
- * resolved sections and settled drift → run the plan (and, when lessons linked to lessons it
+ * pending → `--recreate` / `--replace` (the old lesson checked gone, planned without it) →
+ * refuse unacknowledged learner impact → hold back lessons whose files are not published →
+ * check the section ids → confirm → forget the replaced keys and record renames, resolved
+ * sections and settled drift → run the plan (and, when lessons linked to lessons it
  * created, the link-only pass) → read back lessons whose answers surprised us. The CLI
  * (src/cli/apply.ts) and the demo call this; it prints nothing.
  */
@@ -27,6 +28,7 @@ import { heldBackNote, selectHtmlOnly, type HtmlOnlySelection } from '../plan/ht
 import { findRepoLesson } from '../plan/uncertain-create.js';
 import { resolvePendingCalls, type LessonLookup, type ResolvePendingResult } from './resolve-pending.js';
 import { recordBuilds } from './record-builds.js';
+import { checkReplaced, withoutKeys } from './replace-lessons.js';
 import { compilerId } from '../source/lesson-cache-file.js';
 import { DEFAULT_CONCURRENCY } from '../model/config.js';
 
@@ -126,6 +128,23 @@ async function findUnpublishedAssets(plan: Plan, desired: DesiredState): Promise
   return unpublished;
 }
 
+/**
+ * Tracked lessons whose file was renamed or moved, keeping its key: the state records the path
+ * it has now (so `state list` and later lines show it), whether a call is made or not.
+ */
+function renamedFiles(desired: DesiredState, state: Readonly<StateData>): Array<{ key: string; path: string }> {
+  const out: Array<{ key: string; path: string }> = [];
+  for (const p of desired.programs) {
+    for (const s of p.sections) {
+      for (const l of s.lessons) {
+        const entry = state.lessons[l.key];
+        if (entry && entry.id !== null && entry.path !== l.path) out.push({ key: l.key, path: l.path });
+      }
+    }
+  }
+  return out;
+}
+
 /** Find a repo lesson by key, for filling in the entry of an interrupted create. */
 function lookupIn(desired: DesiredState): LessonLookup {
   return (key) => findRepoLesson(desired, key);
@@ -146,164 +165,166 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
     throw failure('apply/replace-with-plan', { key: options.replace[0]! });
   }
   const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: notice });
-  try {
-    // Compiled once, the state read once (the locked store's), the school resolved once: every
-    // buildPlan below reuses them.
-    // --refresh may send a drifted body back: every lesson is compiled to its HTML then.
-    const course = await compileRepo(dir, env, options.refresh ? undefined : store.data);
-    const connection = resolveConnection({ flags: options, config: course.desired.config, env });
-    const baseUrl = connection.baseUrl;
-    const client = options.client ?? createSchoolClient({ baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
-    const planOptions = {
-      refresh: options.refresh,
-      concurrency: options.concurrency,
-      env,
-      verifySections: false,
-      course,
-      state: { state: store.data as StateData, exists: store.existed },
-      school: { baseUrl, client },
-    };
-    // A lesson to replace may be gone from the school: read live lessons only once it is forgotten.
-    let built: BuiltPlan = await buildPlan(dir, options.replace?.length ? { ...planOptions, refresh: false } : planOptions);
-    const concurrency = options.concurrency ?? built.desired.config.apply?.concurrency ?? DEFAULT_CONCURRENCY;
-    if (options.savedPlan) {
-      checkSavedPlan(options.savedPlan.plan, {
-        file: options.savedPlan.file,
-        state: store.data,
-        stateExists: store.existed,
-        desiredDigest: built.desired.digest,
-        baseUrl,
-      });
-    }
-    // A killed apply's pending calls: learn the truth before planning.
-    const resolvedAtStart = await resolvePendingCalls(store, client, { concurrency, lookup: lookupIn(built.desired) });
-    const resolvedCount = resolvedAtStart.uncertain.length + resolvedAtStart.refreshed.length;
-    if (resolvedCount > 0) {
-      if (resolvedAtStart.uncertain.length > 0) notice(`an interrupted apply left ${resolvedAtStart.uncertain.length} create(s) whose outcome is unknown: ${resolvedAtStart.uncertain.join(', ')} (recorded as uncertain)`);
-      if (resolvedAtStart.refreshed.length > 0) notice(`an interrupted apply left calls pending: read back ${resolvedAtStart.refreshed.length} lesson(s) from the school to learn their real positions`);
-      if (options.savedPlan) {
-        throw failure('apply/stale-plan', { file: options.savedPlan.file, why: 'the state held calls left pending by an interrupted apply, resolved now' });
-      }
-    }
+  const result = await applyLocked(dir, options, store, env, notice).finally(() => store.close());
+  // A journal left unfolded: state.json lacks this run's changes, and a workflow must not commit it.
+  if (store.foldError) throw failure('state/fold-failed', { file: store.file, journal: store.journalFile, reason: store.foldError.message }, { cause: store.foldError });
+  return result;
+}
 
-    if (options.recreate?.length) {
-      for (const key of options.recreate) {
-        const entry = store.data.lessons[key];
-        if (!entry || entry.id !== null) {
-          throw failure('apply/recreate-unknown', { key });
-        }
-      }
-      await store.update((d) => {
-        for (const key of options.recreate!) delete d.lessons[key];
-      });
-      notice(`dropped the uncertain create(s) ${options.recreate.join(', ')}: they will be created again`);
-    }
-    if (options.replace?.length) {
-      for (const key of options.replace) {
-        const problem = !store.data.lessons[key] ? 'the state tracks no lesson with that key' : !lookupIn(built.desired)(key) ? 'no lesson file of the repo has that key' : undefined;
-        if (problem) {
-          throw failure('apply/replace-unknown', { key, problem });
-        }
-      }
-      const old = options.replace.map((key) => `${key} (${store.data.lessons[key]!.id ?? 'uncertain'})`);
-      await store.update((d) => {
-        for (const key of options.replace!) delete d.lessons[key];
-      });
-      notice(`forgot ${old.join(', ')}: created anew by this apply (an old lesson that still exists in the school is left there, untracked)`);
-    }
-    // A forgotten lesson is created anew from its HTML: compiled again without what the state knew of it.
-    if (options.replace?.length && !options.refresh) planOptions.course = await compileRepo(dir, env, store.data);
-    if (resolvedCount > 0 || options.recreate?.length || options.replace?.length) built = await buildPlan(dir, planOptions);
-
-    const plan = selectHtmlOnly(options.savedPlan?.plan ?? built.plan, options.htmlOnly ?? 'all');
-    const held = heldBackNote(plan);
-    if (held) notice(held);
-    const calls = plan.changes.filter(isCall).length;
-    const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file, settledDrift: [] as string[] };
-    // Drift that needs no call (the school already holds the repo's values, or only positions
-    // moved and the order still holds): the live lesson becomes the recorded one, so it settles.
-    const settled = driftWithoutCall(plan, built.live);
-    base.settledDrift = settled.map((l) => l.key);
-    const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0 || settled.length > 0;
-    refuseUnacknowledgedImpact(plan, options.acceptImpact === true);
-
-    // Lessons whose images or files are not published are not sent; when that is every call,
-    // apply stops here and says so.
-    const unpublished = calls > 0 ? await findUnpublishedAssets(plan, built.desired) : new Map<string, UnpublishedFile[]>();
-    const assetBase = built.desired.config.assets?.base_url ?? '';
-    if (unpublished.size > 0 && unpublished.size === calls) {
-      const lessons = [...new Map(plan.changes.filter(isCall).map((step) => [step.path, unpublished.get(step.call_id)!])).entries()].map(([path, files]) => ({ path, files }));
-      throw failure('apply/assets-unpublished', { lessons, base: assetBase });
-    }
-    const blocked = new Map([...unpublished].map(([id, files]) => [id, failure('apply/asset-unpublished', { files, base: assetBase })]));
-
-    // Never a call into a section not checked in this run: every id exists and is of its program.
-    // (With nothing to send, nothing is checked: an unchanged re-apply sends no request.)
-    if (calls > 0) await verifySections(dir, built.desired, built.sectionIds, client, built.listed);
-
-    if (calls > 0 && options.confirm && !(await options.confirm(plan, { concurrency, baseUrl }))) {
-      return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };
-    }
-    if (calls > 0 || stateOnly) {
-      await store.update((d) => {
-        // A state file written for the first time takes the plan's lineage, so a plan saved
-        // before the first apply still matches it.
-        if (!store.existed && d.serial === 0) d.lineage = plan.state.lineage;
-        d.base_url = baseUrl;
-        Object.assign(d.sections, built.resolvedSections);
-        for (const l of settled) {
-          const entry = d.lessons[l.key];
-          if (entry) d.lessons[l.key] = { ...entry, section_id: l.section_id, position: l.position, response: l.response };
-        }
-        for (const r of plan.renames) {
-          const entry = d.lessons[r.from];
-          if (!entry || d.lessons[r.to]) continue;
-          d.lessons[r.to] = entry;
-          delete d.lessons[r.from];
-        }
-      });
-    }
-    if (calls === 0) {
-      await recordBuilds(store, dir, built.desired, await compilerId(), new Set(built.pendingLinks.keys()));
-      return { ...base, result: null, cancelled: false, serial: store.data.serial, pendingLeft: 0 };
-    }
-
-    const lessonUrl = built.desired.config.school?.lesson_url;
-    let result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, blocked, lessonUrl });
-
-    // Links to lessons this run created were sent pending: now that their ids are in state,
-    // a second plan holds exactly the updates that fill them in (one apply is enough).
-    let linkPlan: Plan | null = null;
-    let last = built;
-    // After a failure (a lesson held back for an unpublished file included), the next apply fills them in.
-    const allDone = result.outcomes.every((o) => o.status === 'done') && !result.interrupted;
-    if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
-      // The school was read (with --refresh) before the first pass; what changed since is what this run sent.
-      const again = selectBuilt(await buildPlan(dir, { ...planOptions, refresh: false }), options.htmlOnly ?? 'all');
-      // Its desired state has every link filled, calls or not (a link to a lesson created
-      // earlier in the same chain was filled when sent): what the builds are recorded from.
-      last = again;
-      if (again.plan.changes.some(isCall)) {
-        linkPlan = again.plan;
-        const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });
-        result = { outcomes: [...result.outcomes, ...second.outcomes], mismatches: [...result.mismatches, ...second.mismatches], interrupted: second.interrupted };
-      }
-    }
-
-    // Marks left by the run (position mismatches, updates whose outcome is unknown): read back now.
-    let readBack: ResolvePendingResult | null = null;
-    let readBackError: Error | null = null;
-    if (Object.keys(store.data.pending).length > 0 && !options.signal?.aborted) {
-      try {
-        readBack = await resolvePendingCalls(store, client, { concurrency, lookup: lookupIn(built.desired) });
-      } catch (e) {
-        readBackError = e instanceof Error ? e : new Error(String(e));
-      }
-    }
-    // The lessons now as the repo says get their digests, so the next plan need not render them.
-    if (!options.signal?.aborted) await recordBuilds(store, dir, last.desired, await compilerId(), new Set(last.pendingLinks.keys()));
-    return { ...base, result, linkPlan, cancelled: false, readBack, readBackError, serial: store.data.serial, pendingLeft: Object.keys(store.data.pending).length };
-  } finally {
-    await store.close();
+/** applyCourse with the state locked (the caller closes the store). */
+async function applyLocked(dir: string, options: ApplyCourseOptions, store: StateStore, env: NodeJS.ProcessEnv, notice: (message: string) => void): Promise<ApplyCourseResult> {
+  // Compiled once, the state read once (the locked store's), the school resolved once: every
+  // buildPlan below reuses them.
+  // --refresh may send a drifted body back: every lesson is compiled to its HTML then.
+  const course = await compileRepo(dir, env, options.refresh ? undefined : store.data);
+  const connection = resolveConnection({ flags: options, config: course.desired.config, env });
+  const baseUrl = connection.baseUrl;
+  const client = options.client ?? createSchoolClient({ baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
+  const planOptions = {
+    refresh: options.refresh,
+    concurrency: options.concurrency,
+    env,
+    verifySections: false,
+    course,
+    state: { state: store.data as StateData, exists: store.existed },
+    school: { baseUrl, client },
+  };
+  // A lesson to replace may be gone from the school: read live lessons only once it is forgotten.
+  let built: BuiltPlan = await buildPlan(dir, options.replace?.length ? { ...planOptions, refresh: false } : planOptions);
+  const concurrency = options.concurrency ?? built.desired.config.apply?.concurrency ?? DEFAULT_CONCURRENCY;
+  if (options.savedPlan) {
+    checkSavedPlan(options.savedPlan.plan, {
+      file: options.savedPlan.file,
+      state: store.data,
+      stateExists: store.existed,
+      desiredDigest: built.desired.digest,
+      baseUrl,
+    });
   }
+  // A killed apply's pending calls: learn the truth before planning.
+  const resolvedAtStart = await resolvePendingCalls(store, client, { concurrency, lookup: lookupIn(built.desired) });
+  const resolvedCount = resolvedAtStart.uncertain.length + resolvedAtStart.refreshed.length;
+  if (resolvedCount > 0) {
+    if (resolvedAtStart.uncertain.length > 0) notice(`an interrupted apply left ${resolvedAtStart.uncertain.length} create(s) whose outcome is unknown: ${resolvedAtStart.uncertain.join(', ')} (recorded as uncertain)`);
+    if (resolvedAtStart.refreshed.length > 0) notice(`an interrupted apply left calls pending: read back ${resolvedAtStart.refreshed.length} lesson(s) from the school to learn their real positions`);
+    if (options.savedPlan) {
+      throw failure('apply/stale-plan', { file: options.savedPlan.file, why: 'the state held calls left pending by an interrupted apply, resolved now' });
+    }
+  }
+
+  if (options.recreate?.length) {
+    for (const key of options.recreate) {
+      const entry = store.data.lessons[key];
+      if (!entry || entry.id !== null) {
+        throw failure('apply/recreate-unknown', { key });
+      }
+    }
+    await store.update((d) => {
+      for (const key of options.recreate!) delete d.lessons[key];
+    });
+    notice(`dropped the uncertain create(s) ${options.recreate.join(', ')}: they will be created again`);
+  }
+  // --replace: the old lessons must be gone; planned without them, forgotten only once the run is confirmed.
+  const replaced = options.replace?.length ? await checkReplaced(options.replace, store.data, lookupIn(built.desired), client) : [];
+  if (replaced.length > 0) {
+    const view = withoutKeys(store.data, options.replace!);
+    notice(`${replaced.map((r) => `${r.key} (${r.id})`).join(', ')} ${replaced.length === 1 ? 'is' : 'are'} gone from the school: this apply creates ${replaced.length === 1 ? 'it' : 'them'} anew`);
+    // A forgotten lesson is created anew from its HTML: compiled again without what the state knew of it.
+    if (!options.refresh) planOptions.course = await compileRepo(dir, env, view);
+    built = await buildPlan(dir, { ...planOptions, state: { state: view, exists: store.existed } });
+  } else if (resolvedCount > 0 || options.recreate?.length) {
+    built = await buildPlan(dir, planOptions);
+  }
+
+  const plan = selectHtmlOnly(options.savedPlan?.plan ?? built.plan, options.htmlOnly ?? 'all');
+  const held = heldBackNote(plan);
+  if (held) notice(held);
+  const calls = plan.changes.filter(isCall).length;
+  const base = { plan, baseUrl, concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file, settledDrift: [] as string[] };
+  // Drift that needs no call (the school already holds the repo's values, or only positions
+  // moved and the order still holds): the live lesson becomes the recorded one, so it settles.
+  const settled = driftWithoutCall(plan, built.live);
+  base.settledDrift = settled.map((l) => l.key);
+  const movedFiles = renamedFiles(built.desired, store.data);
+  const stateOnly = plan.renames.length > 0 || Object.keys(built.resolvedSections).length > 0 || settled.length > 0 || replaced.length > 0 || movedFiles.length > 0;
+  refuseUnacknowledgedImpact(plan, options.acceptImpact === true);
+
+  // Lessons whose images or files are not published are not sent; when that is every call,
+  // apply stops here and says so.
+  const unpublished = calls > 0 ? await findUnpublishedAssets(plan, built.desired) : new Map<string, UnpublishedFile[]>();
+  const assetBase = built.desired.config.assets?.base_url ?? '';
+  if (unpublished.size > 0 && unpublished.size === calls) {
+    const lessons = [...new Map(plan.changes.filter(isCall).map((step) => [step.path, unpublished.get(step.call_id)!])).entries()].map(([path, files]) => ({ path, files }));
+    throw failure('apply/assets-unpublished', { lessons, base: assetBase });
+  }
+  const blocked = new Map([...unpublished].map(([id, files]) => [id, failure('apply/asset-unpublished', { files, base: assetBase })]));
+
+  // Never a call into a section not checked in this run: every id exists and is of its program.
+  // (With nothing to send, nothing is checked: an unchanged re-apply sends no request.)
+  if (calls > 0) await verifySections(dir, built.desired, built.sectionIds, client, built.listed);
+
+  if (calls > 0 && options.confirm && !(await options.confirm(plan, { concurrency, baseUrl }))) {
+    return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };
+  }
+  if (calls > 0 || stateOnly) {
+    await store.update((d) => {
+      // A state file written for the first time takes the plan's lineage, so a plan saved
+      // before the first apply still matches it.
+      if (!store.existed && d.serial === 0) d.lineage = plan.state.lineage;
+      d.base_url = baseUrl;
+      for (const { key } of replaced) delete d.lessons[key];
+      for (const { key, path } of movedFiles) d.lessons[key] = { ...d.lessons[key]!, path };
+      Object.assign(d.sections, built.resolvedSections);
+      for (const l of settled) {
+        const entry = d.lessons[l.key];
+        if (entry) d.lessons[l.key] = { ...entry, section_id: l.section_id, position: l.position, response: l.response };
+      }
+      for (const r of plan.renames) {
+        const entry = d.lessons[r.from];
+        if (!entry || d.lessons[r.to]) continue;
+        d.lessons[r.to] = entry;
+        delete d.lessons[r.from];
+      }
+    });
+  }
+  if (calls === 0) {
+    await recordBuilds(store, dir, built.desired, await compilerId(), new Set(built.pendingLinks.keys()));
+    return { ...base, result: null, cancelled: false, serial: store.data.serial, pendingLeft: 0 };
+  }
+
+  const lessonUrl = built.desired.config.school?.lesson_url;
+  let result = await applyPlan(plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, blocked, lessonUrl });
+
+  // Links to lessons this run created were sent pending: now that their ids are in state,
+  // a second plan holds exactly the updates that fill them in (one apply is enough).
+  let linkPlan: Plan | null = null;
+  let last = built;
+  // After a failure (a lesson held back for an unpublished file included), the next apply fills them in.
+  const allDone = result.outcomes.every((o) => o.status === 'done') && !result.interrupted;
+  if (built.pendingLinks.size > 0 && allDone && !options.signal?.aborted) {
+    // The school was read (with --refresh) before the first pass; what changed since is what this run sent.
+    const again = selectBuilt(await buildPlan(dir, { ...planOptions, refresh: false }), options.htmlOnly ?? 'all');
+    // Its desired state has every link filled, calls or not (a link to a lesson created
+    // earlier in the same chain was filled when sent): what the builds are recorded from.
+    last = again;
+    if (again.plan.changes.some(isCall)) {
+      linkPlan = again.plan;
+      const second = await applyPlan(again.plan, { client, store, concurrency, onEvent: options.onEvent, signal: options.signal, lessonUrl });
+      result = { outcomes: [...result.outcomes, ...second.outcomes], mismatches: [...result.mismatches, ...second.mismatches], interrupted: second.interrupted };
+    }
+  }
+
+  // Marks left by the run (position mismatches, updates whose outcome is unknown): read back now.
+  let readBack: ResolvePendingResult | null = null;
+  let readBackError: Error | null = null;
+  if (Object.keys(store.data.pending).length > 0 && !options.signal?.aborted) {
+    try {
+      readBack = await resolvePendingCalls(store, client, { concurrency, lookup: lookupIn(built.desired) });
+    } catch (e) {
+      readBackError = e instanceof Error ? e : new Error(String(e));
+    }
+  }
+  // The lessons now as the repo says get their digests, so the next plan need not render them.
+  if (!options.signal?.aborted) await recordBuilds(store, dir, last.desired, await compilerId(), new Set(last.pendingLinks.keys()));
+  return { ...base, result, linkPlan, cancelled: false, readBack, readBackError, serial: store.data.serial, pendingLeft: Object.keys(store.data.pending).length };
 }

@@ -8,6 +8,8 @@
  *   their real positions. The next plan then starts from the truth and the apply converges.
  *   The last-applied inputs are left as they were: a change that did go through is re-sent
  *   (harmless), one that did not is sent for the first time.
+ * Reads are kept when others fail (a 429, a timeout): a record whose reads were cut short
+ * becomes a read-back mark with the keys still to read (`left`), so runs make progress.
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import pLimit from 'p-limit';
@@ -15,7 +17,7 @@ import type { SchoolClient } from '../school/client.js';
 import { SchoolApiError } from '../school/errors.js';
 import type { Lesson } from '../school-api/wire/lessons.js';
 import { responseRecord } from '../model/state/hash-response.js';
-import type { StateData } from '../model/state/schema.js';
+import type { PendingCall, StateData } from '../model/state/schema.js';
 import type { StateStore } from '../state/state-store.js';
 import { lessonsInSection } from '../state/track-changes.js';
 import { setPosition } from './record-call.js';
@@ -31,10 +33,23 @@ export interface ResolvePendingResult {
   refreshed: string[];
 }
 
+/** What one pending record needs read: its own lesson (first), then the lessons around it. */
+interface Need {
+  id: string;
+  record: PendingCall;
+  /** The record's own tracked lesson, read first (updates, moves, unpublishes, marks). */
+  own?: { key: string; lessonId: string };
+  /** Keys read after it: the tracked lessons of its sections, or what an earlier run left. */
+  around: (live: ReadonlyMap<string, Lesson | null>) => string[];
+}
+
 /**
  * Resolve every pending record of `store` (see the file header). Does nothing and sends nothing
- * when there is none.
- * @throws CoursesyncError when the school cannot be read; the records stay for the next run.
+ * when there is none. Every read that answers is kept, even when another fails (a 429, a
+ * timeout): what was read is recorded, and a record whose reads are not all done becomes a
+ * read-back mark listing the keys still to read (`left`), so the next run goes on from there
+ * instead of starting over.
+ * @throws CoursesyncError `apply/pending-unresolved` when a lesson cannot be read, after that write
  */
 export async function resolvePendingCalls(
   store: StateStore,
@@ -43,66 +58,70 @@ export async function resolvePendingCalls(
 ): Promise<ResolvePendingResult> {
   const pending = Object.entries(store.data.pending);
   if (pending.length === 0) return { uncertain: [], refreshed: [] };
+  const state = store.data;
+  const tracked = (key: string) => (state.lessons[key]?.id ? key : undefined);
+  const inSection = (section: string | undefined) => (section ? lessonsInSection(state, section).map(([k]) => k) : []);
 
-  // Creates → uncertain entries. Written together with what is read back below, in one write:
-  // a kill between two writes would otherwise leave the uncertain entries without the read-back
-  // of their sections, and nothing would ever redo it (found by the full crash-loop run).
-  const uncertain: string[] = [];
-  const creates = pending.filter(([, p]) => p.action === 'create');
-  const markUncertain = (d: StateData) => {
-    for (const [id, p] of creates) {
-      delete d.pending[id];
-      if (d.lessons[p.key]?.id) continue; // recorded after all (cannot happen with one write per result)
-      d.lessons[p.key] = uncertainCreateEntry({ ...p, since: p.started_at }, options.lookup?.(p.key));
-      uncertain.push(p.key);
-    }
-  };
-
-  // Updates, moves, unpublishes and read-back marks: read the lessons and their sections. The
-  // sections of interrupted creates too: a create that did land shifted the lessons after it
-  // (found by the crash-loop test: without this, the state kept their old positions and
-  // `plan --refresh` reported them as drift).
-  const others = pending.filter(([, p]) => p.action !== 'create');
-  const createSections = creates.map(([, p]) => p.section_id).filter((s): s is string => typeof s === 'string' && s !== '');
-  if (others.length === 0 && createSections.length === 0) {
-    await store.update(markUncertain);
-    return { uncertain, refreshed: [] };
-  }
-  const limit = pLimit(Math.max(1, options.concurrency));
-  const read = async (key: string, id: string): Promise<Lesson | null> => {
-    try {
-      return await client.lessons.update(id, {});
-    } catch (e) {
-      if (e instanceof SchoolApiError && e.status === 404) return null;
-      throw failure('apply/pending-unresolved', { id, key, reason: (e as Error).message }, { cause: e });
-    }
-  };
-  const live = new Map<string, Lesson | null>();
-  const sections = new Set<string>(createSections);
-  const keyOf = (p: (typeof others)[number][1]) => (store.data.lessons[p.key] ? p.key : undefined);
-  await Promise.all(
-    others.map(([, p]) =>
-      limit(async () => {
-        const key = keyOf(p);
-        const entry = key ? store.data.lessons[key] : undefined;
-        if (!key || !entry || entry.id === null) return;
-        sections.add(entry.section_id);
-        const lesson = await read(key, entry.id);
-        live.set(key, lesson);
-        if (lesson) sections.add(lesson.section_id);
-      }),
-    ),
-  );
-  // Every other tracked lesson of those sections, since a call there may have shifted them.
-  const around = [...sections].flatMap((section) => lessonsInSection(store.data, section)).filter(([k]) => !live.has(k));
-  await Promise.all(around.map(([k, l]) => limit(async () => live.set(k, await read(k, l.id!)))));
-
-  await store.update((d) => {
-    markUncertain(d);
-    for (const [id] of others) delete d.pending[id];
-    recordLive(d, live, new Set(others.map(([, p]) => p.key)));
+  const needs: Need[] = pending.map(([id, record]) => {
+    // A cut-short read-back: exactly the keys left.
+    if (record.left) return { id, record, around: () => record.left!.filter((k) => tracked(k)) };
+    // A create: the lessons of its section (a create that landed shifted them).
+    if (record.action === 'create') return { id, record, around: () => inSection(record.section_id) };
+    const entry = state.lessons[record.key];
+    if (!entry || entry.id === null) return { id, record, around: () => [] };
+    const own = { key: record.key, lessonId: entry.id };
+    return { id, record, own, around: (live) => [...new Set([...inSection(entry.section_id), ...inSection(live.get(own.key)?.section_id)])].filter((k) => k !== own.key) };
   });
+
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const live = new Map<string, Lesson | null>();
+  const failed = new Map<string, unknown>();
+  const read = (keys: Iterable<string>) =>
+    Promise.all(
+      [...new Set(keys)]
+        .filter((k) => !live.has(k) && !failed.has(k) && tracked(k))
+        .map((key) =>
+          limit(async () => {
+            try {
+              live.set(key, await client.lessons.update(state.lessons[key]!.id!, {}));
+            } catch (e) {
+              if (e instanceof SchoolApiError && e.status === 404) live.set(key, null);
+              else failed.set(key, e);
+            }
+          }),
+        ),
+    );
+  await read(needs.flatMap((n) => (n.own ? [n.own.key] : [])));
+  // Around a record only once its own lesson is read: where it is now is one of its sections.
+  const ready = needs.filter((n) => !n.own || live.has(n.own.key));
+  await read(ready.flatMap((n) => n.around(live)));
+
+  // Its own lesson unread, a record stays as it is; otherwise it is done, or left as the keys still to read.
+  const settled = needs.filter((n) => !n.own || live.has(n.own.key)).map((n) => ({ ...n, unread: n.around(live).filter((k) => !live.has(k)) }));
+  const uncertain: string[] = [];
+  await store.update((d) => {
+    for (const n of settled) {
+      delete d.pending[n.id];
+      if (n.record.action === 'create' && !d.lessons[n.record.key]?.id) {
+        d.lessons[n.record.key] = uncertainCreateEntry({ ...n.record, since: n.record.started_at }, options.lookup?.(n.record.key));
+        uncertain.push(n.record.key);
+      }
+      if (n.unread.length > 0) d.pending[n.id] = leftToRead(n.record, n.unread);
+    }
+    recordLive(d, live, new Set(needs.flatMap((n) => (n.own ? [n.own.key] : []))));
+  });
+  const left = Object.values(store.data.pending).reduce((sum, p) => sum + (p.left?.length ?? 1), 0);
+  const [firstKey, firstError] = [...failed][0] ?? [];
+  if (firstKey !== undefined) {
+    const id = store.data.lessons[firstKey]?.id ?? '';
+    throw failure('apply/pending-unresolved', { id, key: firstKey, reason: (firstError as Error).message, read: live.size, left }, { cause: firstError });
+  }
   return { uncertain, refreshed: [...live.keys()].sort() };
+}
+
+/** The read-back mark that replaces a record whose reads were cut short: the keys still to read. */
+function leftToRead(record: PendingCall, unread: string[]): PendingCall {
+  return { action: 'read-back', key: record.key, lesson_id: record.lesson_id, request: `PATCH {} of ${unread.length} lesson(s) still to read back`, fields: [], started_at: record.started_at, left: unread };
 }
 
 /** Write what was read back: where each lesson is; the pending ones also get fresh response hashes. */

@@ -17,6 +17,18 @@ export interface DuplicateCommandOptions extends ConnectionFlags {
   dir?: string;
   concurrency?: string;
   timeout?: string;
+  yes?: boolean;
+}
+
+/**
+ * A copy adds lessons to the school that only the school's admin can remove: asked first at a
+ * terminal, and off one only with --yes (as apply). Answered no, nothing was sent.
+ */
+async function confirmCopy(question: string, options: DuplicateCommandOptions, io: CommandIo): Promise<boolean> {
+  const { confirm } = await import('./terminal.js');
+  if (await confirm(question, { yes: options.yes })) return true;
+  io.stderr.write('Duplication cancelled; nothing was copied.\n');
+  return false;
 }
 
 function progressLine(io: CommandIo): (text: string | null) => void {
@@ -31,6 +43,7 @@ function progressLine(io: CommandIo): (text: string | null) => void {
 export async function runDuplicateLessons(kind: 'lesson' | 'section', source: string, options: DuplicateCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
   if (options.to === undefined) throw failure('cli/missing-option', { what: 'say where the copy goes: --to <section folder|section id>', example: `coursesync duplicate ${kind} ${source} --to my-program/02-next` });
+  if (!(await confirmCopy(`Copy ${kind === 'lesson' ? 'the lesson' : 'every lesson of the section'} ${source} into ${options.to}?`, options, io))) return ExitCode.Cancelled;
   const { duplicateLessons } = await import('../clone/duplicate-lessons.js');
   const show = progressLine(io);
   const pending = new Map<string, number>();
@@ -75,6 +88,7 @@ export async function runDuplicateLessons(kind: 'lesson' | 'section', source: st
 
 /** `duplicate program`. */
 export async function runDuplicateProgram(program: string, options: DuplicateCommandOptions, io: CommandIo = processIo()): Promise<number> {
+  if (!(await confirmCopy(`Copy the program ${program}${options.name ? ` as "${options.name}"` : ''}?`, options, io))) return ExitCode.Cancelled;
   const { duplicateProgram } = await import('../clone/duplicate-program.js');
   const show = progressLine(io);
   const { findRepoRoot } = await import('../source/repo-root.js');
@@ -105,6 +119,7 @@ export async function runDuplicateProgram(program: string, options: DuplicateCom
 function connectionOptions(command: Command): Command {
   return command
     .option('--dir <dir>', 'the course repo (default: found from the current folder upward)')
+    .option('-y, --yes', 'copy without asking (required off a terminal)')
     .option('--request-id <id>', 'makes the idempotency key (default: recorded on the first run, so a re-run resumes)')
     .option('--timeout <seconds>', 'stop waiting for an operation after this long (a re-run resumes it)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')

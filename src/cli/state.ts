@@ -120,15 +120,31 @@ export async function runStateRm(keys: string[], options: StateCommandOptions, i
  * state.json, so the state is one file again (e.g. before committing it). Taking the lock does
  * it (StateStore.load); with no journal, nothing is written.
  */
-export async function runStateCompact(options: StateCommandOptions, io: CommandIo = processIo()): Promise<number> {
+export async function runStateCompact(options: StateCommandOptions & { salvage?: boolean }, io: CommandIo = processIo()): Promise<number> {
   const { findRepoRoot } = await import('../source/repo-root.js');
   const { StateStore } = await import('../state/state-store.js');
   const { journalPath } = await import('../state/journal.js');
   const { access } = await import('node:fs/promises');
   const dir = await findRepoRoot(options.dir);
+  const warn = (m: string) => io.stderr.write(`coursesync: ${m}\n`);
+  if (options.salvage) {
+    const { salvageStateJournal } = await import('../apply/salvage-journal.js');
+    const r = await salvageStateJournal(dir, { force: options.forceUnlock, warn });
+    if (r.salvaged) {
+      io.stdout.write(`Salvaged the state journal: folded its ${r.kept} intact record(s) into the state (serial ${r.serial}); left out ${r.damaged.map((d) => `record ${d.record} (${d.problem})`).join(', ')}.\n`);
+      if (r.uncertain.length > 0) io.stdout.write(`The journal left ${r.uncertain.length} create(s) pending, now recorded as uncertain: ${r.uncertain.join(', ')}. \`coursesync plan\` shows each with its two ways out.\n`);
+      io.stdout.write(`The damaged journal is kept as ${r.keptAs}. A record left out may have held a lesson's new id: check the lessons it names in the school before the next apply (\`coursesync plan --refresh\` reads every tracked one).\n`);
+      return ExitCode.Ok;
+    }
+    // An intact journal (or none): nothing to salvage, folded as a plain compact.
+  }
   const had = await access(journalPath(dir)).then(() => true, () => false);
-  const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: (m) => io.stderr.write(`coursesync: ${m}\n`) });
+  const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn });
   await store.close();
+  if (store.foldError) {
+    const { failure } = await import('../diagnostics/error-codes/index.js');
+    throw failure('state/fold-failed', { file: store.file, journal: store.journalFile, reason: store.foldError.message });
+  }
   io.stdout.write(had ? `Folded the journal into ${store.file} (serial ${store.data.serial}).\n` : 'No journal: the state file is complete.\n');
   return ExitCode.Ok;
 }
@@ -160,8 +176,9 @@ export function register(program: Command): void {
     state
       .command('compact')
       .description('Fold the journal a killed apply left (.coursesync/state.journal) into state.json, e.g. before committing the state')
+      .option('--salvage', 'a damaged journal: keep its intact records, record its pending creates as uncertain, keep the damaged file as state.journal.damaged-<serial>')
       .option('--force-unlock', 'take the state lock even if another apply seems to hold it'),
-  ).action(async (options: StateCommandOptions) => {
+  ).action(async (options: StateCommandOptions & { salvage?: boolean }) => {
     process.exitCode = await runStateCompact(options);
   });
 }

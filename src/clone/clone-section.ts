@@ -13,10 +13,22 @@ import { loadCourse } from '../source/load-course.js';
 import { splitFrontMatter } from '../source/split-front-matter.js';
 import { readStateFile } from '../state/state-file.js';
 import { uniqueKey } from './open-repo.js';
+import { CoursesyncError } from '../diagnostics/errors.js';
+import type { CourseConfig } from '../model/config.js';
+import { createSchoolClient } from '../school/client.js';
+import { resolveConnection } from '../school/connection.js';
+import { listProgramSections } from '../school/program-sections.js';
 
 export interface CloneSectionOptions {
-  /** The new folder's section: `id:X` / `name:X`, or a bare value (with whitespace: a name; else an id). */
+  /**
+   * The new folder's section: `id:X` / `name:X`, a value with whitespace (a name), or a bare
+   * value, looked up in the school's sections of the program (an id, else an exact name).
+   */
   section: string;
+  /** For looking a bare value up: COURSESYNC_TOKEN and the school's address. */
+  env?: NodeJS.ProcessEnv;
+  baseUrl?: string;
+  tokenFile?: string;
 }
 
 export interface CloneSectionResult {
@@ -31,6 +43,30 @@ export function parseSectionRef(value: string): { id: string } | { name: string 
   const m = /^(id|name):(.+)$/.exec(value);
   if (m) return m[1] === 'id' ? { id: m[2]!.trim() } : { name: m[2]!.trim() };
   return /\s/.test(value.trim()) ? { name: value.trim() } : { id: value.trim() };
+}
+
+/**
+ * The section a `--section` value names. A forced kind (`id:`/`name:`) or a value with
+ * whitespace is taken as it is; a bare value (`Tooling`, `sec_9`) could be either, so the
+ * program's sections are listed and it is an id if one has it, else an exact name (never a name
+ * taken as an id).
+ * @throws CoursesyncError `clone/section-unclear` without a token, `clone/section-unknown`
+ */
+async function resolveSectionRef(value: string, programId: string, config: CourseConfig, options: CloneSectionOptions): Promise<{ id: string } | { name: string }> {
+  const ref = parseSectionRef(value);
+  if (/^(id|name):/.test(value) || 'name' in ref) return ref;
+  let connection;
+  try {
+    connection = resolveConnection({ flags: { baseUrl: options.baseUrl, tokenFile: options.tokenFile }, config, env: options.env ?? process.env });
+  } catch (e) {
+    if (e instanceof CoursesyncError && e.code === 'connection/no-token') throw failure('clone/section-unclear', { value: ref.id });
+    throw e;
+  }
+  const client = createSchoolClient({ baseUrl: connection.baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
+  const sections = await listProgramSections(client, programId);
+  if (sections.some((s) => s.id === ref.id)) return ref;
+  if (sections.some((s) => s.name === ref.id)) return { name: ref.id };
+  throw failure('clone/section-unknown', { value: ref.id, programId, sections: sections.map((s) => `${s.id} "${s.name}"`) });
 }
 
 /** A lesson file's text with a new key and copied_from (front-matter edited as a YAML document). */
@@ -64,7 +100,7 @@ export async function cloneSection(dir: string, from: string, to: string, option
   }
   const entries = await readdir(resolve(to)).catch(() => []);
   if (entries.length > 0) throw failure('clone/target-exists', { to });
-  const ref = parseSectionRef(options.section);
+  const ref = await resolveSectionRef(options.section, program.id, desired.config, options);
   const { state } = await readStateFile(root);
   // A folder given by name is compared by the id the state resolved it to, when it has one.
   const idOf = (s: (typeof program.sections)[number]) => ('id' in s.ref ? s.ref.id : state.sections[s.path]?.id);

@@ -7,7 +7,9 @@
  *   shows exactly what the file would still change.
  */
 import { failure } from '../diagnostics/error-codes/index.js';
-import { writeFile, access } from 'node:fs/promises';
+import { writeFile, access, readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import type { LessonDefaults } from '../model/lesson.js';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { explainSchoolError } from '../school/connection.js';
@@ -104,6 +106,12 @@ export async function importLessons(dir: string, ids: readonly string[], options
   }
 }
 
+/** The lesson defaults a file of the section folder inherits: the section's over its program's over the repo's. */
+async function inheritedDefaults(repo: OpenRepo, programPath: string, sectionPath: string): Promise<LessonDefaults> {
+  const own = async (file: string) => (parse(await readFile(join(repo.dir, file), 'utf8')) as { lesson_defaults?: LessonDefaults } | null)?.lesson_defaults;
+  return { ...repo.desired.config.lesson_defaults, ...(await own(join(programPath, 'program.yaml'))), ...(await own(join(sectionPath, 'section.yaml'))) };
+}
+
 async function adoptIntoKey(repo: OpenRepo, ids: readonly string[], key: string, options: ImportOptions): Promise<ImportResult> {
   if (ids.length !== 1) throw failure('import/key-one-id', { count: ids.length, key });
   const id = ids[0]!;
@@ -119,7 +127,9 @@ async function adoptIntoKey(repo: OpenRepo, ids: readonly string[], key: string,
   const [lesson] = await readLessons(repo, ids, 1);
   // Last-applied = the school's own values (its HTML kept as is): the plan then shows exactly
   // what the file still changes, and nothing when the lesson was created from this file.
-  const file = lessonToFile(lesson!, { key, path: found.lesson.path, keepHtml: options.writeFile ? options.keepHtml : true });
+  // Written into the repo, the file holds only what differs from what it inherits.
+  const inherited = options.writeFile ? await inheritedDefaults(repo, found.program.path, found.section.path) : undefined;
+  const file = lessonToFile(lesson!, { key, path: found.lesson.path, keepHtml: options.writeFile ? options.keepHtml : true, inherited });
   // The file first: a kill before the state is written leaves a plan that sends the file's
   // (now the school's) values, which changes nothing in the school.
   if (options.writeFile) await writeFileAtomic(join(repo.dir, found.lesson.path), file.text);

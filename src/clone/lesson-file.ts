@@ -8,7 +8,8 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { stringify } from 'yaml';
 import { compileLesson } from '../compile/compile-lesson.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { LESSON_FIELDS, type LessonFields } from '../model/desired.js';
+import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS, type LessonFields } from '../model/desired.js';
+import type { LessonDefaults } from '../model/lesson.js';
 import { VIDEO_SOURCE_PRIORITY } from '../school-api/school-rules.js';
 import type { Lesson } from '../school-api/wire/lessons.js';
 import { splitFrontMatter } from '../source/split-front-matter.js';
@@ -27,6 +28,12 @@ export interface LessonFileOptions {
   keepHtml?: boolean;
   /** Repo-relative path the file will have (for diagnostics). */
   path: string;
+  /**
+   * The lesson defaults the file inherits (coursesync.yaml, program.yaml, section.yaml): given,
+   * the front-matter holds only the fields whose value differs from what the file would get
+   * without them (these, else the school's defaults), and no `content_format: markdown`.
+   */
+  inherited?: LessonDefaults;
 }
 
 export interface LessonFile {
@@ -50,10 +57,10 @@ export function serverFields(lesson: Lesson): LessonFields {
 function frontMatterOf(lesson: Lesson, options: LessonFileOptions, description: string | undefined, html: boolean): Record<string, unknown> {
   const fm: Record<string, unknown> = { name: lesson.name, key: options.key };
   if (options.copiedFrom !== undefined) fm.copied_from = options.copiedFrom;
-  fm.lesson_type = lesson.lesson_type;
-  fm.drip_delay = lesson.drip_delay;
-  fm.is_published = lesson.is_published;
-  fm.is_progression_locked = lesson.is_progression_locked;
+  const inherited = options.inherited;
+  for (const f of ['lesson_type', 'drip_delay', 'is_published', 'is_progression_locked'] as const) {
+    if (inherited === undefined || lesson[f] !== (inherited[f] ?? DEFAULT_LESSON_FIELDS[f])) fm[f] = lesson[f];
+  }
   if (description !== undefined && description !== '') fm.description = description;
   if (lesson.lesson_type === 'video') {
     const video: Record<string, string> = {};
@@ -65,7 +72,7 @@ function frontMatterOf(lesson: Lesson, options: LessonFileOptions, description: 
     if (Object.keys(video).length > 0) fm.video = video;
   }
   if (lesson.lesson_type === 'embed' && lesson.embed_code) fm.embed_code = lesson.embed_code;
-  fm.content_format = html ? 'html' : 'markdown';
+  if (html || inherited === undefined) fm.content_format = html ? 'html' : 'markdown';
   return fm;
 }
 
@@ -76,9 +83,9 @@ export function lessonFileText(frontMatter: Record<string, unknown>, body: strin
 }
 
 /** Compile a file text with the project's compiler; undefined fields when it has errors. */
-export function compileText(text: string, path: string): { fields?: LessonFields; diagnostics: Diagnostic[] } {
+export function compileText(text: string, path: string, inherited?: LessonDefaults): { fields?: LessonFields; diagnostics: Diagnostic[] } {
   const out: Diagnostic[] = [];
-  const compiled = compileLesson({ path, text, digest: '', ...splitFrontMatter(text) }, out);
+  const compiled = compileLesson({ path, text, digest: '', ...splitFrontMatter(text) }, out, undefined, inherited);
   return compiled.fields && !out.some((d) => d.severity === 'error') ? { fields: fieldsAsWritten(compiled.fields, compiled.refs ?? []), diagnostics: out } : { diagnostics: out };
 }
 
@@ -140,13 +147,13 @@ export function lessonToFile(lesson: Lesson, options: LessonFileOptions): Lesson
   }
   // An empty body is the same in both formats: Markdown.
   let text = lessonFileText(frontMatterOf(lesson, options, description, keptAsHtml !== null), body);
-  let compiled = compileText(text, options.path);
+  let compiled = compileText(text, options.path, options.inherited);
   const wanted = { ...serverFields(lesson) };
   for (const f of lost) (wanted as Record<string, unknown>)[f] = null;
   if (keptAsHtml === null && (!compiled.fields || firstDifference(compiled.fields, wanted) !== undefined)) {
     keptAsHtml = 'the Markdown file does not compile back to the same lesson';
     text = lessonFileText(frontMatterOf(lesson, options, description, true), lesson.body);
-    compiled = compileText(text, options.path);
+    compiled = compileText(text, options.path, options.inherited);
   }
   if (!compiled.fields) {
     // The school holds something the repo format refuses (e.g. markup validation rejects).

@@ -33,6 +33,11 @@ export function hasChanges(plan: Plan): boolean {
   return s.create + s.update + s.move + s.unpublish + s.uncertain + s.drift > 0;
 }
 
+/** The two ways to settle an orphan (a lesson removed from the repo, kept in the school). */
+export function orphanHint(key: string): string {
+  return `\`coursesync state rm ${key}\` stops tracking it (the school keeps it); to unpublish removed lessons instead, set \`removed_lessons: unpublish\` in coursesync.yaml`;
+}
+
 /** `Plan: 3 to create, 2 to move, 4 to update, 1 orphaned, 40 unchanged.` or `No changes. …` */
 export function summaryLine(summary: PlanSummary): string {
   const notes: string[] = [];

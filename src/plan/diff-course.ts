@@ -77,7 +77,7 @@ interface Removal {
  * @param options resolved section ids and, with --refresh, live lessons
  */
 export function diffCourse(desired: DesiredState, state: StateData, options: DiffOptions): Plan {
-  const drift = options.live ? diffLive(state, options.live) : [];
+  const drift = options.live ? driftNamedNow(desired, diffLive(state, options.live)) : [];
   const working = planningState(desired, state, options.live);
   const matched = matchLessons(desired, working, options, { placeOf: placesOf(state), drift: new Map(drift.map((d) => [d.key, d])) });
   const removed = removedLessons(working, matched.claimed, desired.config);
@@ -102,6 +102,12 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
     refreshed: options.live !== undefined,
   };
   return { ...plan, impact: assessImpact(desired, working, plan, { sectionIds: options.sectionIds, sections: options.sections }) };
+}
+
+/** Drift lines name each file as it is now (a renamed file's state entry still has its old path). */
+function driftNamedNow(desired: DesiredState, drift: DriftStep[]): DriftStep[] {
+  const pathNow = new Map(desired.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons.flatMap((l) => [l.key, ...l.aliases].map((k) => [k, l.path] as const)))));
+  return drift.map((d) => ({ ...d, path: pathNow.get(d.key) ?? d.path }));
 }
 
 /**

@@ -4,7 +4,7 @@
  * worse. An acknowledged impact was reviewed in the pull request: it stops neither.
  */
 import { failure } from '../diagnostics/error-codes/index.js';
-import { IMPACT_LEVELS, type ImpactLevel } from '../model/acknowledge.js';
+import { ackToken, IMPACT_LEVELS, type ImpactLevel } from '../model/acknowledge.js';
 import type { Impact, Plan } from './plan-schema.js';
 
 /** Unacknowledged impacts of `level` or worse (error is the worst). */
@@ -32,5 +32,5 @@ export function refuseUnacknowledgedImpact(plan: Pick<Plan, 'impact'>, accept: b
     .map((i) => `${i.path} (${i.rule}): ${i.message}`)
     .join('; ');
   const first = open[0]!;
-  throw failure('apply/learner-impact', { count: open.length, list: `${list}${open.length > 5 ? `; and ${open.length - 5} more` : ''}`, path: first.path, rule: first.rule, key: first.key });
+  throw failure('apply/learner-impact', { count: open.length, list: `${list}${open.length > 5 ? `; and ${open.length - 5} more` : ''}`, path: first.path, rule: ackToken(first.rule, first.accepts), key: first.key });
 }

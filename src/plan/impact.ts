@@ -5,7 +5,7 @@
  * and their levels are in docs/learner-impact.md; their names in src/model/acknowledge.ts.
  */
 import { quoted } from '../diagnostics/diagnostic.js';
-import { IMPACT_LEVELS, IMPACT_RULES, type ImpactRule } from '../model/acknowledge.js';
+import { ackCovers, IMPACT_LEVELS, IMPACT_RULES, type ImpactRule } from '../model/acknowledge.js';
 import type { DesiredLesson, DesiredState, LessonFields } from '../model/desired.js';
 import { learnerView, type LearnerLesson, type LearnerProgram, type LearnerLessonInput, type LearnerProgramInput, type LearnerView, type SectionFacts } from '../learner/learner-model.js';
 import type { StateData } from '../model/state/schema.js';
@@ -109,8 +109,9 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   const bothVisible = visibleInBoth(before, after);
 
   const out: Array<Omit<Impact, 'acknowledged'>> = [];
-  const add = (rule: ImpactRule, l: { key: string; path: string }, message: string) =>
-    out.push({ level: IMPACT_RULES[rule], rule, key: l.key, path: l.path, message });
+  // `accepts`: the size of a sized rule's impact, which an acknowledgement must name (acknowledge.ts).
+  const add = (rule: ImpactRule, l: { key: string; path: string }, message: string, accepts?: string | number) =>
+    out.push({ level: IMPACT_RULES[rule], rule, key: l.key, path: l.path, message, ...(accepts === undefined ? {} : { accepts: String(accepts) }) });
   // Quoted as JSON: a name holding a newline or a quote stays on one line, unambiguous.
   const name = (l: LearnerLesson) => quoted(l.name);
   const section = (l: LearnerLesson) => l.sectionPath || `section ${l.sectionId}`;
@@ -126,11 +127,11 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
     } else if (!b.visible && a.visible) {
       if (b.hiddenBy === 'lesson') add('published', a, `draft ${name(a)} is published and unlocks on day ${a.unlockDay}`);
     } else if (b.visible && a.visible) {
-      if (a.lesson_type !== b.lesson_type) add('type-change', a, `${name(a)} changes type from ${b.lesson_type} to ${a.lesson_type}`);
+      if (a.lesson_type !== b.lesson_type) add('type-change', a, `${name(a)} changes type from ${b.lesson_type} to ${a.lesson_type}`, a.lesson_type);
       const days = `unlocks on day ${a.unlockDay} instead of ${b.unlockDay}`;
       if (a.unlockDay > b.unlockDay) {
-        if (a.sectionId !== b.sectionId && a.sectionDrip > b.sectionDrip) add('later-section', a, `${name(a)} moves to ${section(a)}, which unlocks later: it ${days} (content learners could open becomes locked again)`);
-        else add('drip-grows', a, `${name(a)} ${days} (content learners could open becomes locked again)`);
+        if (a.sectionId !== b.sectionId && a.sectionDrip > b.sectionDrip) add('later-section', a, `${name(a)} moves to ${section(a)}, which unlocks later: it ${days} (content learners could open becomes locked again)`, a.unlockDay);
+        else add('drip-grows', a, `${name(a)} ${days} (content learners could open becomes locked again)`, a.unlockDay);
       } else if (a.unlockDay < b.unlockDay) {
         add('calendar-shift', a, `${name(a)} ${days} (the unlock calendar of ${section(a)} shifts)`);
       }
@@ -141,7 +142,7 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
       const { count, first } = bothVisible(a);
       if (count > 0) {
         const names = first.join(', ') + (count > first.length ? ` and ${count - first.length} more` : '');
-        add('lock-added', a, `a progression lock on ${name(a)} now gates ${count} published lesson${count === 1 ? '' : 's'} after it until learners complete it: ${names}`);
+        add('lock-added', a, `a progression lock on ${name(a)} now gates ${count} published lesson${count === 1 ? '' : 's'} after it until learners complete it: ${names}`, count);
       }
     }
   }
@@ -149,8 +150,8 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   out.push(...identity.impacts);
 
   const acknowledged = (i: Omit<Impact, 'acknowledged'>, also: string | undefined) =>
-    (desiredByKey.get(i.key)?.acknowledge ?? []).includes(i.rule) ||
-    (desired.config.acknowledge ?? []).some((a) => a.rule === i.rule && (a.lesson === i.key || a.lesson === also));
+    (desiredByKey.get(i.key)?.acknowledge ?? []).some((token) => ackCovers(token, i.rule, i.accepts)) ||
+    (desired.config.acknowledge ?? []).some((a) => ackCovers(a.rule, i.rule, i.accepts) && (a.lesson === i.key || a.lesson === also));
   return out
     .map((i) => ({ ...i, acknowledged: acknowledged(i, identity.from.get(i.key) ?? stateKeyOf.get(i.key)) }))
     .sort((x, y) => IMPACT_LEVELS.indexOf(x.level) - IMPACT_LEVELS.indexOf(y.level) || x.path.localeCompare(y.path) || x.rule.localeCompare(y.rule));

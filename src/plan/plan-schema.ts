@@ -142,6 +142,8 @@ export const ImpactSchema = z.strictObject({
   key: z.string(),
   path: z.string(),
   message: z.string(),
+  /** A sized rule's size (unlock day, lessons gated, new type): what an acknowledgement must accept. */
+  accepts: z.string().optional(),
   acknowledged: z.boolean(),
 });
 export type Impact = z.output<typeof ImpactSchema>;

@@ -1,6 +1,7 @@
 /** The learner-impact part of a plan, for the terminal and for the pull-request comment (PURE). */
 import { escapeControl } from '../diagnostics/diagnostic.js';
 import type { Impact } from './plan-schema.js';
+import { ackToken } from '../model/acknowledge.js';
 
 /** Counts per level, e.g. "1 error (1 acknowledged), 2 warnings, 3 infos". */
 export function impactCounts(impact: readonly Impact[]): string {
@@ -20,7 +21,7 @@ export function impactTextLines(impact: readonly Impact[], tint: (level: Impact[
   const out = [`Learner impact: ${impactCounts(impact)}`];
   for (const i of impact) {
     // Paths and messages quote file and folder names: one line each, whatever they hold.
-    out.push(`  ${tint(i.level, i.level.padEnd(7))} ${i.rule.padEnd(15)} ${escapeControl(i.path)}: ${escapeControl(i.message)}${i.acknowledged ? ' (acknowledged)' : ''}`);
+    out.push(`  ${tint(i.level, i.level.padEnd(7))} ${i.rule.padEnd(15)} ${escapeControl(i.path)}: ${escapeControl(i.message)}${i.acknowledged ? ' (acknowledged)' : i.accepts !== undefined && i.level === 'error' ? ` (to accept: acknowledge ${ackToken(i.rule, i.accepts)})` : ''}`);
   }
   return out;
 }
@@ -41,7 +42,7 @@ export function impactMarkdown(impact: readonly Impact[], esc: (s: string) => st
   if (open > 0) {
     out.push(
       '',
-      `apply refuses ${open === 1 ? 'this error' : `these ${open} errors`} until each is acknowledged in the repo (\`acknowledge: [rule]\` in the lesson's front-matter, or an \`acknowledge:\` entry in coursesync.yaml) or run with \`--accept-impact\`.`,
+      `apply refuses ${open === 1 ? 'this error' : `these ${open} errors`} until each is acknowledged in the repo (\`acknowledge: [rule]\` in the lesson's front-matter, with the size it accepts for a sized rule, e.g. \`drip-grows=21\`, or an \`acknowledge:\` entry in coursesync.yaml) or run with \`--accept-impact\`.`,
     );
   }
   out.push('');

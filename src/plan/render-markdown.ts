@@ -12,7 +12,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { placeOf, sortDiagnostics } from '../diagnostics/diagnostic.js';
 import type { Plan, PlanChange } from './plan-schema.js';
 import { ACTIONS } from './plan-schema.js';
-import { SYMBOL, diffLinesOf, headline, summaryLine } from './describe-change.js';
+import { SYMBOL, diffLinesOf, headline, orphanHint, summaryLine } from './describe-change.js';
 import { changeDetail, type DetailOptions } from './change-detail.js';
 import { heldBackNote, htmlOnlyCause, htmlOnlyGroups, htmlOnlyTitle } from './html-only.js';
 import { impactMarkdown } from './render-impact.js';
@@ -71,6 +71,7 @@ function fence(lines: string[], lang: string): string[] {
 function renderChange(c: PlanChange, withBodies: boolean, options: DetailOptions): string[] {
   const out = [`- \`${SYMBOL[c.action]}\` **${esc(c.path)}** ${esc(headline(c))}`];
   if (c.action === 'uncertain') out.push(`  - ${esc(c.hint)}`);
+  if (c.action === 'orphan') out.push(`  - ${esc(orphanHint(c.key))}`);
   if ('why' in c && c.why) for (const why of c.why) out.push(`  - because: ${esc(why)}`);
   const detail = changeDetail(c, options);
   if (detail.preview) out.push(`  - ${esc(detail.preview.summary)}`);

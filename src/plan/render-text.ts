@@ -6,7 +6,7 @@
 import pc from 'picocolors';
 import { escapeControl, formatDiagnostic } from '../diagnostics/diagnostic.js';
 import { isCall, type Plan, type PlanChange } from './plan-schema.js';
-import { SYMBOL, diffLinesOf, headline, summaryLine } from './describe-change.js';
+import { SYMBOL, diffLinesOf, headline, orphanHint, summaryLine } from './describe-change.js';
 import { changeDetail, type DetailOptions } from './change-detail.js';
 import { heldBackNote, htmlOnlyCause, htmlOnlyGroups, htmlOnlyTitle } from './html-only.js';
 import { impactTextLines } from './render-impact.js';
@@ -66,6 +66,7 @@ function tintDiff(d: string, c: Colors): string {
 function renderChange(change: PlanChange, tint: (s: string) => string, c: Colors, options: DetailOptions): string[] {
   const lines = [`  ${tint(SYMBOL[change.action])} ${c.bold(escapeControl(change.path))} ${escapeControl(headline(change))}`];
   if (change.action === 'uncertain') lines.push(`      ${c.dim(escapeControl(`key ${change.key}: ${change.hint}`))}`);
+  if (change.action === 'orphan') lines.push(`      ${c.dim(escapeControl(`key ${change.key}: ${orphanHint(change.key)}`))}`);
   if ('why' in change && change.why) for (const why of change.why) lines.push(`      ${c.dim(`because: ${escapeControl(why)}`)}`);
   const detail = changeDetail(change, options);
   if (detail.preview) {

@@ -2,7 +2,8 @@
  * The retry policy (docs/architecture.md#apply), as pure functions: how long to wait before the next
  * try. 429 and 503 honour `Retry-After` (seconds or HTTP date); otherwise exponential backoff
  * with full jitter (a uniformly random wait between 0 and min(cap, base·2^n), which spreads
- * clients apart better than a fixed or "equal" jitter), and a bounded number of tries.
+ * clients apart better than a fixed or "equal" jitter), and a bounded number of tries; a 429
+ * whose Retry-After is honoured uses up no try (usesTry), its waits bounded in total instead.
  */
 
 export interface RetryPolicy {
@@ -14,6 +15,11 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** A Retry-After longer than this is not waited for: the error is reported instead. */
   maxRetryAfterMs: number;
+  /**
+   * All the waits one call spends on 429s whose Retry-After it honours. Such a 429 uses up no
+   * try (the school asked to wait and processed nothing), so this bounds them instead.
+   */
+  maxRateLimitWaitMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -21,7 +27,17 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 250,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
+  maxRateLimitWaitMs: 300_000,
 };
+
+/**
+ * Whether a failed try counts against `maxAttempts`. A 429 with a `Retry-After` that is
+ * honoured does not: under a rate limit every call would otherwise spend its tries waiting its
+ * turn, and a busy run fail calls the school would have answered.
+ */
+export function usesTry(status: number | undefined, retryAfterMs: number | null): boolean {
+  return !(status === 429 && retryAfterMs !== null && retryAfterMs > 0);
+}
 
 /**
  * Milliseconds a `Retry-After` header asks to wait: delta-seconds (`"2"`) or an HTTP date

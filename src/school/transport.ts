@@ -25,7 +25,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { z } from 'zod';
 import { ErrorBodySchema, jsonPathOf } from '../school-api/wire/errors.js';
-import { backoffDelay, parseRetryAfter, type RetryPolicy } from '../school-api/retry-policy.js';
+import { backoffDelay, parseRetryAfter, usesTry, type RetryPolicy } from '../school-api/retry-policy.js';
 import { missingApiPath, tlsProblem } from './connection-problems.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import {
@@ -196,6 +196,9 @@ export function createTransport(options: TransportOptions): Transport {
     const endpoint = `${spec.method} ${spec.path}`;
     const url = baseUrl + spec.path + queryString(spec.query);
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    // Tries used up (a 429 honoured with its Retry-After uses none), and the waits spent on those 429s.
+    let tries = 0;
+    let rateLimitedMs = 0;
     for (let attempt = 1; ; attempt++) {
       const outcome = await attemptOnce(url, spec.method, body);
       let finalError: Error;
@@ -238,9 +241,15 @@ export function createTransport(options: TransportOptions): Transport {
         }
         finalError = new SchoolConnectionError({ endpoint, reason: outcome.reason, cause: outcome.cause });
       }
-      if (attempt >= retry.maxAttempts) throw finalError;
       if (retryAfterMs !== null && retryAfterMs > retry.maxRetryAfterMs) throw finalError;
-      const delayMs = retryAfterMs ?? backoffDelay(attempt - 1, retry, random);
+      if (usesTry(outcome.kind === 'response' ? outcome.status : undefined, retryAfterMs)) {
+        tries++;
+        if (tries >= retry.maxAttempts) throw finalError;
+      } else {
+        rateLimitedMs += retryAfterMs ?? 0;
+        if (rateLimitedMs > retry.maxRateLimitWaitMs) throw finalError;
+      }
+      const delayMs = retryAfterMs ?? backoffDelay(tries - 1, retry, random);
       options.onRetry?.({ endpoint, attempt, delayMs, reason });
       await sleep(delayMs);
     }

@@ -40,7 +40,8 @@ export const CONFIG_TEMPLATE = `# yaml-language-server: $schema=./${SCHEMA_DIR}/
 
 # Error-level learner impacts acknowledged in review (docs/learner-impact.md): apply then
 # proceeds without --accept-impact. For a lesson whose file is gone or renamed; a lesson that
-# still has a file acknowledges in its own front-matter (acknowledge: [drip-grows]).
+# still has a file acknowledges in its own front-matter (acknowledge: [drip-grows=21]: a sized
+# rule names the size it accepts, so a bigger later change needs a new acknowledgement).
 # acknowledge:
 #   - rule: unpublished
 #     lesson: old-lesson-key

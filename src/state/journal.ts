@@ -9,9 +9,13 @@
  * of `<json>` and `checksum` the first 16 hex digits of its SHA-256. The first record is the
  * header `{journal: 1, lineage, base}`: the state it applies to (its lineage and serial). Each
  * later record is `{serial, top?, lessons?, sections?, pending?}`: the new serial, changed
- * top-level fields, and per keyed record the changed entries (null = deleted). A last record that
- * is incomplete or fails its checksum is the tail of a write a kill interrupted: it was never
- * acknowledged, so it is ignored. A bad record before the last one is corruption and is refused.
+ * top-level fields, and per keyed record the changed entries (null = deleted). Text after the
+ * last newline is the tail of an append a kill interrupted (a record is one write ending in its
+ * newline, and update() resolves only once the whole write is done): it was never acknowledged,
+ * so it is dropped, and the loader reports it. A line that ends in a newline and fails its
+ * checksum was written whole and damaged since: that is corruption, refused wherever it is
+ * (the last record too: it may hold a create that was fsynced before its request left).
+ * `state compact --salvage` (salvageJournal) keeps the intact records of a damaged journal.
  */
 import { createHash } from 'node:crypto';
 import { failure } from '../diagnostics/error-codes/index.js';
@@ -57,8 +61,10 @@ export function encodeRecord(record: JournalHeader | JournalRecord): string {
 export interface ParsedJournal {
   header: JournalHeader;
   records: JournalRecord[];
-  /** Whether a torn last record was ignored. */
+  /** Whether a torn tail (text after the last newline) was dropped. */
   torn: boolean;
+  /** Its length in bytes (0 when none). */
+  tornBytes: number;
 }
 
 /** Check one line; undefined when it is not an intact record. */
@@ -74,42 +80,128 @@ function decodeLine(line: string): unknown {
   }
 }
 
+/** The whole lines (each ended by a newline) and the torn tail after the last one. */
+function splitLines(text: string): { lines: string[]; tail: string } {
+  const lines = text.split('\n');
+  return { lines, tail: lines.pop() ?? '' };
+}
+
+const DAMAGED = 'it ends in a newline, so it was written whole, but its length or checksum does not match its content (damaged since it was written)';
+
+/** A header, or the reason it is not one. */
+function headerProblem(head: unknown): string | undefined {
+  const header = head as Partial<JournalHeader> | undefined;
+  return header?.journal === 1 && typeof header.lineage === 'string' && typeof header.base === 'number' ? undefined : 'it is not a coursesync journal header (format 1)';
+}
+
+/**
+ * Where a record holds a `__proto__` entry (`lessons.__proto__`, `top.__proto__`): coursesync
+ * never writes one, replaying it would set a prototype or be dropped by the schema, so it is
+ * refused, never dropped silently.
+ */
+function protoEntryIn(record: JournalRecord): string | undefined {
+  for (const field of ['top', ...KEYED] as const) {
+    const value = record[field];
+    if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) return `${field}.__proto__`;
+  }
+  return undefined;
+}
+
 /**
  * Parse a journal's text. Null when it holds no intact header (a kill while creating it: it
  * held nothing acknowledged).
  * @throws CoursesyncError `state/journal-corrupt` naming the file and the record
  */
 export function parseJournal(text: string, file: string): ParsedJournal | null {
-  const lines = text.split('\n');
-  // Text after the last newline is a write that never finished.
-  let torn = lines.pop() !== '';
-  const values: unknown[] = [];
-  for (const [i, line] of lines.entries()) {
+  const { lines, tail } = splitLines(text);
+  const values = lines.map((line, i) => {
     const value = decodeLine(line);
-    if (value === undefined) {
-      if (i === lines.length - 1) {
-        torn = true;
-        break;
-      }
-      throw failure('state/journal-corrupt', { file, record: i + 1, problem: 'its length or checksum does not match its content' });
-    }
-    values.push(value);
-  }
+    if (value === undefined) throw failure('state/journal-corrupt', { file, record: i + 1, problem: DAMAGED });
+    return value;
+  });
   const [head, ...rest] = values;
   if (head === undefined) return null;
-  const header = head as Partial<JournalHeader>;
-  if (header.journal !== 1 || typeof header.lineage !== 'string' || typeof header.base !== 'number') {
-    throw failure('state/journal-corrupt', { file, record: 1, problem: 'it is not a coursesync journal header (format 1)' });
-  }
+  const notHeader = headerProblem(head);
+  if (notHeader) throw failure('state/journal-corrupt', { file, record: 1, problem: notHeader });
+  const header = head as JournalHeader;
   let serial = header.base;
   const records = rest as JournalRecord[];
   for (const [i, r] of records.entries()) {
     if (typeof r?.serial !== 'number' || r.serial !== serial + 1) {
       throw failure('state/journal-corrupt', { file, record: i + 2, problem: `its serial is ${String(r?.serial)}, expected ${serial + 1}` });
     }
+    const proto = protoEntryIn(r);
+    if (proto) throw failure('state/journal-corrupt', { file, record: i + 2, problem: `it holds a "${proto}" entry, which coursesync never writes (the record was edited by hand)` });
     serial = r.serial;
   }
-  return { header: header as JournalHeader, records, torn };
+  return { header, records, torn: tail !== '', tornBytes: Buffer.byteLength(tail) };
+}
+
+/** A damaged journal read for salvage: what could be kept, and what could not. */
+export interface SalvagedJournal {
+  /** null when the header itself is damaged. */
+  header: JournalHeader | null;
+  /** The intact records, in order (serials may skip the damaged ones). */
+  records: JournalRecord[];
+  /** Line numbers of the records that could not be kept, each with why. */
+  damaged: Array<{ record: number; problem: string }>;
+  /** The highest serial any line may have held (a damaged record's included). */
+  lastSerial: number;
+  /**
+   * Pending records found in damaged lines whose JSON still parses (a flipped byte in a value):
+   * untrusted, but a create among them may have reached the school, so salvage records it as
+   * uncertain rather than forget it.
+   */
+  damagedPending: Array<{ key: string; action: string; started_at?: string; name?: string; section_id?: string }>;
+  tornBytes: number;
+}
+
+/**
+ * Read what can be kept of a journal: every intact record whose serial follows the one before
+ * it; a damaged line, a record with a `__proto__` entry or an out-of-order serial is left out
+ * and listed.
+ */
+export function salvageJournal(text: string): SalvagedJournal {
+  const { lines, tail } = splitLines(text);
+  const damaged: SalvagedJournal['damaged'] = [];
+  const head = lines.length > 0 ? decodeLine(lines[0]!) : undefined;
+  const header = head !== undefined && headerProblem(head) === undefined ? (head as JournalHeader) : null;
+  if (lines.length > 0 && header === null) damaged.push({ record: 1, problem: head === undefined ? DAMAGED : headerProblem(head)! });
+  const records: JournalRecord[] = [];
+  const damagedPending: SalvagedJournal['damagedPending'] = [];
+  let serial = header?.base ?? -1;
+  for (const [i, line] of lines.entries()) {
+    if (i === 0) continue;
+    const r = decodeLine(line) as JournalRecord | undefined;
+    const proto = r ? protoEntryIn(r) : undefined;
+    const problem = r === undefined ? DAMAGED : typeof r.serial !== 'number' || r.serial <= serial ? `its serial is ${String(r.serial)}, after ${serial}` : proto ? `it holds a "${proto}" entry` : undefined;
+    if (problem) {
+      damaged.push({ record: i + 1, problem });
+      damagedPending.push(...pendingIn(r ?? parseLoosely(line)));
+      continue;
+    }
+    records.push(r!);
+    serial = r!.serial;
+  }
+  // A damaged record took a serial too: the state written from a salvage goes past every one.
+  const lastSerial = Math.max(serial, (header?.base ?? serial) + lines.length - 1);
+  return { header, records, damaged, lastSerial, tornBytes: Buffer.byteLength(tail), damagedPending };
+}
+
+/** The JSON of a line that failed its checksum, if it still parses. */
+function parseLoosely(line: string): unknown {
+  try {
+    return JSON.parse(line.slice(line.indexOf('{')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pending records a (damaged) record names, those with a key and an action. */
+function pendingIn(record: unknown): SalvagedJournal['damagedPending'] {
+  const pending = (record as { pending?: unknown } | undefined)?.pending;
+  if (typeof pending !== 'object' || pending === null) return [];
+  return Object.values(pending).filter((p): p is SalvagedJournal['damagedPending'][number] => typeof p === 'object' && p !== null && typeof p.key === 'string' && typeof p.action === 'string');
 }
 
 /** The serial the state has once every record of `journal` is applied. */
@@ -137,20 +229,28 @@ export function journalFits(state: StateData, journal: ParsedJournal, file: stri
  * with a checksum can still have been written by a broken or newer tool).
  */
 export function replayJournal(state: StateData, journal: ParsedJournal, file: string): StateData {
-  for (const r of journal.records) {
-    state.serial = r.serial;
-    if (r.top) Object.assign(state, r.top);
-    for (const field of KEYED) {
-      const changes = r[field];
-      if (!changes) continue;
-      const target = state[field] as Record<string, unknown>;
-      for (const key of Object.keys(changes)) {
-        const value = changes[key];
-        if (value === null) delete target[key];
-        else target[key] = value;
-      }
+  for (const r of journal.records) applyRecord(state, r);
+  return checkReplayed(state, file);
+}
+
+/** Apply one record to `state` in place (a record parsed by this file: no `__proto__` entry). */
+export function applyRecord(state: StateData, r: JournalRecord): void {
+  state.serial = r.serial;
+  if (r.top) Object.assign(state, r.top);
+  for (const field of KEYED) {
+    const changes = r[field];
+    if (!changes) continue;
+    const target = state[field] as Record<string, unknown>;
+    for (const key of Object.keys(changes)) {
+      const value = changes[key];
+      if (value === null) delete target[key];
+      else target[key] = value;
     }
   }
+}
+
+/** The replayed state, checked against the state's shape. */
+export function checkReplayed(state: StateData, file: string): StateData {
   const parsed = StateSchema.safeParse(state);
   if (!parsed.success) {
     const first = parsed.error.issues[0];

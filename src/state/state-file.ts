@@ -39,6 +39,8 @@ export interface LoadedState {
   exists: boolean;
   /** Whether a journal was found next to state.json (replayed into `state`, or already in it). */
   journaled: boolean;
+  /** Bytes of a torn tail dropped from the journal (an append a kill cut short), 0 when none. */
+  tornBytes?: number;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function readStateFile(dir: string, options: { locked?: boolean } =
   const state = parseStateText(text, file);
   if (journal === null) return { state, exists: true, journaled: journalText !== null };
   const fits = journalFits(state, journal, journalFile, file, options.locked === true);
-  return { state: fits === 'replay' ? replayJournal(state, journal, journalFile) : state, exists: true, journaled: true };
+  return { state: fits === 'replay' ? replayJournal(state, journal, journalFile) : state, exists: true, journaled: true, tornBytes: journal.tornBytes };
 }
 
 /**

@@ -71,6 +71,8 @@ export class StateStore {
   /** Whether state.json is on disk (a first write creates it whole; later ones append). */
   private onDisk: boolean;
   private readonly journalPathname: string;
+  /** Why close() could not fold the journal into state.json (it stays, for the next load). */
+  foldError: Error | undefined;
 
   private constructor(
     readonly dir: string,
@@ -93,7 +95,9 @@ export class StateStore {
     try {
       if (lock) await removeStaleTempFiles(dir);
       // Only the lock holder folds the journal in: a reader must not rewrite state.json under a live writer.
-      const { state, exists } = lock ? await compactStateFile(dir) : await readStateFile(dir);
+      const { state, exists, tornBytes } = lock ? await compactStateFile(dir) : await readStateFile(dir);
+      // Said only by the lock holder: a reader may see the tail of an append still in progress.
+      if (lock && tornBytes) options.warn?.(`the state journal ended in ${tornBytes} bytes of a record a killed process never finished writing (no newline): dropped (that write was never acknowledged, so it held no call that was sent)`);
       return new StateStore(dir, state, exists, lock);
     } catch (e) {
       await lock?.release();
@@ -262,7 +266,8 @@ export class StateStore {
   /**
    * Wait for writes in progress, fold the journal into state.json (replayed from the files, not
    * from memory: what was not journaled is not kept), then release the lock (when one was taken).
-   * A compaction that fails leaves the journal, which the next load folds in. Never throws.
+   * A compaction that fails leaves the journal, which the next load folds in, and is kept in
+   * `foldError` for the caller to report (apply fails on it). Never throws.
    */
   async close(): Promise<void> {
     await this.creating?.catch(() => undefined);
@@ -279,8 +284,9 @@ export class StateStore {
           // Closing a descriptor whose data is fsynced loses nothing.
         }
         this.journal = undefined;
-        // Best effort: the journal is durable, and the next load folds it in.
-        if (this.failure === undefined) await compactStateFile(this.dir).catch(() => undefined);
+        // The journal is durable and the next load folds it in; a caller that commits state.json
+        // must not go on as if it were whole: foldError says it is not.
+        if (this.failure === undefined) await compactStateFile(this.dir).catch((e: unknown) => (this.foldError = e instanceof Error ? e : new Error(String(e))));
       }
     } finally {
       await this.lock?.release();

@@ -164,6 +164,8 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     }
   }
 
+  refuseSectionTwice(desired, sectionIds);
+
   // Check before any write: every section id exists and is of its folder's program. Needs the
   // school, so a plan without a token says it was skipped (apply always has one).
   const notes: string[] = [];
@@ -271,4 +273,22 @@ async function readLiveLessons(
  */
 export function lessonsGoneError(gone: ReadonlyArray<{ key: string; id: string; path: string }>): CoursesyncError {
   return failure('state/lesson-gone', { gone });
+}
+
+/**
+ * Two folders naming one section the same way are a compile error (repo/duplicate-section);
+ * one by `name:` and one by `id:` meet only once names are resolved: refused here, naming both.
+ * @throws CoursesyncError `plan/section-twice`
+ */
+function refuseSectionTwice(desired: DesiredState, sectionIds: ReadonlyMap<string, string>): void {
+  const byId = new Map<string, Array<{ path: string; ref: string }>>();
+  for (const program of desired.programs) {
+    for (const section of program.sections) {
+      const id = sectionIds.get(section.path);
+      if (id === undefined) continue;
+      const ref = 'id' in section.ref ? `id: ${section.ref.id}` : `name: "${section.ref.name}"`;
+      byId.set(id, [...(byId.get(id) ?? []), { path: section.path, ref }]);
+    }
+  }
+  for (const [id, folders] of byId) if (folders.length > 1) throw failure('plan/section-twice', { id, folders });
 }

@@ -57,6 +57,27 @@ describe('clone', () => {
     expect(exists.code).toBe('clone/target-exists');
   });
 
+  it('a bare --section is looked up in the school: a name is written as name:, never taken as an id; without a token it asks which', async () => {
+    const files = { 'p/program.yaml': 'id: prog_intro\n', 'p/a/section.yaml': 'id: sec_start\n', 'p/a/01-welcome.md': lessonMd('Welcome', '# Welcome\n\n| step | time |\n|---|---|\n| read | 5 min |\n') };
+    const dir = await makeRepo(files);
+    const io = school.io();
+    expect(await runClone(join(dir, 'p/a'), join(dir, 'p/b'), { section: 'Tooling', dir }, io)).toBe(0);
+    expect(parse(await readFile(join(dir, 'p/b/section.yaml'), 'utf8'))).toMatchObject({ name: 'Tooling' });
+    expect(io.stdout.text).toContain('(section named "Tooling")');
+    const byId = await makeRepo(files);
+    expect(await runClone(join(byId, 'p/a'), join(byId, 'p/b'), { section: 'sec_tooling', dir: byId }, school.io())).toBe(0);
+    expect(parse(await readFile(join(byId, 'p/b/section.yaml'), 'utf8'))).toMatchObject({ id: 'sec_tooling' });
+    const unknown = await school.fails(runClone(join(dir, 'p/a'), join(dir, 'p/c'), { section: 'Toolng', dir }, school.io()));
+    expect(unknown.code).toBe('clone/section-unknown');
+    expect(unknown.message).toContain('--section Toolng: program prog_intro has no section with that id or name (it has sec_start "Getting started", sec_types "Types", sec_tooling "Tooling")');
+    const noToken = school.io({ token: null });
+    const offline = await makeRepo(files);
+    const unclear = await school.fails(runClone(join(offline, 'p/a'), join(offline, 'p/b'), { section: 'Tooling', dir: offline }, noToken));
+    expect(unclear.code).toBe('clone/section-unclear');
+    expect(unclear.hint).toBe('write --section id:Tooling or --section name:Tooling, or set COURSESYNC_TOKEN so clone looks it up');
+    expect(await runClone(join(offline, 'p/a'), join(offline, 'p/b'), { section: 'name:Tooling', dir: offline }, noToken)).toBe(0);
+  });
+
   it('parses --section and rewrites only key, copied_from and aliases', () => {
     expect(parseSectionRef('sec_1')).toEqual({ id: 'sec_1' });
     expect(parseSectionRef('Next steps')).toEqual({ name: 'Next steps' });

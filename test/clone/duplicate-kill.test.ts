@@ -37,7 +37,7 @@ describe('duplicate section, killed and re-run', () => {
     const dir = await makeRepo(files);
     await applyCourse(dir, { env });
 
-    const args = [CLI, 'duplicate', 'section', join(dir, 'p/a'), '--to', join(dir, 'p/b'), '--dir', dir, '--concurrency', '2'];
+    const args = [CLI, 'duplicate', 'section', join(dir, 'p/a'), '--to', join(dir, 'p/b'), '--dir', dir, '--concurrency', '2', '--yes'];
     const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     // Kill it once some copies are in and others are not.
@@ -52,7 +52,7 @@ describe('duplicate section, killed and re-run', () => {
     items = await journalItems(dir);
     expect(items?.some((i) => !i.done)).toBe(true);
 
-    const rerun = await runCli(['duplicate', 'section', join(dir, 'p/a'), '--to', join(dir, 'p/b'), '--dir', dir], env);
+    const rerun = await runCli(['duplicate', 'section', join(dir, 'p/a'), '--to', join(dir, 'p/b'), '--dir', dir, '--yes'], env);
     // The killed run could not release the state lock: the re-run takes it over and says so.
     expect(rerun.stderr).toMatch(/^coursesync: taking over the state lock held by pid \d+ .*\(that process is gone\)\n$/);
     expect(rerun.code).toBe(0);

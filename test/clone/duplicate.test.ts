@@ -45,7 +45,7 @@ describe('duplicate lesson', () => {
   it('copies a lesson into another section folder; the file has a fresh key and copied_from; the next plan is empty', async () => {
     const io = school.io();
     const dir = await appliedRepo(io.env);
-    expect(await runDuplicateLessons('lesson', join(dir, 'p/a/01-welcome.md'), { to: join(dir, 'p/b'), dir }, io)).toBe(0);
+    expect(await runDuplicateLessons('lesson', join(dir, 'p/a/01-welcome.md'), { yes: true, to: join(dir, 'p/b'), dir }, io)).toBe(0);
     const text = await readFile(join(dir, 'p/b/01-welcome-copy.md'), 'utf8');
     expect(text).toMatch(/^name: Copy of Welcome$/m);
     expect(text).toMatch(/^key: welcome-copy$/m);
@@ -65,8 +65,8 @@ describe('duplicate lesson', () => {
     const io = school.io();
     const dir = await appliedRepo(io.env);
     // Gaps in the numbers leave room for a file placed at position 2.
-    expect(await runDuplicateLessons('lesson', join(dir, 'p/a/03-hello.md'), { to: join(dir, 'p/b'), dir, name: 'Hi again' }, io)).toBe(0);
-    expect(await runDuplicateLessons('lesson', join(dir, 'p/a/02-install.md'), { to: join(dir, 'p/b'), dir, position: '1' }, io)).toBe(0);
+    expect(await runDuplicateLessons('lesson', join(dir, 'p/a/03-hello.md'), { yes: true, to: join(dir, 'p/b'), dir, name: 'Hi again' }, io)).toBe(0);
+    expect(await runDuplicateLessons('lesson', join(dir, 'p/a/02-install.md'), { yes: true, to: join(dir, 'p/b'), dir, position: '1' }, io)).toBe(0);
     expect((await readdir(join(dir, 'p/b'))).sort()).toEqual(['00-install-copy.md', '01-hello-copy.md', 'section.yaml'].sort());
     expect((await schoolLessons('sec_types')).map((l) => l.name)).toEqual(['Copy of Install', 'Hi again']);
     expect((await planOf(dir, io.env)).summary).toMatchObject({ create: 0, update: 0, move: 0, unchanged: 5 });
@@ -79,7 +79,7 @@ describe('duplicate lesson', () => {
     // Someone already used the key this command will send, for a copy under another name.
     const key = duplicationKey({ kind: 'lesson', sourceId: source, destinationId: 'sec_types', name: '', requestId: 'r-1' });
     await school.client().lessons.duplicate(source, { destination_section_id: 'sec_types', name: 'Other', idempotency_key: key });
-    const err = await school.fails(runDuplicateLessons('lesson', join(dir, 'p/a/01-welcome.md'), { to: join(dir, 'p/b'), dir, requestId: 'r-1' }, school.io()));
+    const err = await school.fails(runDuplicateLessons('lesson', join(dir, 'p/a/01-welcome.md'), { yes: true, to: join(dir, 'p/b'), dir, requestId: 'r-1' }, school.io()));
     expect(err.code).toBe('duplicate/key-conflict');
     expect(err.message).toMatch(/already used for a duplication with other details/);
     expect(await readdir(join(dir, 'p/b'))).toEqual(['section.yaml']);
@@ -89,7 +89,7 @@ describe('duplicate lesson', () => {
     const io = school.io();
     const dir = await appliedRepo(io.env);
     const source = (await readStateFile(dir)).state.lessons.hello!.id!;
-    expect(await runDuplicateLessons('lesson', source, { to: 'sec_archive', dir }, io)).toBe(0);
+    expect(await runDuplicateLessons('lesson', source, { yes: true, to: 'sec_archive', dir }, io)).toBe(0);
     const copies = await schoolLessons('sec_archive');
     expect(copies.map((l) => l.name)).toEqual(['Copy of Hello']);
     expect(io.stdout.text).toContain(`coursesync import ${copies[0]!.id} --into <section folder>`);
@@ -103,7 +103,7 @@ describe('duplicate section', () => {
   it('copies every lesson in order; the next plan is empty', async () => {
     const io = school.io();
     const dir = await appliedRepo(io.env);
-    expect(await runDuplicateLessons('section', join(dir, 'p/a'), { to: join(dir, 'p/b'), dir, concurrency: '3' }, io)).toBe(0);
+    expect(await runDuplicateLessons('section', join(dir, 'p/a'), { yes: true, to: join(dir, 'p/b'), dir, concurrency: '3' }, io)).toBe(0);
     expect((await schoolLessons('sec_types')).map((l) => l.name)).toEqual(['Welcome', 'Install', 'Hello']);
     expect((await readdir(join(dir, 'p/b'))).sort()).toEqual(['01-welcome-copy.md', '02-install-copy.md', '03-hello-copy.md', 'section.yaml']);
     const install = await readFile(join(dir, 'p/b/02-install-copy.md'), 'utf8');
@@ -118,7 +118,7 @@ describe('duplicate program', () => {
   it('writes program.yaml with the new id and a section folder per section; says how to adopt lessons', async () => {
     const io = school.io();
     const dir = await appliedRepo(io.env);
-    expect(await runDuplicateProgram(join(dir, 'p'), { dir, name: 'Intro copy', into: join(dir, 'copy') }, io)).toBe(0);
+    expect(await runDuplicateProgram(join(dir, 'p'), { yes: true, dir, name: 'Intro copy', into: join(dir, 'copy') }, io)).toBe(0);
     const programYaml = await readFile(join(dir, 'copy/program.yaml'), 'utf8');
     const id = /^id: "(.+)"$/m.exec(programYaml)![1]!;
     expect(id).not.toBe('prog_intro');
@@ -146,14 +146,14 @@ describe('a failed operation', () => {
     const io = { stdout: collector(), stderr: collector(), env };
     const dir = await makeRepo(REPO);
     await applyCourse(dir, { env });
-    const err = await school.fails(runDuplicateLessons('lesson', join(dir, 'p/a/01-welcome.md'), { to: join(dir, 'p/b'), dir }, io));
+    const err = await school.fails(runDuplicateLessons('lesson', join(dir, 'p/a/01-welcome.md'), { yes: true, to: join(dir, 'p/b'), dir }, io));
     expect(err.code).toBe('duplicate/operation-failed');
     expect(err.message).toMatch(/could not copy lesson les_\S+ \(welcome\): operation op_\S+ \(duplicate_lesson\) failed: Duplication failed/);
     expect(err.hint).toMatch(/run the same command again/);
     expect(await readdir(join(dir, 'p/b'))).toEqual(['section.yaml']);
-    const conflict = await school.fails(runDuplicateLessons('lesson', join(dir, 'p/a/01-welcome.md'), { to: join(dir, 'p/b'), dir, name: 'Else' }, io));
+    const conflict = await school.fails(runDuplicateLessons('lesson', join(dir, 'p/a/01-welcome.md'), { yes: true, to: join(dir, 'p/b'), dir, name: 'Else' }, io));
     expect(conflict.code).toBe('duplicate/job-conflict');
-    const program = await school.fails(runDuplicateProgram('prog_intro', { dir }, io));
+    const program = await school.fails(runDuplicateProgram('prog_intro', { yes: true, dir }, io));
     expect(program.code).toBe('duplicate/operation-failed');
   });
 });

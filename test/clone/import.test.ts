@@ -21,6 +21,27 @@ afterEach(removeRepos);
 const REPO = { 'p/program.yaml': 'id: prog_intro\n', 'p/s/section.yaml': 'id: sec_start\n' };
 
 describe('import', () => {
+  it('--write-file writes only the fields that differ from what the file inherits (section defaults, then the school\'s); the next plan is empty', async () => {
+    const client = school.client();
+    const dir = await makeRepo({
+      'coursesync.yaml': 'lesson_defaults:\n  lesson_type: text\n',
+      'p/program.yaml': 'id: prog_intro\n',
+      'p/s/section.yaml': 'id: sec_start\nlesson_defaults:\n  drip_delay: 2\n',
+      'p/s/01-setup.md': lessonMd('Setup', '## Install\n\nRun the installer.\n'),
+    });
+    expect((await (await import('../../src/apply/apply-course.js')).applyCourse(dir, { env: school.io().env })).result?.outcomes).toHaveLength(1);
+    const id = (await readStateFile(dir)).state.lessons.setup!.id!;
+    // Edited in the school: a new name and body; type, drip, publication and lock stay as inherited or default.
+    await client.lessons.update(id, { name: 'Setup, revised', body: '<h2>Install</h2>\n<p>Run the <a href="https://example.com/setup">installer</a>, then check the table.</p>', content_format: 'html' });
+    const io = school.io();
+    expect(await runImport([id], { key: 'setup', writeFile: true, dir }, io)).toBe(0);
+    const text = await readFile(join(dir, 'p/s/01-setup.md'), 'utf8');
+    expect(text.split('---\n')[1]).toBe('name: Setup, revised\nkey: setup\n');
+    expect(text).toContain('[installer](https://example.com/setup)');
+    const plan = await planOf(dir, io.env);
+    expect(plan.summary).toMatchObject({ create: 0, update: 0, move: 0, unchanged: 1 });
+  });
+
   it('imports lessons of every kind; the next plan is empty and every body renders back to the school HTML', async () => {
     const client = school.client();
     const md = renderMarkdown('# Title\n\nSome *text*, `code` and a [link](https://example.com).\n\n> quoted\n\n1. one\n2. two\n\n| a | b |\n| - | - |\n| 1 | 2 |\n').html;

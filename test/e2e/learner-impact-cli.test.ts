@@ -84,8 +84,12 @@ describe('learner impact in plan and apply', () => {
     expect(refused.stderr).toContain('hint: review them with `coursesync plan`');
     expect(lessonCalls(emu)).toBe(requests);
 
-    // One acknowledged in front-matter, one in coursesync.yaml: apply proceeds.
+    // A sized rule is acknowledged with the size accepted: a bare drip-grows accepts nothing.
     await edit(dir, 'intro/a/2-setup.md', 'drip_delay: 21', 'drip_delay: 21\nacknowledge: [drip-grows]');
+    const bare = await runCli(['plan', dir], env);
+    expect(bare.stdout).toContain('"Setup" unlocks on day 21 instead of 14 (content learners could open becomes locked again) (to accept: acknowledge drip-grows=21)');
+    // One acknowledged in front-matter, one in coursesync.yaml: apply proceeds.
+    await edit(dir, 'intro/a/2-setup.md', 'acknowledge: [drip-grows]', 'acknowledge: [drip-grows=21]');
     expect((await runCli(['apply', dir, '--yes'], env)).code).toBe(1);
     await writeFile(join(dir, 'coursesync.yaml'), 'acknowledge:\n  - rule: unpublished\n    lesson: quiz\n    reason: the quiz is being rewritten\n');
     const planned = await runCli(['plan', dir], env);
@@ -95,6 +99,15 @@ describe('learner impact in plan and apply', () => {
     expect(applied.code, applied.stderr).toBe(0);
     const start = (await schoolSections(emu)).get('sec_start')!;
     expect(start.find((l) => l.name === 'Quiz')).toMatchObject({ is_published: false });
+
+    // The old acknowledgement stays in the file; a later, bigger change is not covered by it.
+    await edit(dir, 'intro/a/2-setup.md', 'drip_delay: 21', 'drip_delay: 30');
+    const bigger = await runCli(['apply', dir, '--yes'], env);
+    expect(bigger.code).toBe(1);
+    expect(bigger.stderr).toContain('intro/a/2-setup.md (drip-grows): "Setup" unlocks on day 30 instead of 21');
+    expect(bigger.stderr).toContain('`acknowledge: [drip-grows=30]`');
+    await edit(dir, 'intro/a/2-setup.md', 'drip-grows=21', 'drip-grows=30');
+    expect((await runCli(['apply', dir, '--yes'], env)).code).toBe(0);
 
     // --accept-impact: an explicit override on the command line.
     await edit(dir, 'intro/a/1-welcome.md', 'lesson_type: text', 'lesson_type: text\nis_published: false');

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { acquireStateLock } from '../../src/state/lock-state.js';
 import { BASE_REPO } from '../apply/course-files.js';
-import { clientOf, schoolSections, SECRET, useTestSchool } from '../apply/helpers.js';
+import { clientOf, deleteInSchool, schoolSections, useTestSchool } from '../apply/helpers.js';
 import { lesson, runCli, writeRepo } from './helpers.js';
 
 let emu: RunningEmulator;
@@ -29,16 +29,10 @@ async function appliedBase(): Promise<{ dir: string; beta: string; gamma: string
   return { dir, beta: state.lessons.beta!.id, gamma: state.lessons.gamma!.id };
 }
 
-/** Delete a lesson as a person does in the school's admin. */
-async function deleteInSchool(id: string): Promise<void> {
-  const res = await fetch(emu.url.replace(/\/api\/v1$/, `/__emulator/lessons/${id}`), { method: 'DELETE', headers: { authorization: `Bearer ${SECRET}` } });
-  expect(res.status).toBe(200);
-}
-
 describe('a lesson deleted in the school can be recovered', () => {
   it('a 404 names the lesson and the exact commands; state list/show; apply --replace creates it once, and everything converges', async () => {
     const { dir, beta } = await appliedBase();
-    await deleteInSchool(beta);
+    await deleteInSchool(emu, beta);
     const refresh = await runCli(['plan', '--refresh'], env, dir);
     expect(refresh.code).toBe(1);
     expect(refresh.stderr).toContain(`coursesync: the school has no lesson ${beta} (key beta, intro/a/2-beta.md): deleted in the school, or the state points elsewhere; nothing was changed`);
@@ -62,7 +56,7 @@ describe('a lesson deleted in the school can be recovered', () => {
 
     const replaced = await runCli(['apply', '--replace', 'beta', '--yes'], env, dir);
     expect(replaced.code, replaced.stderr).toBe(0);
-    expect(replaced.stderr).toContain(`coursesync: forgot beta (${beta}): created anew by this apply`);
+    expect(replaced.stderr).toContain(`coursesync: beta (${beta}) is gone from the school: this apply creates it anew`);
     expect(replaced.stdout).toMatch(/^\+ create beta → sec_start #2 \(lesson les_\d+\)/m);
     const names = (await schoolSections(emu)).get('sec_start')!.map((l) => l.name);
     expect(names.filter((n) => n.startsWith('Beta'))).toEqual(['Beta, second edition']);
@@ -73,7 +67,7 @@ describe('a lesson deleted in the school can be recovered', () => {
 
   it('state rm forgets a lesson under the lock (the school is untouched); with its file deleted the plan is empty', async () => {
     const { dir, gamma } = await appliedBase();
-    await deleteInSchool(gamma);
+    await deleteInSchool(emu, gamma);
     const held = await acquireStateLock(dir);
     const locked = await runCli(['state', 'rm', 'gamma'], env, dir);
     await held.release();

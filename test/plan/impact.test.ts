@@ -135,15 +135,33 @@ describe('learner impact of a plan', () => {
     got.forEach((i, n) => expect(i.message).toMatch(want[n]![3]));
   });
 
+  it('a sized rule is acknowledged only up to the size it names: an old acknowledgement does not cover a bigger later change', () => {
+    const grown = (days: number, ack: string[]) => {
+      const desired = desiredOf({ p: { s1: ['a', drip('b', days)] } });
+      desired.programs[0]!.sections[0]!.lessons[1]!.acknowledge = ack;
+      return diffCourse(desired, stateOf({ p: { s1: ['a', drip('b', 7)] } }), { sectionIds: sectionIdsOf(desired) }).impact;
+    };
+    expect(grown(21, ['drip-grows=21'])).toMatchObject([{ rule: 'drip-grows', accepts: '21', acknowledged: true }]);
+    expect(grown(14, ['drip-grows=21'])).toMatchObject([{ acknowledged: true }]);
+    // The same front-matter, left from the first review, meets a bigger change: not covered.
+    expect(grown(30, ['drip-grows=21'])).toMatchObject([{ rule: 'drip-grows', accepts: '30', acknowledged: false }]);
+    // A bare sized rule names no size: it accepts nothing.
+    expect(grown(21, ['drip-grows'])).toMatchObject([{ acknowledged: false }]);
+    const fromConfig = impactOf({ p: { s1: ['a', drip('b', 7)] } }, { p: { s1: ['a', drip('b', 40)] } }, { acknowledge: [{ rule: 'drip-grows=21', lesson: 'b' }] });
+    expect(fromConfig).toMatchObject([{ rule: 'drip-grows', acknowledged: false }]);
+    const inConfig = impactOf({ p: { s1: ['a', drip('b', 7)] } }, { p: { s1: ['a', drip('b', 40)] } }, { acknowledge: [{ rule: 'drip-grows=40', lesson: 'b' }] });
+    expect(inConfig).toMatchObject([{ rule: 'drip-grows', acknowledged: true }]);
+  });
+
   it('an acknowledgement in coursesync.yaml or in front-matter marks the impact acknowledged', () => {
     const fromConfig = impactOf({ p: { s1: ['a', 'b'] } }, { p: { s1: ['a', draft('b')] } }, { acknowledge: [{ rule: 'unpublished', lesson: 'b' }] });
     expect(fromConfig).toMatchObject([{ rule: 'unpublished', acknowledged: true }]);
     const otherRule = impactOf({ p: { s1: ['a', 'b'] } }, { p: { s1: ['a', draft('b')] } }, { acknowledge: [{ rule: 'drip-grows', lesson: 'b' }] });
     expect(otherRule).toMatchObject([{ rule: 'unpublished', acknowledged: false }]);
     const desired = desiredOf({ p: { s1: ['a', drip('b', 21)] } });
-    desired.programs[0]!.sections[0]!.lessons[1]!.acknowledge = ['drip-grows'];
+    desired.programs[0]!.sections[0]!.lessons[1]!.acknowledge = ['drip-grows=21'];
     const plan = diffCourse(desired, stateOf({ p: { s1: ['a', drip('b', 14)] } }), { sectionIds: sectionIdsOf(desired) });
-    expect(plan.impact).toMatchObject([{ rule: 'drip-grows', acknowledged: true }]);
+    expect(plan.impact).toMatchObject([{ rule: 'drip-grows', accepts: '21', acknowledged: true }]);
     const rekeyed = impactOf({ p: { s1: ['a', 'b'] } }, { p: { s1: ['a', { key: 'b2', fields: { name: 'Lesson b' } }] } }, { acknowledge: [{ rule: 'identity-change', lesson: 'b' }] });
     expect(rekeyed.find((i) => i.rule === 'identity-change')?.acknowledged).toBe(true);
   });

@@ -16,7 +16,7 @@ describe('learner impact in the plan renderings', () => {
   it('text lists each impact with its level, rule, file and message after the changes', () => {
     const text = renderText(planWithImpact(), { color: false });
     expect(text).toContain('Learner impact: 1 error, 2 infos\n');
-    expect(text).toContain('  error   drip-grows      p/s1/setup.md: "Lesson setup" unlocks on day 21 instead of 14 (content learners could open becomes locked again)\n');
+    expect(text).toContain('  error   drip-grows      p/s1/setup.md: "Lesson setup" unlocks on day 21 instead of 14 (content learners could open becomes locked again) (to accept: acknowledge drip-grows=21)\n');
     expect(text).toContain('  info    new-lesson      p/s1/quiz.md: new lesson "Lesson quiz" unlocks on day 0\n');
     expect(text.indexOf('Learner impact')).toBeGreaterThan(text.indexOf('coursesync will perform'));
   });
@@ -30,7 +30,7 @@ describe('learner impact in the plan renderings', () => {
     expect(md.indexOf('### Learner impact')).toBeLessThan(md.indexOf('<details>'));
   });
 
-  it('JSON carries impact: [{level, rule, key, path, message, acknowledged}] and round-trips', () => {
+  it('JSON carries impact: [{level, rule, key, path, message, accepts, acknowledged}] and round-trips', () => {
     const plan = planWithImpact();
     const json = JSON.parse(renderJson(plan)) as { format_version: number; impact: unknown[] };
     expect(json.format_version).toBe(2);
@@ -40,6 +40,7 @@ describe('learner impact in the plan renderings', () => {
       key: 'setup',
       path: 'p/s1/setup.md',
       message: '"Lesson setup" unlocks on day 21 instead of 14 (content learners could open becomes locked again)',
+      accepts: '21',
       acknowledged: false,
     });
     expect(parsePlanText(renderJson(plan), 'plan.json')).toEqual(plan);

@@ -48,6 +48,7 @@ describe('renderings', () => {
         > p/s2/b.md (<id>) will move from s1 at 2 to s2 at 1
 
         ? p/s1/gone.md (<id>) was removed from the repo: kept in the school (removed_lessons: keep)
+            key gone: \`coursesync state rm gone\` stops tracking it (the school keeps it); to unpublish removed lessons instead, set \`removed_lessons: unpublish\` in coursesync.yaml
 
       Learner impact: 1 info
         info    new-lesson      p/s1/new.md: new lesson "Lesson new" unlocks on day 0
@@ -113,6 +114,7 @@ describe('renderings', () => {
       <details><summary>? 1 orphaned (removed from the repo, kept in the school)</summary>
 
       - \`?\` **p/s1/gone.md** (<id>) was removed from the repo: kept in the school (removed_lessons: keep)
+        - \\\`coursesync state rm gone\\\` stops tracking it (the school keeps it); to unpublish removed lessons instead, set \\\`removed_lessons: unpublish\\\` in coursesync.yaml
 
       </details>
       "

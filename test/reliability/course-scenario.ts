@@ -93,7 +93,7 @@ export async function writeCourse(course: Course, dir?: string): Promise<string>
   for (const [section, lessons] of course) {
     const folder = `${programOf(section)}/${section}`;
     files[`${folder}/section.yaml`] = `id: ${section}\nlessons: [${lessons.map((l) => l.key).join(', ')}]\n`;
-    for (const l of lessons) files[`${folder}/${l.key}.md`] = `---\nname: "${l.name}"\ndrip_delay: ${l.drip}\n${l.drip > 0 ? 'acknowledge: [drip-grows]\n' : ''}---\n${l.body}\n`;
+    for (const l of lessons) files[`${folder}/${l.key}.md`] = `---\nname: "${l.name}"\ndrip_delay: ${l.drip}\n${l.drip > 0 ? 'acknowledge: [drip-grows=365]\n' : ''}---\n${l.body}\n`;
   }
   if (dir) {
     // Lessons move between folders: remove the old lesson files first.

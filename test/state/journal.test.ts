@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,7 +101,7 @@ describe('state journal', () => {
     await store.close();
   });
 
-  it('a torn last record (a kill mid-append) is ignored; a damaged earlier record is refused naming the file, both files left as they are', async () => {
+  it('a torn last record (a kill mid-append, no newline) is dropped and reported; a damaged whole line, last or not, is refused naming the file, both files left as they are', async () => {
     const store = await seeded(3);
     await store.update((d) => {
       d.lessons.l1 = { ...d.lessons.l1!, position: 5 };
@@ -116,11 +116,12 @@ describe('state journal', () => {
     const read = await readStateFile(dir);
     expect(read.state.serial).toBe(3);
     expect([read.state.lessons.l1!.position, read.state.lessons.l2!.position, read.state.lessons.l3!.position]).toEqual([5, 2, 6]);
-    // A complete last line whose checksum fails is torn too.
+    // A complete last line (it ends in its newline) whose checksum fails was written whole and
+    // damaged since: corruption, never dropped (it may hold a create fsynced before its request).
     const lines = good.split('\n');
     const flipped = lines[2]!.replace('"position":6', '"position":7');
     await writeFile(journalPath(dir), [lines[0], lines[1], flipped, ''].join('\n'));
-    expect((await readStateFile(dir)).state.lessons.l3!.position).toBe(3);
+    await expect(readStateFile(dir)).rejects.toThrow(`the state journal ${journalPath(dir)} is damaged at record 3: it ends in a newline, so it was written whole`);
     // The same damage before the last record is corruption.
     const damaged = [lines[0], lines[1]!.replace('"position":5', '"position":8'), lines[2], ''].join('\n');
     await writeFile(journalPath(dir), damaged);
@@ -134,10 +135,40 @@ describe('state journal', () => {
     await writeFile(journalPath(dir), torn);
     expect((await StateStore.load(dir)).data.serial).toBe(3);
     expect(await readFile(journalPath(dir), 'utf8')).toBe(torn);
-    const reloaded = await StateStore.load(dir, { lock: true, force: true });
+    const warnings: string[] = [];
+    const reloaded = await StateStore.load(dir, { lock: true, force: true, warn: (m) => warnings.push(m) });
     expect(reloaded.data.serial).toBe(3);
+    expect(warnings).toContain('the state journal ended in 30 bytes of a record a killed process never finished writing (no newline): dropped (that write was never acknowledged, so it held no call that was sent)');
     expect(await folder()).not.toContain('state.journal');
     await reloaded.close();
+  });
+
+  it('a "__proto__" entry in a journal record is refused naming the record, never dropped; state.json is left as it is', async () => {
+    const store = await seeded(2);
+    await store.update((d) => {
+      d.lessons.l1 = { ...d.lessons.l1!, position: 5 };
+    });
+    const text = await readFile(journalPath(dir), 'utf8');
+    const stateText = await readFile(statePath(dir), 'utf8');
+    // As JSON.parse makes it: an own "__proto__" key, which replaying would drop (or make a prototype).
+    const record = JSON.parse(`{"serial":${store.data.serial + 1},"lessons":{"__proto__":${JSON.stringify(lesson('l9', 9))}}}`) as { serial: number };
+    await writeFile(journalPath(dir), text + encodeRecord(record));
+    await expect(readStateFile(dir)).rejects.toThrow(`the state journal ${journalPath(dir)} is damaged at record 3: it holds a "lessons.__proto__" entry, which coursesync never writes`);
+    await expect(StateStore.load(dir, { lock: true, force: true })).rejects.toThrow('lessons.__proto__');
+    expect(await readFile(statePath(dir), 'utf8')).toBe(stateText);
+  });
+
+  it('a journal close() cannot fold into state.json is kept and reported in foldError (apply fails on it)', async () => {
+    const store = await seeded(2);
+    await store.update((d) => {
+      d.lessons.l1 = { ...d.lessons.l1!, position: 5 };
+    });
+    // state.json replaced by a folder while the run goes on: the fold cannot read or replace it.
+    await rm(statePath(dir));
+    await mkdir(statePath(dir));
+    await store.close();
+    expect(store.foldError?.message).toContain('state.json');
+    expect(await folder()).toContain('state.journal');
   });
 
   it('a journal of another lineage, or of another serial, is refused with an error naming the journal; nothing is written', async () => {

@@ -157,4 +157,15 @@ export const CLONE_ERRORS = {
     ({ operationId }) => `operation ${operationId} completed without the new program`,
     () => 'look for the copy in the school, then `coursesync sections list <id> --scaffold DIR`',
   ),
+  // clone --section with a bare value: an id or a name, resolved through the school.
+  'clone/section-unclear': entry<{ value: string }>(
+    'clone --section got a bare value and no API token to tell an id from a name',
+    ({ value }) => `--section ${value}: is it a section id or a section name? Without an API token clone cannot look it up`,
+    ({ value }) => `write --section id:${value} or --section name:${value}, or set COURSESYNC_TOKEN so clone looks it up`,
+  ),
+  'clone/section-unknown': entry<{ value: string; programId: string; sections: string[] }>(
+    'clone --section names no section of the program, by id or by name',
+    ({ value, programId, sections }) => `--section ${value}: program ${programId} has no section with that id or name (it has ${sections.length > 0 ? sections.join(', ') : 'no section'})`,
+    ({ programId }) => `give the id or the exact name of a section (\`coursesync sections list ${programId}\` lists them), or create the section in the school first`,
+  ),
 };

@@ -1,6 +1,13 @@
 /** Runtime errors of the state file, plans and apply. */
 import { entry, plural } from './entry.js';
 
+/**
+ * How to get a damaged state file back without a duplicate: the copy the last apply wrote, not
+ * any copy from git (an older one forgets the lessons created since, which would be created again).
+ */
+const LAST_STATE =
+  'put back the state.json the last apply wrote (in CI: the state commit the apply workflow pushed, e.g. `git checkout origin/main -- .coursesync/state.json`); an older copy would make the next apply create again the lessons applied since';
+
 const REPLAN = 'make a new plan with `coursesync plan --out plan.json`';
 
 /** A file a lesson references that does not answer at its URL: its path in the repo, the URL and why. */
@@ -43,7 +50,7 @@ export const STATE_ERRORS = {
   'state/not-a-file': entry<{ file: string; kind: string }>(
     'the state file is a FIFO, device or folder, not a regular file',
     ({ file, kind }) => `cannot read the state file ${file}: it is ${kind}, not a regular file`,
-    () => 'remove it (or restore the state file from git); coursesync has left it untouched',
+    () => `move it away, then ${LAST_STATE}; coursesync has left it untouched`,
   ),
   'state/folder-unwritable': entry<{ folder: string; cause: 'not-a-folder' | 'read-only' | 'permission' | 'other'; detail: string }>(
     'the .coursesync folder cannot be written, so apply sends nothing',
@@ -62,7 +69,7 @@ export const STATE_ERRORS = {
   'state/corrupt': entry<{ file: string; reason: string }>(
     'the state file is not JSON (truncated or corrupted); left untouched',
     ({ file, reason }) => `the state file ${file} is not valid JSON (${reason}); it may be truncated or corrupted`,
-    () => 'restore it from git (`git checkout -- .coursesync/state.json`); coursesync has left it untouched',
+    () => `${LAST_STATE}; coursesync has left it untouched`,
   ),
   'state/newer-version': entry<{ file: string; version: number; supported: number }>(
     'the state file was written by a newer coursesync',
@@ -72,17 +79,26 @@ export const STATE_ERRORS = {
   'state/invalid': entry<{ file: string; where: string; problem: string; more: number }>(
     'the state file does not have the shape of a coursesync state',
     ({ file, where, problem, more }) => `the state file ${file} is not a valid coursesync state: at ${where}: ${problem}${more > 0 ? ` (and ${more} more problems)` : ''}`,
-    () => 'restore it from git; coursesync has left it untouched',
+    () => `${LAST_STATE}; coursesync has left it untouched`,
   ),
+  // The journal's errors never advise deleting it or taking an older state from git: either
+  // forgets the lessons it recorded as created, and the next apply would create them again.
   'state/journal-corrupt': entry<{ file: string; record: number; problem: string }>(
-    'the state journal is damaged before its last record; left untouched',
+    'a record of the state journal is damaged (or edited by hand); left untouched',
     ({ file, record, problem }) => `the state journal ${file} is damaged${record > 0 ? ` at record ${record}` : ''}: ${problem}`,
-    () => 'restore .coursesync/ from git (state.json and state.journal together); coursesync has left both files untouched',
+    () =>
+      'run `coursesync state compact --salvage`: it keeps every intact record, records the creates the journal left pending as uncertain and keeps the damaged journal next to the state; do not delete the journal or restore .coursesync/ from git (the lessons it recorded as created would be created again)',
   ),
   'state/journal-mismatch': entry<{ file: string; stateFile: string; why: string }>(
     'the state journal belongs to another state file',
     ({ file, why }) => `the state journal ${file} does not continue the state file: ${why}`,
-    ({ stateFile }) => `restore ${stateFile} and the journal from the same commit (git checkout -- .coursesync/), or remove the journal if that state file is the one to keep; coursesync has left both untouched`,
+    ({ stateFile }) =>
+      `put back the ${stateFile} this journal continues (the lineage and serial above: \`git log -p -- .coursesync/state.json\` finds it), then run the command again; do not delete the journal: it records lessons created since, which would be created again; coursesync has left both untouched`,
+  ),
+  'state/fold-failed': entry<{ file: string; journal: string; reason: string }>(
+    'the state journal could not be folded into state.json at the end of a run',
+    ({ file, journal, reason }) => `could not fold the state journal ${journal} into ${file}: ${reason}; ${file} alone lacks this run's changes`,
+    () => 'fix the cause, then run `coursesync state compact` (any command that takes the lock folds it in); do not commit .coursesync/state.json before then, and never delete the journal',
   ),
   'state/write-failed': entry<{ file: string; reason: string }>(
     'the state file cannot be written',
@@ -169,9 +185,10 @@ export const STATE_ERRORS = {
     ({ key }) => `--recreate ${key}: the state has no uncertain create with that key`,
     () => 'run `coursesync plan` to see the uncertain creates (marked `?`) and their keys',
   ),
-  'apply/pending-unresolved': entry<{ id: string; key: string; reason: string }>(
+  'apply/pending-unresolved': entry<{ id: string; key: string; reason: string; read: number; left: number }>(
     'a lesson left pending by an interrupted apply cannot be read back',
     ({ id, key, reason }) => `cannot read back lesson ${id} (key ${key}) after an interrupted call: ${reason}`,
-    () => 'the state still records the interrupted calls and nothing else was changed; run `coursesync apply` again once the school answers',
+    ({ read, left }) =>
+      `the ${plural(read, 'lesson')} read back ${read === 1 ? 'is' : 'are'} recorded and the state keeps the ${plural(left, 'read')} still to do, so the next run goes on from here; nothing else was changed: run \`coursesync apply\` again once the school answers`,
   ),
 };

@@ -80,6 +80,28 @@ export const SYNC_ERRORS = {
     ({ count }) => `${count} create(s) from an earlier apply have an unknown outcome and were not applied`,
     () => 'check the school; adopt an existing lesson with `coursesync import <lesson id> --key KEY`, or create it again with `coursesync apply --recreate KEY`',
   ),
+  // --replace: nothing is forgotten before the apply runs, and never a lesson the school still has.
+  'apply/replace-exists': entry<{ key: string; id: string; path: string }>(
+    '--replace names a lesson the school still has',
+    ({ key, id, path }) => `--replace ${key}: the school still has lesson ${id} (${path}); creating it anew would leave two copies`,
+    ({ key, id }) =>
+      `to keep it, run \`coursesync apply\` without --replace (it updates ${id} in place); to start over, delete lesson ${id} in the school first, then run \`coursesync apply --replace ${key}\` again`,
+  ),
+  'apply/replace-uncertain': entry<{ key: string }>(
+    '--replace names an uncertain create',
+    ({ key }) => `--replace ${key}: the state records an uncertain create for it (the school may or may not hold it), so there is no id to check`,
+    ({ key }) => `check the school: adopt the lesson with \`coursesync import <lesson id> --key ${key}\`, or create it again with \`coursesync apply --recreate ${key}\``,
+  ),
+  'apply/replace-unchecked': entry<{ key: string; id: string; reason: string }>(
+    '--replace could not check that the old lesson is gone',
+    ({ key, id, reason }) => `--replace ${key}: could not read lesson ${id} from the school to check that it is gone: ${reason}; nothing was changed`,
+    () => 'run the command again once the school answers',
+  ),
+  'plan/section-twice': entry<{ id: string; folders: Array<{ path: string; ref: string }> }>(
+    'two section folders resolve to one school section (one by name, one by id)',
+    ({ id, folders }) => `${folders.map((f) => `${f.path}/section.yaml (${f.ref})`).join(' and ')} both resolve to section ${id}; one section has one folder, and its lessons would be merged and reordered silently`,
+    () => 'move the lessons into one of the folders and remove the other, or point one section.yaml at another section (`coursesync sections list <program>` lists them)',
+  ),
   'import/write-file-needs-key': entry(
     '--write-file without --key',
     () => '--write-file writes into the existing file of a key: give --key KEY',

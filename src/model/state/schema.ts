@@ -156,6 +156,11 @@ export const PendingCallSchema = z.strictObject({
   /** Create only: the lesson name and section sent, so an interrupted create can be reported. */
   name: z.string().optional(),
   section_id: z.string().optional(),
+  /**
+   * A read-back cut short (a 429, a timeout): the keys of the lessons still to read. What was
+   * read is recorded already, so the next run reads only these (resolve-pending.ts).
+   */
+  left: z.array(z.string()).min(1).optional(),
 });
 
 /** The `folders` table of state.json (state-layout.ts), by section id. */
