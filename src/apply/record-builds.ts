@@ -9,7 +9,7 @@
  */
 import pLimit from 'p-limit';
 import type { DesiredLesson, DesiredState } from '../model/desired.js';
-import { lessonDigest } from '../compile/lesson-digest.js';
+import { inputsRecord, lessonDigest } from '../compile/lesson-digest.js';
 import { diffFields } from '../plan/diff-fields.js';
 import { blobIdOfFile } from '../source/blob-id.js';
 import { placesOf } from '../state/known-lessons.js';
@@ -25,6 +25,8 @@ function buildRecordOf(lesson: DesiredLesson, entry: LessonState | undefined, co
   if (diffFields(entry.applied, lesson.fields).length > 0) return undefined;
   const record: Omit<BuildRecord, 'blob'> = { digest: lessonDigest(lesson.path, lesson.build, placeOf), compiler };
   if (lesson.build.deps.length > 0) record.deps = lesson.build.deps.map((d) => d.path);
+  const inputs = inputsRecord(lesson.build);
+  if (inputs) record.inputs = inputs;
   if (lesson.aliases.length > 0) record.aliases = lesson.aliases;
   if (lesson.acknowledge && lesson.acknowledge.length > 0) record.acknowledge = lesson.acknowledge;
   return record;

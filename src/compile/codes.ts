@@ -91,6 +91,14 @@ export const CODES = {
   'lesson/ref-outside-repo': e('copy the file into the repo: lessons can reference only what the repo holds'),
   'lesson/needs-assets-url': e('set assets.base_url in coursesync.yaml to where `coursesync assets --out <folder>` is served (docs/course-repo.md#images-files-and-links)'),
   'lesson/needs-lesson-url': e('set school.lesson_url in coursesync.yaml, e.g. https://academy.example.com/products/{program_id}/lessons/{lesson_id} (docs/course-repo.md#images-files-and-links)'),
+  // Includes and variables (expand-includes.ts, substitute-vars.ts).
+  'include/missing-file': e('fix the path (relative to the file holding the {{#include}}), or add the file'),
+  'include/outside-repo': e('copy the file into the repo: includes read only what the repo holds'),
+  'include/missing-anchor': e('add the lines `ANCHOR: name` and `ANCHOR_END: name` (in comments) around the part to include, or fix the name'),
+  'include/missing-lines': e('fix the line range: it must lie within the file (lines count from 1)'),
+  'include/cycle': e('remove one of the includes: a file cannot include itself, directly or through others'),
+  'include/unsupported': w('remove it or write its content into the lesson: learners would see the text as written'),
+  'vars/undefined': e('define the variable under `vars:` in coursesync.yaml or program.yaml, or write \\{{ to keep the text as is'),
 } as const satisfies Record<string, Entry>;
 
 export type Code = keyof typeof CODES;

@@ -23,6 +23,8 @@ import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
 import type { LessonFields } from '../model/school-rules.js';
 import { depsNow, lessonDigest, lessonSettings, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
+import { expandLesson, isPartial } from './expand-lesson.js';
+import type { IncludeFiles } from './expand-includes.js';
 
 export interface CompileCounts {
   programs: number;
@@ -63,6 +65,9 @@ export interface KnownLesson {
   fields: LessonFields;
   /** Repo paths of the files it referenced. */
   deps: string[];
+  /** Repo paths of the files its body included, and the names of the variables it used. */
+  includes?: string[];
+  vars?: string[];
   digest: string;
 }
 
@@ -117,6 +122,8 @@ export interface CourseFrame {
   toCompile: LessonSource[];
   /** How each file a lesson may reference is known now (depIndex). */
   depOf: ReturnType<typeof depIndex>;
+  /** A lesson as it compiles: includes expanded (made once per lesson; problems reported once). */
+  expand: (lesson: LessonSource) => LessonSource;
 }
 
 /** The frame of a compile of `read` (PURE): see CourseFrame. */
@@ -129,15 +136,48 @@ export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame
   const programs = compilePrograms(source, counts, out);
   const sections = compileSections(source, programs, counts, out);
   const depOf = depIndex(source, sections);
-  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf };
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, expand: expander(source, out) };
   for (const lesson of source.lessons) {
     const section = sections.get(dirOf(lesson.path));
-    if (!section) continue;
+    if (!section || isPartial(lesson.path)) continue;
     const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config }, depOf);
     if (entry) frame.known.set(lesson.path, entry);
-    else frame.toCompile.push(lesson);
+    else frame.toCompile.push(frame.expand(lesson));
   }
   return frame;
+}
+
+/** What includes read: lesson files by their text (read once), other files through the reader. */
+function includeFiles(source: SourceTree): IncludeFiles {
+  const lessons = new Map(source.lessons.map((l) => [l.path, l]));
+  const texts = new Map<string, string | undefined>();
+  return {
+    textOf(path) {
+      if (!texts.has(path)) texts.set(path, lessons.get(path)?.text ?? (source.files?.has(path) ? source.readText?.(path) : undefined));
+      return texts.get(path);
+    },
+    paths: () => [...lessons.keys(), ...(source.files?.keys() ?? [])],
+  };
+}
+
+/** Expand each lesson once; a problem in a partial many lessons include is reported once. */
+function expander(source: SourceTree, out: Diagnostic[]): (lesson: LessonSource) => LessonSource {
+  const files = includeFiles(source);
+  const done = new Map<string, LessonSource>();
+  const reported = new Set<string>();
+  return (lesson) => {
+    let expanded = done.get(lesson.path);
+    if (expanded) return expanded;
+    const found: Diagnostic[] = [];
+    expanded = expandLesson(lesson, files, found);
+    for (const d of found) {
+      const key = JSON.stringify([d.file, d.line, d.column, d.code, d.message]);
+      if (!reported.has(key)) out.push(d);
+      reported.add(key);
+    }
+    done.set(lesson.path, expanded);
+    return expanded;
+  };
 }
 
 /** Compile a course repo's files into its desired state and diagnostics. */
@@ -147,7 +187,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const lessonsBySection = compileLessons(frame, options);
   const allLessons = [...lessonsBySection.values()].flat();
   checkDuplicateKeys(allLessons, out);
-  resolveAll(source, read, allLessons, config, out, options);
+  resolveAll(source, read, allLessons, config, out, options, frame.expand);
   recordBuilds(allLessons, frame.depOf, config, out);
   const unchanged = allLessons.filter((e) => e.known).map((e) => e.source.path);
 
@@ -259,13 +299,16 @@ function compileLessons(frame: CourseFrame, options: CompileOptions): Map<string
   // folder is not also said to lack one.
   const missingSectionYaml = new Set(source.diagnostics.filter((d) => d.file.endsWith('/section.yaml')).map((d) => dirOf(d.file)));
   for (const lesson of source.lessons) {
+    if (isPartial(lesson.path)) continue; // included by lessons, never one itself
     const dir = dirOf(lesson.path);
     const section = sections.get(dir);
     if (section) {
       counts.lessons++;
       const list = bySection.get(dir) ?? [];
       const defaults = inheritedDefaults(section, frame.config);
-      list.push(frame.known.get(lesson.path) ?? { source: lesson, defaults, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults) });
+      const known = frame.known.get(lesson.path);
+      const expanded = known ? lesson : frame.expand(lesson);
+      list.push(known ?? { source: expanded, defaults, compiled: (options.compileLesson ?? compileLesson)(expanded, out, options.render, defaults) });
       bySection.set(dir, list);
       continue;
     }
@@ -301,7 +344,7 @@ function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
  */
-function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[], options: CompileOptions): void {
+function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[], options: CompileOptions, expand: (lesson: LessonSource) => LessonSource): void {
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
@@ -312,7 +355,7 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
       const target = {
         key,
         get anchors() {
-          anchors ??= new Set((options.compileLesson ?? compileLesson)(e.source, [], options.render, e.defaults).anchors ?? []);
+          anchors ??= new Set((options.compileLesson ?? compileLesson)(expand(e.source), [], options.render, e.defaults).anchors ?? []);
           return anchors;
         },
       };
@@ -351,10 +394,13 @@ function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
     fields: resolved.fields,
     digest: entry.source.digest,
   };
+  const expanded = entry.source.expanded;
+  // A saved plan must notice an edited include or variable as it does an edited file.
+  if (expanded) lesson.digest = createHash('sha256').update(`${entry.source.digest}\0${expanded.digest}`).digest('hex');
   if (resolved.assets.length > 0) {
     lesson.assets = resolved.assets;
     // A saved plan must notice an edited image: the lesson's digest covers the files it shows.
-    const hash = createHash('sha256').update(entry.source.digest);
+    const hash = createHash('sha256').update(lesson.digest);
     for (const a of [...resolved.assets].sort((x, y) => (x.path < y.path ? -1 : 1))) hash.update(`\0${a.path}\0${a.digest}`);
     lesson.digest = hash.digest('hex');
   }
@@ -371,7 +417,7 @@ function depIndex(source: SourceTree, sections: ReadonlyMap<string, SectionEntry
   const lessons = new Map(source.lessons.map((l) => [l.path, l.digest]));
   return (path) => {
     const lesson = lessons.get(path);
-    if (lesson !== undefined) return { kind: sections.has(dirOf(path)) ? 'lesson' : 'file', digest: lesson };
+    if (lesson !== undefined) return { kind: sections.has(dirOf(path)) && !isPartial(path) ? 'lesson' : 'file', digest: lesson };
     const file = source.files?.get(path);
     return file === undefined ? undefined : { kind: 'file', digest: file };
   };
@@ -391,8 +437,10 @@ function knownEntry(
   const known = options.known?.lessons.get(lesson.path);
   if (!known || !depOf) return undefined;
   const deps = depsNow(known.deps, depOf);
-  if (!deps) return undefined;
+  const includes = known.includes && depsNow(known.includes, depOf);
+  if (!deps || (known.includes && !includes)) return undefined;
   const build: LessonBuildInputs = { file: lesson.digest, settings: lessonSettings(defaults, options.config, deps.length > 0), deps };
+  if (includes) build.includes = includes.map(({ path, digest }) => ({ path, digest }));
   if (lessonDigest(lesson.path, build, options.known!.placeOf) !== known.digest) return undefined;
   const base = options.config.assets?.base_url;
   // `image` only words why a body changed; a known lesson's body did not.
@@ -408,7 +456,12 @@ function recordBuilds(entries: LessonEntry[], depOf: ReturnType<typeof depIndex>
   for (const entry of entries) {
     if (entry.known || !entry.resolved || flagged.has(entry.source.path)) continue;
     const deps = depsNow(entry.resolved.deps, depOf);
-    if (deps) entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0), deps };
+    const expanded = entry.source.expanded;
+    const includes = expanded && depsNow(expanded.includes, depOf);
+    if (!deps || (expanded && !includes)) continue;
+    entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0), deps };
+    if (includes && includes.length > 0) entry.build.includes = includes.map(({ path, digest }) => ({ path, digest }));
+    if (expanded && expanded.vars.length > 0) entry.build.vars = expanded.vars;
   }
 }
 

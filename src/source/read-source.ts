@@ -137,7 +137,7 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
     const digest = digests[i];
     if (digest !== undefined) files.set(f.rel, digest);
   });
-  const tree: SourceTree = { programs: [], sections: [], lessons: [], diagnostics, files };
+  const tree: SourceTree = { programs: [], sections: [], lessons: [], diagnostics, files, readText: textReader(others, files) };
   found.forEach((f, i) => {
     const file = read[i];
     if (!file) return;
@@ -223,6 +223,30 @@ function lazyLesson(abs: string, rel: string, digest: string): LessonSource {
     if (!decoded || 'problem' in decoded) throw failure('source/not-found', { dir: rel, reason: 'the file changed while coursesync was reading the repo; run the command again' });
     return decoded.text;
   });
+}
+
+/**
+ * Reads the text of a file that is not a lesson (a listing an include takes), synchronously
+ * (compile/ is) and only when asked. Bytes that no longer have the digest read changed after
+ * the walk: the run stops rather than compile other bytes than the digest says.
+ */
+function textReader(others: ReadonlyArray<{ rel: string; abs: string }>, digests: ReadonlyMap<string, string>): (rel: string) => string | undefined {
+  const absOf = new Map(others.map((f) => [f.rel, f.abs]));
+  return (rel) => {
+    const abs = absOf.get(rel);
+    const digest = digests.get(rel);
+    if (abs === undefined || digest === undefined) return undefined;
+    let bytes: Buffer;
+    try {
+      if (statSync(abs).size > MAX_FILE_BYTES) return undefined;
+      bytes = readFileSync(abs);
+    } catch {
+      return undefined;
+    }
+    if (createHash('sha256').update(bytes).digest('hex') !== digest) throw failure('source/not-found', { dir: rel, reason: 'the file changed while coursesync was reading the repo; run the command again' });
+    const decoded = decodeText(bytes, rel);
+    return 'problem' in decoded ? undefined : decoded.text;
+  };
 }
 
 /** sha256 of a file, streamed (a referenced video or PDF may be large); undefined when unreadable. */

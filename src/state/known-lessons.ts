@@ -6,6 +6,7 @@
  */
 import type { KnownLesson, KnownLessons } from '../compile/compile-course.js';
 import type { StateData } from './schema.js';
+import { parseInputs } from '../compile/lesson-digest.js';
 
 /** What `state` knows of lessons compiled by `compiler` (the short compiler digest). */
 export function knownLessonsOf(state: Readonly<StateData>, compiler: string): KnownLessons {
@@ -16,6 +17,9 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
     if (l.digest === undefined || l.compiler !== compiler || busy.has(key)) continue;
     const known: KnownLesson = { key, aliases: l.aliases ?? [], fields: l.applied, deps: l.deps ?? [], digest: l.digest };
     if (l.acknowledge) known.acknowledge = l.acknowledge;
+    const inputs = parseInputs(l.inputs);
+    if (inputs.includes.size > 0) known.includes = [...inputs.includes.keys()];
+    if (inputs.vars.size > 0) known.vars = [...inputs.vars.keys()];
     lessons.set(l.path, known);
   }
   return { lessons, placeOf: placesOf(state) };

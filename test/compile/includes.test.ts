@@ -1,0 +1,134 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compileCourse } from '../../src/compile/index.js';
+import { select } from '../../src/compile/expand-includes.js';
+import type { DesiredLesson } from '../../src/model/desired.js';
+import { lessonLinkMarker } from '../../src/model/lesson-links.js';
+import { readSource } from '../../src/source/read-source.js';
+
+const BOOK = path.resolve(__dirname, '../fixtures/repos/rust-book');
+const HELLO = 'book/01-getting-started/01-hello-world.md';
+const GAME = 'book/02-guessing-game/01-guessing-game.md';
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function copyBook(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'coursesync-include-'));
+  dirs.push(dir);
+  await cp(BOOK, dir, { recursive: true });
+  return dir;
+}
+
+async function compile(dir: string) {
+  return compileCourse(await readSource(dir));
+}
+
+function lessons(result: Awaited<ReturnType<typeof compile>>): Map<string, DesiredLesson> {
+  const map = new Map<string, DesiredLesson>();
+  for (const p of result.desired?.programs ?? []) for (const s of p.sections) for (const l of s.lessons) map.set(l.key, l);
+  return map;
+}
+
+async function edit(dir: string, file: string, from: string, to: string): Promise<void> {
+  const full = path.join(dir, file);
+  const text = await readFile(full, 'utf8');
+  expect(text).toContain(from);
+  await writeFile(full, text.replace(from, to));
+}
+
+const SAMPLE = ['// ANCHOR: all', 'fn main() {', '    // ANCHOR: body', '    run();', '    // ANCHOR_END: body', '}', '// ANCHOR_END: all', ''].join('\n');
+const take = (selector: string | undefined) => {
+  const s = select(SAMPLE, selector);
+  return 'lines' in s ? s.lines.map((l) => l.text) : s;
+};
+
+describe('mdBook line selection', () => {
+  it('takes the whole file, :N, :N:M, ::M and :N: as mdBook does, leaving out anchor lines', () => {
+    expect(take(undefined)).toEqual(['fn main() {', '    run();', '}']);
+    expect(take('2')).toEqual(['fn main() {']);
+    expect(take('2:4')).toEqual(['fn main() {', '    run();']);
+    expect(take(':2')).toEqual(['fn main() {']); // `file.rs::2`: what follows the path's colon
+    expect(take('4:')).toEqual(['    run();', '}']);
+  });
+
+  it('takes the lines between ANCHOR: name and ANCHOR_END: name, nested anchor lines left out', () => {
+    expect(take('all')).toEqual(['fn main() {', '    run();', '}']);
+    expect(take('body')).toEqual(['    run();']);
+  });
+
+  it('refuses a range outside the file or upside down, and an anchor the file lacks (with the closest name)', () => {
+    expect(take('9')).toMatchObject({ code: 'include/missing-lines', problem: 'line 9 is past the end of the file (it has 7 lines)' });
+    expect(take('2:12')).toMatchObject({ code: 'include/missing-lines' });
+    expect(take('5:3')).toMatchObject({ code: 'include/missing-lines', problem: 'the range ends (line 3) before it starts (line 5)' });
+    expect(take('0')).toMatchObject({ code: 'include/missing-lines', problem: 'lines count from 1' });
+    expect(take('bdy')).toMatchObject({ code: 'include/missing-anchor', problem: 'no line `ANCHOR: bdy` in the file', hint: 'did you mean :body?' });
+  });
+});
+
+describe('includes in a Rust-book-like course', () => {
+  it('expands code listings inside fences, by anchor, line and range, and rustdoc_include shows only the selected part', async () => {
+    const result = await compile(BOOK);
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const byKey = lessons(result);
+    // The partial is included, never a lesson of its own.
+    expect([...byKey.keys()]).toEqual(['hello-world', 'guessing-game']);
+    expect(result.counts.lessons).toBe(2);
+    const hello = byKey.get('hello-world')!.fields.body;
+    expect(hello).not.toMatch(/\{\{#(rustdoc_)?include \.\./);
+    expect(hello).not.toContain('ANCHOR');
+    expect(hello).toContain('<pre><code class="language-rust">fn main() {\n    println!("Hello, world!");\n}\n</code></pre>');
+    expect(hello).toContain('<pre><code class="language-rust">fn main() {\n}\n</code></pre>');
+    expect(hello).toContain('<pre><code class="language-rust">    println!("Hello, world!");\n</code></pre>');
+    // `\{{#` keeps a directive as text, without the backslash.
+    expect(hello).toContain('<code>{{#include file.rs}}</code>');
+    const game = byKey.get('guessing-game')!.fields.body;
+    expect(game).toContain('<pre><code class="language-rust,ignore">use std::io;\n</code></pre>');
+    expect(game).toContain('<pre><code class="language-rust,ignore">    let mut guess = String::new();\n</code></pre>');
+    expect(game).toContain('.read_line(&#x26;mut guess)\n        .expect("Failed to read line");');
+    expect(game).toMatch(/<pre><code class="language-rust,ignore">    println!\("Guess the number!"\);\n[^]*println!\("You guessed: \{guess\}"\);\n}\n<\/code><\/pre>/);
+  });
+
+  it('resolves the links and images of an included partial from where the partial lies', async () => {
+    const byKey = lessons(await compile(BOOK));
+    for (const key of ['hello-world', 'guessing-game']) {
+      const lesson = byKey.get(key)!;
+      if (key === 'hello-world') expect(lesson.build?.includes?.map((i) => i.path)).toEqual(['book/_partials/install-note.md', 'listings/ch01-hello/src/main.rs']);
+      expect(lesson.fields.body).toMatch(/<img src="http:\/\/assets\.test\/book\/ferris\.[0-9a-f]{16}\.png" alt="Ferris the crab, unofficial mascot of Rust">/);
+      expect(lesson.fields.body).toContain(`<a href="${lessonLinkMarker('hello-world')}#writing-and-running-a-rust-program">Hello, World!</a>`);
+      expect(lesson.assets?.map((a) => a.path)).toEqual(['book/img/ferris.png']);
+    }
+    expect(byKey.get('guessing-game')!.build).toBeUndefined(); // it has a warning: never taken from the state
+  });
+
+  it('warns about any other {{#name}} at its place, naming it', async () => {
+    const result = await compile(BOOK);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ file: GAME, line: 45, column: 68, code: 'include/unsupported', severity: 'warning', message: expect.stringContaining('{{#playground}}') }),
+    ]);
+  });
+
+  it('reports a missing file, anchor or line range, a cycle and a path outside the repo at the directive', async () => {
+    const dir = await copyBook();
+    await edit(dir, HELLO, 'main.rs:all}}', 'mian.rs:all}}');
+    await edit(dir, HELLO, 'main.rs:2}}', 'main.rs:40}}');
+    await edit(dir, HELLO, 'main.rs:print}}', 'main.rs:prnt}}');
+    await edit(dir, GAME, 'main.rs:io}}', 'main.rs:io}}\n{{#include ../../../outside.rs}}');
+    await writeFile(path.join(dir, 'book/_partials/install-note.md'), 'See also:\n\n{{#include _more.md}}\n');
+    await writeFile(path.join(dir, 'book/_partials/_more.md'), 'And:\n{{#include install-note.md}}\n');
+    const result = await compile(dir);
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.file, d.line, d.column, d.code, d.message, d.hint]);
+    expect(errors).toEqual([
+      // The cycle is reported once, where it closes, though two lessons include the partial.
+      ['book/_partials/_more.md', 2, 1, 'include/cycle', '{{#include install-note.md}} makes a cycle: book/_partials/install-note.md → book/_partials/_more.md → book/_partials/install-note.md', expect.any(String)],
+      ['book/01-getting-started/01-hello-world.md', 17, 1, 'include/missing-file', '{{#rustdoc_include ../../listings/ch01-hello/src/mian.rs:all}}: no file listings/ch01-hello/src/mian.rs in the repo', 'did you mean listings/ch01-hello/src/main.rs?'],
+      ['book/01-getting-started/01-hello-world.md', 27, 1, 'include/missing-lines', '{{#include ../../listings/ch01-hello/src/main.rs:40}}: line 40 is past the end of the file (it has 7 lines)', expect.any(String)],
+      ['book/01-getting-started/01-hello-world.md', 34, 1, 'include/missing-anchor', '{{#include ../../listings/ch01-hello/src/main.rs:prnt}}: no line `ANCHOR: prnt` in the file', 'did you mean :print?'],
+      ['book/02-guessing-game/01-guessing-game.md', 23, 1, 'include/outside-repo', '{{#include ../../../outside.rs}}: "../../../outside.rs" points outside the repo', expect.any(String)],
+    ]);
+    expect(result.desired).toBeUndefined();
+  });
+});
