@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { sortDiagnostics, hasErrors } from '../diagnostics/diagnostic.js';
-import { CourseConfigSchema, DEFAULT_CONFIG, type CourseConfig } from '../model/config.js';
+import { CourseConfigSchema, DEFAULT_CONFIG, type CourseConfig, type Vars } from '../model/config.js';
 import type { DesiredLesson, DesiredProgram, DesiredSection, DesiredState, SectionRef } from '../model/desired.js';
 import { ProgramFileSchema } from '../model/program.js';
 import { presentKeys } from '../model/field-rules.js';
@@ -136,11 +136,12 @@ export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame
   const programs = compilePrograms(source, counts, out);
   const sections = compileSections(source, programs, counts, out);
   const depOf = depIndex(source, sections);
-  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, expand: expander(source, out) };
+  const varsOf = (lesson: string) => varsOfLesson(lesson, config, programs);
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, expand: expander(source, varsOf, out) };
   for (const lesson of source.lessons) {
     const section = sections.get(dirOf(lesson.path));
     if (!section || isPartial(lesson.path)) continue;
-    const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config }, depOf);
+    const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config, vars: varsOf(lesson.path) }, depOf);
     if (entry) frame.known.set(lesson.path, entry);
     else frame.toCompile.push(frame.expand(lesson));
   }
@@ -161,7 +162,7 @@ function includeFiles(source: SourceTree): IncludeFiles {
 }
 
 /** Expand each lesson once; a problem in a partial many lessons include is reported once. */
-function expander(source: SourceTree, out: Diagnostic[]): (lesson: LessonSource) => LessonSource {
+function expander(source: SourceTree, varsOf: (lesson: string) => Vars, out: Diagnostic[]): (lesson: LessonSource) => LessonSource {
   const files = includeFiles(source);
   const done = new Map<string, LessonSource>();
   const reported = new Set<string>();
@@ -169,7 +170,7 @@ function expander(source: SourceTree, out: Diagnostic[]): (lesson: LessonSource)
     let expanded = done.get(lesson.path);
     if (expanded) return expanded;
     const found: Diagnostic[] = [];
-    expanded = expandLesson(lesson, files, found);
+    expanded = expandLesson(lesson, files, varsOf(lesson.path), found);
     for (const d of found) {
       const key = JSON.stringify([d.file, d.line, d.column, d.code, d.message]);
       if (!reported.has(key)) out.push(d);
@@ -178,6 +179,13 @@ function expander(source: SourceTree, out: Diagnostic[]): (lesson: LessonSource)
     done.set(lesson.path, expanded);
     return expanded;
   };
+}
+
+/** The variables a lesson sees: the repo's, under its program's. */
+function varsOfLesson(lesson: string, config: CourseConfig, programs: ProgramMap): Vars {
+  const program = programs.get(dirOf(dirOf(lesson)));
+  const own = program ? programVars.get(program) : undefined;
+  return own ? { ...config.vars, ...own } : (config.vars ?? {});
 }
 
 /** Compile a course repo's files into its desired state and diagnostics. */
@@ -215,6 +223,9 @@ function inheritedDefaults(section: SectionEntry, config: CourseConfig): LessonD
 /** Program folder → its program (undefined when its program.yaml is not valid). */
 type ProgramMap = Map<string, DesiredProgram | undefined>;
 
+/** Program → the variables its program.yaml gives. */
+const programVars = new WeakMap<DesiredProgram, Vars>();
+
 /** Program folder → the lesson defaults its program.yaml gives. */
 const programDefaults = new WeakMap<DesiredProgram, LessonDefaults>();
 
@@ -243,6 +254,7 @@ function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnos
     const program: DesiredProgram = { path: dir, id: data.id, sections: [] };
     if (data.name !== undefined) program.name = data.name;
     if (data.lesson_defaults) programDefaults.set(program, data.lesson_defaults);
+    if (data.vars) programVars.set(program, data.vars);
     programs.set(dir, program);
   }
   return programs;
@@ -431,7 +443,7 @@ function depIndex(source: SourceTree, sections: ReadonlyMap<string, SectionEntry
 function knownEntry(
   lesson: LessonSource,
   defaults: LessonDefaults,
-  options: { known?: KnownLessons | undefined; config: CourseConfig },
+  options: { known?: KnownLessons | undefined; config: CourseConfig; vars: Vars },
   depOf: ReturnType<typeof depIndex> | undefined,
 ): LessonEntry | undefined {
   const known = options.known?.lessons.get(lesson.path);
@@ -441,6 +453,11 @@ function knownEntry(
   if (!deps || (known.includes && !includes)) return undefined;
   const build: LessonBuildInputs = { file: lesson.digest, settings: lessonSettings(defaults, options.config, deps.length > 0), deps };
   if (includes) build.includes = includes.map(({ path, digest }) => ({ path, digest }));
+  if (known.vars) {
+    // A variable no longer defined compiles again (and is reported).
+    if (!known.vars.every((name) => Object.hasOwn(options.vars, name))) return undefined;
+    build.vars = known.vars.map((name) => ({ name, value: String(options.vars[name]) }));
+  }
   if (lessonDigest(lesson.path, build, options.known!.placeOf) !== known.digest) return undefined;
   const base = options.config.assets?.base_url;
   // `image` only words why a body changed; a known lesson's body did not.

@@ -64,14 +64,15 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
   const origins: LineOrigin[] = [];
   const includes = new Set<string>();
   let length = 0;
-  let lineOpen = false;
+  // A line's origin is taken from the text that starts it: included text starting a line stands at its directive.
+  let lineStart = true;
 
   /** Append `chunk`; `originAt(i)` places the line that starts at chunk offset i. */
   const emit = (chunk: string, originAt: (offset: number) => LineOrigin) => {
     if (chunk === '') return;
-    if (!lineOpen) origins.push(originAt(0));
-    lineOpen = true;
-    for (let i = chunk.indexOf('\n'); i !== -1; i = chunk.indexOf('\n', i + 1)) origins.push(originAt(i + 1));
+    if (lineStart) origins.push(originAt(0));
+    for (let i = chunk.indexOf('\n'); i !== -1 && i + 1 < chunk.length; i = chunk.indexOf('\n', i + 1)) origins.push(originAt(i + 1));
+    lineStart = chunk.endsWith('\n');
     parts.push(chunk);
     length += chunk.length;
   };
@@ -150,6 +151,8 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
 
   const lines = text.split('\n');
   expand({ file, text, lineOf: (i) => firstLine + Math.min(i, lines.length - 1) }, [file], undefined);
+  // The empty line after a last line ending stands where that line does.
+  if (lineStart) origins.push(origins.at(-1) ?? { line: firstLine });
   return { text: parts.join(''), origins, includes: [...includes].sort() };
 }
 

@@ -124,11 +124,41 @@ describe('includes in a Rust-book-like course', () => {
     expect(errors).toEqual([
       // The cycle is reported once, where it closes, though two lessons include the partial.
       ['book/_partials/_more.md', 2, 1, 'include/cycle', '{{#include install-note.md}} makes a cycle: book/_partials/install-note.md → book/_partials/_more.md → book/_partials/install-note.md', expect.any(String)],
-      ['book/01-getting-started/01-hello-world.md', 17, 1, 'include/missing-file', '{{#rustdoc_include ../../listings/ch01-hello/src/mian.rs:all}}: no file listings/ch01-hello/src/mian.rs in the repo', 'did you mean listings/ch01-hello/src/main.rs?'],
-      ['book/01-getting-started/01-hello-world.md', 27, 1, 'include/missing-lines', '{{#include ../../listings/ch01-hello/src/main.rs:40}}: line 40 is past the end of the file (it has 7 lines)', expect.any(String)],
-      ['book/01-getting-started/01-hello-world.md', 34, 1, 'include/missing-anchor', '{{#include ../../listings/ch01-hello/src/main.rs:prnt}}: no line `ANCHOR: prnt` in the file', 'did you mean :print?'],
+      ['book/01-getting-started/01-hello-world.md', 18, 1, 'include/missing-file', '{{#rustdoc_include ../../listings/ch01-hello/src/mian.rs:all}}: no file listings/ch01-hello/src/mian.rs in the repo', 'did you mean listings/ch01-hello/src/main.rs?'],
+      ['book/01-getting-started/01-hello-world.md', 28, 1, 'include/missing-lines', '{{#include ../../listings/ch01-hello/src/main.rs:40}}: line 40 is past the end of the file (it has 7 lines)', expect.any(String)],
+      ['book/01-getting-started/01-hello-world.md', 35, 1, 'include/missing-anchor', '{{#include ../../listings/ch01-hello/src/main.rs:prnt}}: no line `ANCHOR: prnt` in the file', 'did you mean :print?'],
       ['book/02-guessing-game/01-guessing-game.md', 23, 1, 'include/outside-repo', '{{#include ../../../outside.rs}}: "../../../outside.rs" points outside the repo', expect.any(String)],
     ]);
     expect(result.desired).toBeUndefined();
+  });
+
+  it('replaces {{ vars.name }} in bodies, front-matter and partials, the program value over the repo one, and leaves other {{ … }} alone', async () => {
+    const byKey = lessons(await compile(BOOK));
+    const hello = byKey.get('hello-world')!;
+    expect(hello.fields.body).toContain('This chapter uses Rust 1.80\n(edition 2021).');
+    expect(hello.fields.body).toContain('You need Rust 1.80 installed');
+    expect(hello.fields.description).toContain('Your first Rust program in The Rust Programming Language, written');
+    // Escaped with a backslash, and text that is not a variable, stay as written.
+    expect(hello.fields.body).toContain('<code>{{ user.name }}</code>');
+    expect(hello.fields.body).toContain('<code>{{ vars.edition }}</code>');
+    expect(hello.build?.vars).toEqual([
+      { name: 'book', value: 'The Rust Programming Language' },
+      { name: 'edition', value: '2021' },
+      { name: 'rust_version', value: '1.80' },
+    ]);
+  });
+
+  it('reports an undefined variable where it is written, with the closest name', async () => {
+    const dir = await copyBook();
+    await edit(dir, HELLO, 'uses Rust {{ vars.rust_version }}', 'uses Rust {{ vars.rust_versoin }}');
+    await edit(dir, 'book/_partials/install-note.md', '{{ vars.rust_version }}', '{{vars.toolchain}}');
+    const result = await compile(dir);
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.file, d.line, d.column, d.code, d.message, d.hint]);
+    expect(errors).toEqual([
+      [HELLO, 7, 66, 'vars/undefined', '{{ vars.rust_versoin }} is not defined (defined: book, edition, rust_version)', 'did you mean {{ vars.rust_version }}?'],
+      // In a partial: at the directive that brings it into the lesson.
+      [HELLO, 10, 1, 'vars/undefined', '{{ vars.toolchain }} is not defined (defined: book, edition, rust_version)', expect.stringContaining('define the variable')],
+      [GAME, 6, 1, 'vars/undefined', '{{ vars.toolchain }} is not defined (defined: book, edition, rust_version)', expect.stringContaining('define the variable')],
+    ]);
   });
 });
