@@ -120,3 +120,16 @@ export function parseInputs(inputs: readonly string[] | undefined): { includes: 
   }
   return parsed;
 }
+
+/**
+ * A referenced file as the state's `deps` records it: its path, `@`, and 4 hex of its bytes'
+ * digest, so a plan can name the image that changed (5 bytes a reference; a state written
+ * before carries bare paths, read as such).
+ */
+export const depRecord = (dep: Pick<LessonDep, 'path' | 'digest'>): string => `${dep.path}@${dep.digest.slice(0, 4)}`;
+
+/** A `deps` entry read back: the path, and the 4 hex of its digest when recorded. */
+export function parseDepRecord(entry: string): { path: string; hash?: string } {
+  const m = /^(.+)@([0-9a-f]{4})$/.exec(entry);
+  return m ? { path: m[1]!, hash: m[2]! } : { path: entry };
+}

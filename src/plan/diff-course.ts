@@ -31,7 +31,7 @@ import { SchoolSlots } from './section-slots.js';
 import { findRepoLesson, uncertainCreateEntry, uncertainHint } from './uncertain-create.js';
 import { diffLive, type LiveLesson } from './diff-live.js';
 import { assessImpact } from './impact.js';
-import { changeCause } from './change-cause.js';
+import { changeCause, changedInputs } from './change-cause.js';
 import { placesOf } from '../state/known-lessons.js';
 import type { SectionFacts } from '../learner/learner-model.js';
 
@@ -59,6 +59,8 @@ interface Match {
   prior: LessonState | null;
   changes: FieldChange[];
   cause?: CallStep['cause'];
+  /** What it took in that changed (changedInputs), when its HTML changed. */
+  why?: string[];
 }
 
 /** What happens to a lesson removed from the repo. */
@@ -136,6 +138,8 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
         const m: Match = { lesson, programId: program.id, sectionId, stateKey, prior, changes };
         const cause = changeCause(prior, lesson, changes, placeOf, options.compiler);
         if (cause) m.cause = cause;
+        const why = cause ? changedInputs(prior, lesson) : [];
+        if (why.length > 0) m.why = why;
         matches.push(m);
         desiredBySection.get(sectionId)!.push(m);
       }
@@ -256,7 +260,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
 /** The call for one desired lesson, simulated; undefined when it needs none. */
 function planLesson(m: Match, isKept: boolean, pred: string | null, sim: SchoolSlots): CallStep | undefined {
   const key = m.lesson.key;
-  const common = { key, path: m.lesson.path, program_id: m.programId, section_id: m.sectionId, ...(m.cause ? { cause: m.cause } : {}) };
+  const common = { key, path: m.lesson.path, program_id: m.programId, section_id: m.sectionId, ...(m.cause ? { cause: m.cause } : {}), ...(m.why ? { why: m.why } : {}) };
   if (isKept) {
     if (m.changes.length === 0) return undefined;
     return {

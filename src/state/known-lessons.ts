@@ -6,7 +6,7 @@
  */
 import type { KnownLesson, KnownLessons } from '../compile/compile-course.js';
 import type { StateData } from './schema.js';
-import { parseInputs } from '../compile/lesson-digest.js';
+import { parseDepRecord, parseInputs } from '../compile/lesson-digest.js';
 
 /** What `state` knows of lessons compiled by `compiler` (the short compiler digest). */
 export function knownLessonsOf(state: Readonly<StateData>, compiler: string): KnownLessons {
@@ -15,7 +15,7 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
   for (const [key, l] of Object.entries(state.lessons)) {
     if (l.id === null || l.uncertain) continue;
     if (l.digest === undefined || l.compiler !== compiler || busy.has(key)) continue;
-    const known: KnownLesson = { key, aliases: l.aliases ?? [], fields: l.applied, deps: l.deps ?? [], digest: l.digest };
+    const known: KnownLesson = { key, aliases: l.aliases ?? [], fields: l.applied, deps: (l.deps ?? []).map((d) => parseDepRecord(d).path), digest: l.digest };
     if (l.acknowledge) known.acknowledge = l.acknowledge;
     const inputs = parseInputs(l.inputs);
     if (inputs.includes.size > 0) known.includes = [...inputs.includes.keys()];
