@@ -108,7 +108,7 @@ async function renderAhead(
       if (!target || !fragment) continue;
       for (const path of lessonCandidates(target)) {
         const known = frame.known.get(path)?.source;
-        if (known && uncached(known)) targets.set(path, known);
+        if (known && uncached(known)) targets.set(path, frame.expand(known));
       }
     }
   }

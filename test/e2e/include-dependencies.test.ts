@@ -93,6 +93,9 @@ describe('includes and variables as dependencies of the plan', () => {
     expect(text.stdout).not.toContain(GAME);
     const markdown = await runCli(['plan', clone, '--format', 'markdown'], env());
     expect(markdown.stdout).toContain('listings/ch01-hello/src/main.rs changed');
+    // Where the last apply ran (stat index, lesson and render caches warm), the same.
+    await edit(repo, 'listings/ch01-hello/src/main.rs', 'println!("Hello, world!");', 'println!("Hello, Ferris!");');
+    expect(await planOf(repo)).toEqual([[HELLO, ['listings/ch01-hello/src/main.rs changed']]]);
     // Applied, the next plan from another fresh checkout is empty again.
     expect((await runCli(['apply', clone, '--yes'], env())).code).toBe(0);
     expect(await planOf(await freshCheckoutOf(clone))).toEqual([]);
