@@ -195,6 +195,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const lessonsBySection = compileLessons(frame, options);
   const allLessons = [...lessonsBySection.values()].flat();
   checkDuplicateKeys(allLessons, out);
+  warnUnusedPartials(source, programs, allLessons, out);
   resolveAll(source, read, allLessons, config, out, options, frame.expand);
   recordBuilds(allLessons, frame.depOf, config, out);
   const unchanged = allLessons.filter((e) => e.known).map((e) => e.source.path);
@@ -479,6 +480,20 @@ function recordBuilds(entries: LessonEntry[], depOf: ReturnType<typeof depIndex>
     entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0), deps };
     if (includes && includes.length > 0) entry.build.includes = includes.map(({ path, digest }) => ({ path, digest }));
     if (expanded && expanded.vars.length > 0) entry.build.vars = expanded.vars;
+  }
+}
+
+/**
+ * A partial in a program folder that no lesson includes is said so: a file that was a lesson
+ * (`_intro.md`) never silently stops being one.
+ */
+function warnUnusedPartials(source: SourceTree, programs: ProgramMap, entries: readonly LessonEntry[], out: Diagnostic[]): void {
+  const included = new Set(entries.flatMap((e) => (e.known ? (e.build?.includes ?? []).map((i) => i.path) : (e.source.expanded?.includes ?? []))));
+  for (const lesson of source.lessons) {
+    if (!isPartial(lesson.path) || included.has(lesson.path)) continue;
+    const dir = dirOf(lesson.path);
+    if (![dir, ...ancestors(dir)].some((a) => programs.has(a))) continue;
+    out.push(diag('include/unused-partial', lesson.path, undefined, 'no lesson includes this file, and as a partial (under _partials/ or named _*.md) it is not a lesson itself'));
   }
 }
 

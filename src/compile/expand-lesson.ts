@@ -25,7 +25,17 @@ export function expandLesson(lesson: LessonSource, files: IncludeFiles, vars: Va
   if (!body.text.includes('{{') && !frontMatter?.text.includes('{{')) return lesson;
   const included = expandIncludes(lesson.path, body.text, body.line, files, out);
   const used = new Map<string, string>();
-  const bodyText = substituteVars(included.text, vars, placeIn(lesson.path, included.text, (i) => included.origins[i] ?? { line: body.line }), used, out);
+  // Line by line, so a value holding line breaks keeps every later line at its origin.
+  const origins: LineOrigin[] = [];
+  const bodyText = included.text
+    .split('\n')
+    .map((line, i) => {
+      const origin = included.origins[i] ?? { line: body.line };
+      const replaced = substituteVars(line, vars, placeIn(lesson.path, line, () => origin), used, out);
+      for (let n = replaced.split('\n').length; n > 0; n--) origins.push(origin);
+      return replaced;
+    })
+    .join('\n');
   const fmText = frontMatter ? substituteVars(frontMatter.text, vars, placeIn(lesson.path, frontMatter.text, (i) => ({ line: frontMatter.line + i })), used, out) : undefined;
   if (included.includes.length === 0 && used.size === 0 && bodyText === body.text && fmText === frontMatter?.text) return lesson;
   const digest = createHash('sha256').update(`${fmText ?? ''}\0${bodyText}`).digest('hex');
@@ -39,7 +49,7 @@ export function expandLesson(lesson: LessonSource, files: IncludeFiles, vars: Va
     frontMatterUnclosed: lesson.frontMatterUnclosed,
     body: { text: bodyText, line: body.line },
     expanded: {
-      origins: included.origins,
+      origins,
       includes: included.includes,
       vars: [...used].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, value]) => ({ name, value })),
       digest,

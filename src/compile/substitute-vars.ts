@@ -9,7 +9,8 @@ import type { Vars } from '../model/config.js';
 import { diag, type Place } from './codes.js';
 import { suggest } from './suggest.js';
 
-const VARIABLE = /(\\?)\{\{\s*vars\.([A-Za-z0-9_-]+)\s*\}\}/g;
+/** On one line: spaces and tabs inside the braces, never a line break. */
+const VARIABLE = /(\\?)\{\{[ \t]*vars\.([A-Za-z0-9_-]+)[ \t]*\}\}/g;
 
 /**
  * `text` with its variables replaced; each one used goes into `used` (name → value as text).

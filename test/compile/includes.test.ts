@@ -162,4 +162,20 @@ describe('includes in a Rust-book-like course', () => {
       [GAME, 6, 1, 'vars/undefined', '{{ vars.toolchain }} is not defined (defined: book, edition, rust_version)', expect.stringContaining('define the variable')],
     ]);
   });
+
+  it('says so when a partial in a program folder is included by no lesson (a `_` file never silently stops being a lesson)', async () => {
+    const dir = await copyBook();
+    await writeFile(path.join(dir, 'book/01-getting-started/_draft-notes.md'), '---\nname: Draft notes\n---\nNotes for the next chapter.\n');
+    const result = await compile(dir);
+    expect(result.diagnostics).toEqual([expect.objectContaining({ file: 'book/01-getting-started/_draft-notes.md', code: 'include/unused-partial', severity: 'warning' })]);
+    expect([...lessons(result).keys()]).toEqual(['hello-world', 'guessing-game']);
+  });
+
+  it('keeps the lines after a variable whose value spans lines at their places', async () => {
+    const dir = await copyBook();
+    await edit(dir, 'coursesync.yaml', 'edition: 2021', 'edition: "2021\\n\\n(the third edition)"');
+    await edit(dir, HELLO, '## Anatomy of a Rust Program', '## Anatomy of a Rust Program\n\nSee {{ vars.missing }}.');
+    const result = await compile(dir);
+    expect(result.diagnostics.map((d) => [d.line, d.column, d.code])).toEqual([[25, 5, 'vars/undefined']]);
+  });
 });
