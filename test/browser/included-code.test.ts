@@ -5,15 +5,13 @@
  * Chromium: the code blocks hold the listings (no directive, no ANCHOR line), the partial's
  * image loads and its link lands on the right lesson and heading, variables show their values.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, startTestEmulator } from '../apply/helpers.js';
 import { runCli } from '../e2e/helpers.js';
-import { serveAssets, type StaticHost } from '../e2e/static-server.js';
+import { fixtureWorkspace, type OdinWorkspace } from '../e2e/odin-workspace.js';
 import { launchChromium } from './chromium.js';
 import { readStateFile } from '../../src/state/state-file.js';
 
@@ -21,33 +19,25 @@ const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/rust-book');
 
 let emu: RunningEmulator;
 let browser: Browser;
-let host: StaticHost;
-let work: string;
-let repo: string;
-let origin: string;
+let workspace: OdinWorkspace;
 
 beforeAll(async () => {
-  work = await mkdtemp(path.join(tmpdir(), 'coursesync-browser-include-'));
-  repo = path.join(work, 'repo');
-  await cp(BOOK, repo, { recursive: true });
   emu = await startTestEmulator();
-  origin = emu.url.replace(/\/api\/v1$/, '');
-  host = await serveAssets(path.join(work, 'published'));
-  const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8')).replace('http://academy.test', origin).replace('http://assets.test/book/', host.baseUrl);
-  await writeFile(path.join(repo, 'coursesync.yaml'), config);
+  workspace = await fixtureWorkspace(emu, 'coursesync-browser-include-', BOOK, 'http://assets.test/book/');
   browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
+  await workspace?.close();
   await emu?.close();
-  await host?.close();
-  await rm(work, { recursive: true, force: true });
 });
 
 describe('a book with includes after one apply, in Chromium', () => {
   it('shows the included code, the partial with its image and link, and the variables', async () => {
-    expect((await runCli(['assets', repo, '--out', path.join(work, 'published')])).code).toBe(0);
+    const { repo, published } = workspace;
+    const origin = emu.url.replace(/\/api\/v1$/, '');
+    expect((await runCli(['assets', repo, '--out', published])).code).toBe(0);
     const applied = await runCli(['apply', repo, '--yes'], { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url });
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);

@@ -16,28 +16,31 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function copyBook(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'coursesync-include-'));
-  dirs.push(dir);
-  await cp(BOOK, dir, { recursive: true });
-  return dir;
-}
+/** A change to a fixture file: `[file, text it holds, replacement]`, or `[file, whole new text]`. */
+type Change = [file: string, from: string, to: string] | [file: string, text: string];
 
-async function compile(dir: string) {
-  return compileCourse(await readSource(dir));
-}
-
-function lessons(result: Awaited<ReturnType<typeof compile>>): Map<string, DesiredLesson> {
-  const map = new Map<string, DesiredLesson>();
-  for (const p of result.desired?.programs ?? []) for (const s of p.sections) for (const l of s.lessons) map.set(l.key, l);
-  return map;
-}
-
-async function edit(dir: string, file: string, from: string, to: string): Promise<void> {
-  const full = path.join(dir, file);
-  const text = await readFile(full, 'utf8');
-  expect(text).toContain(from);
-  await writeFile(full, text.replace(from, to));
+/** Compile the book, as it is or with `changes` made to a copy; its lessons by key. */
+async function compileBook(...changes: Change[]) {
+  let dir = BOOK;
+  if (changes.length > 0) {
+    dir = await mkdtemp(path.join(tmpdir(), 'coursesync-include-'));
+    dirs.push(dir);
+    await cp(BOOK, dir, { recursive: true });
+  }
+  for (const [file, from, to] of changes) {
+    const full = path.join(dir, file);
+    if (to === undefined) {
+      await writeFile(full, from);
+      continue;
+    }
+    const text = await readFile(full, 'utf8');
+    expect(text, file).toContain(from);
+    await writeFile(full, text.replace(from, to));
+  }
+  const result = compileCourse(await readSource(dir));
+  const byKey = new Map<string, DesiredLesson>();
+  for (const p of result.desired?.programs ?? []) for (const s of p.sections) for (const l of s.lessons) byKey.set(l.key, l);
+  return { result, byKey };
 }
 
 const SAMPLE = ['// ANCHOR: all', 'fn main() {', '    // ANCHOR: body', '    run();', '    // ANCHOR_END: body', '}', '// ANCHOR_END: all', ''].join('\n');
@@ -71,9 +74,8 @@ describe('mdBook line selection', () => {
 
 describe('includes in a Rust-book-like course', () => {
   it('expands code listings inside fences, by anchor, line and range, and rustdoc_include shows only the selected part', async () => {
-    const result = await compile(BOOK);
+    const { result, byKey } = await compileBook();
     expect(result.diagnostics).toEqual([]);
-    const byKey = lessons(result);
     // The partial is included, never a lesson of its own.
     expect([...byKey.keys()]).toEqual(['hello-world', 'guessing-game']);
     expect(result.counts.lessons).toBe(2);
@@ -93,7 +95,7 @@ describe('includes in a Rust-book-like course', () => {
   });
 
   it('resolves the links and images of an included partial from where the partial lies', async () => {
-    const byKey = lessons(await compile(BOOK));
+    const { byKey } = await compileBook();
     for (const key of ['hello-world', 'guessing-game']) {
       const lesson = byKey.get(key)!;
       if (key === 'hello-world') expect(lesson.build?.includes?.map((i) => i.path)).toEqual(['book/_partials/install-note.md', 'listings/ch01-hello/src/main.rs']);
@@ -104,23 +106,22 @@ describe('includes in a Rust-book-like course', () => {
   });
 
   it('warns about any other {{#name}} at its place, naming it', async () => {
-    const dir = await copyBook();
-    await writeFile(path.join(dir, GAME), `${await readFile(path.join(dir, GAME), 'utf8')}\nThe book’s playground buttons are not something a school can show: {{#playground ../../listings/ch02-guessing/src/main.rs}}\n`);
-    const result = await compile(dir);
+    const playground = 'The book’s playground buttons are not something a school can show: {{#playground ../../listings/ch02-guessing/src/main.rs}}';
+    const { result } = await compileBook([GAME, '*src/main.rs*.\n', `*src/main.rs*.\n\n${playground}\n`]);
     expect(result.diagnostics).toEqual([
-      expect.objectContaining({ file: GAME, line: 45, column: 68, code: 'include/unsupported', severity: 'warning', message: expect.stringContaining('{{#playground}}') }),
+      expect.objectContaining({ file: GAME, line: 14, column: 68, code: 'include/unsupported', severity: 'warning', message: expect.stringContaining('{{#playground}}') }),
     ]);
   });
 
   it('reports a missing file, anchor or line range, a cycle and a path outside the repo at the directive', async () => {
-    const dir = await copyBook();
-    await edit(dir, HELLO, 'main.rs:all}}', 'mian.rs:all}}');
-    await edit(dir, HELLO, 'main.rs:2}}', 'main.rs:40}}');
-    await edit(dir, HELLO, 'main.rs:print}}', 'main.rs:prnt}}');
-    await edit(dir, GAME, 'main.rs:io}}', 'main.rs:io}}\n{{#include ../../../outside.rs}}');
-    await writeFile(path.join(dir, 'book/_partials/install-note.md'), 'See also:\n\n{{#include _more.md}}\n');
-    await writeFile(path.join(dir, 'book/_partials/_more.md'), 'And:\n{{#include install-note.md}}\n');
-    const result = await compile(dir);
+    const { result } = await compileBook(
+      [HELLO, 'main.rs:all}}', 'mian.rs:all}}'],
+      [HELLO, 'main.rs:2}}', 'main.rs:40}}'],
+      [HELLO, 'main.rs:print}}', 'main.rs:prnt}}'],
+      [GAME, 'main.rs:io}}', 'main.rs:io}}\n{{#include ../../../outside.rs}}'],
+      ['book/_partials/install-note.md', 'See also:\n\n{{#include _more.md}}\n'],
+      ['book/_partials/_more.md', 'And:\n{{#include install-note.md}}\n'],
+    );
     const errors = result.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.file, d.line, d.column, d.code, d.message, d.hint]);
     expect(errors).toEqual([
       // The cycle is reported once, where it closes, though two lessons include the partial.
@@ -134,7 +135,7 @@ describe('includes in a Rust-book-like course', () => {
   });
 
   it('replaces {{ vars.name }} in bodies, front-matter and partials, the program value over the repo one, and leaves other {{ … }} alone', async () => {
-    const byKey = lessons(await compile(BOOK));
+    const { byKey } = await compileBook();
     const hello = byKey.get('hello-world')!;
     expect(hello.fields.body).toContain('This chapter uses Rust 1.80\n(edition 2021).');
     expect(hello.fields.body).toContain('You need Rust 1.80 installed');
@@ -150,10 +151,7 @@ describe('includes in a Rust-book-like course', () => {
   });
 
   it('reports an undefined variable where it is written, with the closest name', async () => {
-    const dir = await copyBook();
-    await edit(dir, HELLO, 'uses Rust {{ vars.rust_version }}', 'uses Rust {{ vars.rust_versoin }}');
-    await edit(dir, 'book/_partials/install-note.md', '{{ vars.rust_version }}', '{{vars.toolchain}}');
-    const result = await compile(dir);
+    const { result } = await compileBook([HELLO, 'uses Rust {{ vars.rust_version }}', 'uses Rust {{ vars.rust_versoin }}'], ['book/_partials/install-note.md', '{{ vars.rust_version }}', '{{vars.toolchain}}']);
     const errors = result.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.file, d.line, d.column, d.code, d.message, d.hint]);
     expect(errors).toEqual([
       [HELLO, 7, 66, 'vars/undefined', '{{ vars.rust_versoin }} is not defined (defined: book, edition, rust_version)', 'did you mean {{ vars.rust_version }}?'],
@@ -164,18 +162,16 @@ describe('includes in a Rust-book-like course', () => {
   });
 
   it('says so when a partial in a program folder is included by no lesson (a `_` file never silently stops being a lesson)', async () => {
-    const dir = await copyBook();
-    await writeFile(path.join(dir, 'book/01-getting-started/_draft-notes.md'), '---\nname: Draft notes\n---\nNotes for the next chapter.\n');
-    const result = await compile(dir);
+    const { result, byKey } = await compileBook(['book/01-getting-started/_draft-notes.md', '---\nname: Draft notes\n---\nNotes for the next chapter.\n']);
     expect(result.diagnostics).toEqual([expect.objectContaining({ file: 'book/01-getting-started/_draft-notes.md', code: 'include/unused-partial', severity: 'warning' })]);
-    expect([...lessons(result).keys()]).toEqual(['hello-world', 'guessing-game']);
+    expect([...byKey.keys()]).toEqual(['hello-world', 'guessing-game']);
   });
 
   it('keeps the lines after a variable whose value spans lines at their places', async () => {
-    const dir = await copyBook();
-    await edit(dir, 'coursesync.yaml', 'edition: 2021', 'edition: "2021\\n\\n(the third edition)"');
-    await edit(dir, HELLO, '## Anatomy of a Rust Program', '## Anatomy of a Rust Program\n\nSee {{ vars.missing }}.');
-    const result = await compile(dir);
+    const { result } = await compileBook(
+      ['coursesync.yaml', 'edition: 2021', 'edition: "2021\\n\\n(the third edition)"'],
+      [HELLO, '## Anatomy of a Rust Program', '## Anatomy of a Rust Program\n\nSee {{ vars.missing }}.'],
+    );
     expect(result.diagnostics.map((d) => [d.line, d.column, d.code])).toEqual([[25, 5, 'vars/undefined']]);
   });
 });

@@ -5,63 +5,54 @@
  * nothing changes; editing a listing, the partial, a variable or the image changes exactly the
  * lessons that use it, and the plan names what changed, in text, Markdown and JSON.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { Plan } from '../../src/plan/plan-schema.js';
 import { isCall } from '../../src/plan/plan-schema.js';
-import { lessonCalls, resetEmulator, SECRET, startTestEmulator } from '../apply/helpers.js';
+import { lessonCalls, useTestSchool } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
-import { serveAssets, type StaticHost } from './static-server.js';
+import { fixtureWorkspace, type OdinWorkspace } from './odin-workspace.js';
 
 const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/rust-book');
 const HELLO = 'book/01-getting-started/01-hello-world.md';
 const GAME = 'book/02-guessing-game/01-guessing-game.md';
 
 let emu: RunningEmulator;
-let host: StaticHost;
-let work: string;
+let school: Record<string, string>;
+let workspace: OdinWorkspace;
 let repo: string;
-const env = () => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url, COURSESYNC_RENDER_THREADS: '1' });
+const env = () => ({ ...school, COURSESYNC_RENDER_THREADS: '1' });
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu?.close();
+useTestSchool((e, vars) => {
+  emu = e;
+  school = vars;
 });
 beforeEach(async () => {
-  await resetEmulator(emu);
-  work = await mkdtemp(path.join(tmpdir(), 'coursesync-include-deps-'));
-  repo = path.join(work, 'repo');
-  await cp(BOOK, repo, { recursive: true });
-  host = await serveAssets(path.join(work, 'published'));
-  const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8')).replace('http://academy.test', emu.url.replace(/\/api\/v1$/, '')).replace('http://assets.test/book/', host.baseUrl);
-  await writeFile(path.join(repo, 'coursesync.yaml'), config);
-  expect((await runCli(['assets', repo, '--out', path.join(work, 'published')])).code).toBe(0);
+  workspace = await fixtureWorkspace(emu, 'coursesync-include-deps-', BOOK, 'http://assets.test/book/');
+  repo = workspace.repo;
+  expect((await runCli(['assets', repo, '--out', workspace.published])).code).toBe(0);
   const applied = await runCli(['apply', repo, '--yes'], env());
   expect(applied.stderr).toBe('');
   expect(applied.code).toBe(0);
 });
 afterEach(async () => {
-  await host.close();
-  await rm(work, { recursive: true, force: true });
+  await workspace.close();
 });
 
-/** A checkout as CI has it: the files and the committed state, no cache. */
-async function freshCheckout(): Promise<string> {
-  const clone = path.join(work, `clone-${Math.random().toString(36).slice(2, 8)}`);
-  await cp(repo, clone, { recursive: true, filter: (src) => path.basename(src) !== 'cache' && !src.endsWith('.lock') });
+/** A checkout of `dir` as CI has it: the files and the committed state, no cache. */
+async function freshCheckout(dir = repo): Promise<string> {
+  const clone = path.join(workspace.work, `clone-${Math.random().toString(36).slice(2, 8)}`);
+  await cp(dir, clone, { recursive: true, filter: (src) => path.basename(src) !== 'cache' && !src.endsWith('.lock') });
   return clone;
 }
 
-async function edit(dir: string, file: string, from: string, to: string): Promise<void> {
-  const full = path.join(dir, file);
-  const text = await readFile(full, 'utf8');
-  expect(text).toContain(from);
-  await writeFile(full, text.replace(from, to));
+/** Replace `from` (which the file must hold) by `to` in `file` of `dir`. */
+async function change(dir: string, file: string, from: string, to: string): Promise<void> {
+  const text = await readFile(path.join(dir, file), 'utf8');
+  expect(text, file).toContain(from);
+  await writeFile(path.join(dir, file), text.replace(from, to));
 }
 
 /** The plan of `dir` as JSON: each call's path and reasons. */
@@ -85,7 +76,7 @@ describe('includes and variables as dependencies of the plan', () => {
 
   it('an edited code listing changes only the lesson including it, and the plan says which file, in every format', async () => {
     const clone = await freshCheckout();
-    await edit(clone, 'listings/ch01-hello/src/main.rs', 'println!("Hello, world!");', 'println!("Hello, Ferris!");');
+    await change(clone, 'listings/ch01-hello/src/main.rs', 'println!("Hello, world!");', 'println!("Hello, Ferris!");');
     expect(await planOf(clone)).toEqual([[HELLO, ['listings/ch01-hello/src/main.rs changed']]]);
     const text = await runCli(['plan', clone], env());
     expect(text.stdout).toContain(`~ ${HELLO} (`);
@@ -94,16 +85,16 @@ describe('includes and variables as dependencies of the plan', () => {
     const markdown = await runCli(['plan', clone, '--format', 'markdown'], env());
     expect(markdown.stdout).toContain('listings/ch01-hello/src/main.rs changed');
     // Where the last apply ran (stat index, lesson and render caches warm), the same.
-    await edit(repo, 'listings/ch01-hello/src/main.rs', 'println!("Hello, world!");', 'println!("Hello, Ferris!");');
+    await change(repo, 'listings/ch01-hello/src/main.rs', 'println!("Hello, world!");', 'println!("Hello, Ferris!");');
     expect(await planOf(repo)).toEqual([[HELLO, ['listings/ch01-hello/src/main.rs changed']]]);
     // Applied, the next plan from another fresh checkout is empty again.
     expect((await runCli(['apply', clone, '--yes'], env())).code).toBe(0);
-    expect(await planOf(await freshCheckoutOf(clone))).toEqual([]);
+    expect(await planOf(await freshCheckout(clone))).toEqual([]);
   }, 60_000);
 
   it('an edited partial, variable or image changes exactly the lessons using it, each named', async () => {
     let clone = await freshCheckout();
-    await edit(clone, 'book/_partials/install-note.md', 'keep Ferris close by', 'keep Ferris, the crab, close by');
+    await change(clone, 'book/_partials/install-note.md', 'keep Ferris close by', 'keep Ferris, the crab, close by');
     expect(await planOf(clone)).toEqual([
       [HELLO, ['book/_partials/install-note.md changed']],
       [GAME, ['book/_partials/install-note.md changed']],
@@ -111,11 +102,11 @@ describe('includes and variables as dependencies of the plan', () => {
 
     // `edition` is used by one lesson; `rust_version` (the program's value wins) by both, through the partial.
     clone = await freshCheckout();
-    await edit(clone, 'coursesync.yaml', 'edition: 2021', 'edition: 2024');
+    await change(clone, 'coursesync.yaml', 'edition: 2021', 'edition: 2024');
     expect(await planOf(clone)).toEqual([[HELLO, ['variable vars.edition changed']]]);
-    await edit(clone, 'coursesync.yaml', 'rust_version: "1.78"', 'rust_version: "1.79"');
+    await change(clone, 'coursesync.yaml', 'rust_version: "1.78"', 'rust_version: "1.79"');
     expect(await planOf(clone)).toEqual([[HELLO, ['variable vars.edition changed']]]);
-    await edit(clone, 'book/program.yaml', 'rust_version: "1.80"', 'rust_version: "1.81"');
+    await change(clone, 'book/program.yaml', 'rust_version: "1.80"', 'rust_version: "1.81"');
     expect(await planOf(clone)).toEqual([
       [HELLO, ['variable vars.edition changed', 'variable vars.rust_version changed']],
       [GAME, ['variable vars.rust_version changed']],
@@ -130,10 +121,3 @@ describe('includes and variables as dependencies of the plan', () => {
     ]);
   }, 60_000);
 });
-
-/** A fresh checkout of `dir` (after an apply there). */
-async function freshCheckoutOf(dir: string): Promise<string> {
-  const clone = `${dir}-again`;
-  await cp(dir, clone, { recursive: true, filter: (src) => path.basename(src) !== 'cache' && !src.endsWith('.lock') });
-  return clone;
-}
