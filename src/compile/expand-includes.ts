@@ -45,6 +45,8 @@ const ANCHOR_END = /ANCHOR_END:\s*([\w-]+)/;
 const MAX_DEPTH = 10;
 /** Past this much text, expansion stops: the body-length check then reports the lesson. */
 const MAX_EXPANDED = 10 * 1024 * 1024;
+/** Past this many includes in one lesson (files including each other many times over), expansion stops with an error. */
+const MAX_INCLUDES = 10_000;
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
@@ -64,6 +66,7 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
   const origins: LineOrigin[] = [];
   const includes = new Set<string>();
   let length = 0;
+  let count = 0;
   // A line's origin is taken from the text that starts it: included text starting a line stands at its directive.
   let lineStart = true;
 
@@ -99,6 +102,11 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
       const place = placeIn(at);
       if (name !== 'include' && name !== 'rustdoc_include') {
         out.push(diag('include/unsupported', source.file, place, `{{#${name}}} is not something coursesync expands (it does {{#include}} and {{#rustdoc_include}}): learners would see it as written`));
+        emit(whole, (o) => originAt(at + o));
+        continue;
+      }
+      if (++count > MAX_INCLUDES) {
+        if (count === MAX_INCLUDES + 1) out.push(diag('include/too-many', file, { line: firstLine, column: 1 }, `the lesson's includes bring in more than ${MAX_INCLUDES} files (counting each time a file is included)`));
         emit(whole, (o) => originAt(at + o));
         continue;
       }

@@ -174,4 +174,15 @@ describe('includes in a Rust-book-like course', () => {
     );
     expect(result.diagnostics.map((d) => [d.line, d.column, d.code])).toEqual([[25, 5, 'vars/undefined']]);
   });
+
+  it('stops files that include each other many times over, with an error', async () => {
+    const many = (file: string) => `{{#include ${file}}}\n`.repeat(100);
+    const { result } = await compileBook(
+      [HELLO, '{{#include ../_partials/install-note.md}}', many('../_partials/_a.md')],
+      ['book/_partials/_a.md', many('_b.md')],
+      ['book/_partials/_b.md', many('_c.md')],
+      ['book/_partials/_c.md', ''],
+    );
+    expect(result.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.file, d.code])).toEqual([[HELLO, 'include/too-many']]);
+  });
 });
