@@ -7,6 +7,7 @@ import { select } from '../../src/compile/expand-includes.js';
 import type { DesiredLesson } from '../../src/model/desired.js';
 import { lessonLinkMarker } from '../../src/model/lesson-links.js';
 import { readSource } from '../../src/source/read-source.js';
+import { loadCourse } from '../../src/source/load-course.js';
 
 const BOOK = path.resolve(__dirname, '../fixtures/repos/rust-book');
 const HELLO = 'book/01-getting-started/01-hello-world.md';
@@ -40,7 +41,7 @@ async function compileBook(...changes: Change[]) {
   const result = compileCourse(await readSource(dir));
   const byKey = new Map<string, DesiredLesson>();
   for (const p of result.desired?.programs ?? []) for (const s of p.sections) for (const l of s.lessons) byKey.set(l.key, l);
-  return { result, byKey };
+  return { result, byKey, dir };
 }
 
 const SAMPLE = ['// ANCHOR: all', 'fn main() {', '    // ANCHOR: body', '    run();', '    // ANCHOR_END: body', '}', '// ANCHOR_END: all', ''].join('\n');
@@ -184,5 +185,22 @@ describe('includes in a Rust-book-like course', () => {
       ['book/_partials/_c.md', ''],
     );
     expect(result.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.file, d.code])).toEqual([[HELLO, 'include/too-many']]);
+  });
+
+  it('with the caches (stat index, lessons, renderings) warm, an edited listing still shows', async () => {
+    const { dir } = await compileBook([HELLO, 'Listing 1-1: A program', 'Listing 1-1: The program']);
+    const bodyOf = async () => (await loadCourse(dir, { cache: true, renderThreads: 1 })).desired!.programs[0]!.sections[0]!.lessons[0]!.fields.body;
+    expect(await bodyOf()).toContain('println!("Hello, world!");');
+    // Kept in the lesson cache by file and expanded text, and answered from there.
+    const cache = path.join(dir, '.coursesync/cache/lessons.json');
+    const cached = await readFile(cache, 'utf8');
+    expect(cached).toMatch(/"book\/01-getting-started\/01-hello-world\.md\\u0000[0-9a-f]{64}\\u0000[0-9a-f]{64}":\{/);
+    await writeFile(cache, cached.replaceAll('Hello, world!', 'Hello, cache!'));
+    expect(await bodyOf()).toContain('println!("Hello, cache!");');
+    const listing = path.join(dir, 'listings/ch01-hello/src/main.rs');
+    await writeFile(listing, (await readFile(listing, 'utf8')).replace('Hello, world!', 'Hello, Ferris!'));
+    const body = await bodyOf();
+    expect(body).toContain('println!("Hello, Ferris!");');
+    expect(body).not.toContain('Hello, cache!");');
   });
 });
