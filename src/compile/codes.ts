@@ -99,7 +99,7 @@ export const CODES = {
   'include/cycle': e('remove one of the includes: a file cannot include itself, directly or through others'),
   'include/too-many': e('include each file fewer times: partials that include each other many times over multiply'),
   'include/unused-partial': w('include it from a lesson with {{#include path}}, or rename it without the leading _ (or move it out of _partials/) to make it a lesson'),
-  'include/unsupported': w('remove it or write its content into the lesson: learners would see the text as written'),
+  'include/unsupported': w('remove it, or write what it stands for into the lesson'),
   'vars/undefined': e('define the variable under `vars:` in coursesync.yaml or program.yaml, or write \\{{ to keep the text as is'),
 } as const satisfies Record<string, Entry>;
 

@@ -101,7 +101,7 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
       const name = m[1]!;
       const place = placeIn(at);
       if (name !== 'include' && name !== 'rustdoc_include') {
-        out.push(diag('include/unsupported', source.file, place, `{{#${name}}} is not something coursesync expands (it does {{#include}} and {{#rustdoc_include}}): learners would see it as written`));
+        out.push(diag('include/unsupported', source.file, place, `{{#${name}}} is not expanded (coursesync expands {{#include}} and {{#rustdoc_include}}): learners would see it as written`));
         emit(whole, (o) => originAt(at + o));
         continue;
       }
