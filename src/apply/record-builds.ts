@@ -9,7 +9,7 @@
  */
 import pLimit from 'p-limit';
 import type { DesiredLesson, DesiredState } from '../model/desired.js';
-import { lessonDigest } from '../compile/lesson-digest.js';
+import { depRecord, inputsRecord, lessonDigest } from '../compile/lesson-digest.js';
 import { diffFields } from '../plan/diff-fields.js';
 import { blobIdOfFile } from '../source/blob-id.js';
 import { placesOf } from '../compile/known-lessons.js';
@@ -24,7 +24,9 @@ function buildRecordOf(lesson: DesiredLesson, entry: LessonState | undefined, co
   if (!lesson.build || !entry || entry.id === null || entry.uncertain || entry.path !== lesson.path) return undefined;
   if (diffFields(entry.applied, lesson.fields).length > 0) return undefined;
   const record: Omit<BuildRecord, 'blob'> = { digest: lessonDigest(lesson.path, lesson.build, placeOf), compiler };
-  if (lesson.build.deps.length > 0) record.deps = lesson.build.deps.map((d) => d.path);
+  if (lesson.build.deps.length > 0) record.deps = lesson.build.deps.map(depRecord);
+  const inputs = inputsRecord(lesson.build);
+  if (inputs) record.inputs = inputs;
   if (lesson.aliases.length > 0) record.aliases = lesson.aliases;
   if (lesson.acknowledge && lesson.acknowledge.length > 0) record.acknowledge = lesson.acknowledge;
   return record;

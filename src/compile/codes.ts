@@ -97,6 +97,16 @@ export const CODES = {
   'lesson/unknown-element': w('put it in backticks (`Box<T>`), or write its < as &lt; (Box&lt;T>), so learners see it'),
   'lesson/link-to-draft': w('publish the linked lesson (`is_published: true`), or link to it once it is published: learners cannot open a draft'),
   'lesson/needs-lesson-url': e('set school.lesson_url in coursesync.yaml, e.g. https://academy.example.com/products/{program_id}/lessons/{lesson_id} (docs/course-repo.md#images-files-and-links)'),
+  // Includes and variables (expand-includes.ts, substitute-vars.ts).
+  'include/missing-file': e('fix the path (relative to the file holding the {{#include}}), or add the file'),
+  'include/outside-repo': e('copy the file into the repo: includes read only what the repo holds'),
+  'include/missing-anchor': e('add the lines `ANCHOR: name` and `ANCHOR_END: name` (in comments) around the part to include, or fix the name'),
+  'include/missing-lines': e('fix the line range: it must lie within the file (lines count from 1)'),
+  'include/cycle': e('remove one of the includes: a file cannot include itself, directly or through others'),
+  'include/too-many': e('include each file fewer times: partials that include each other many times over multiply'),
+  'include/unused-partial': w('include it from a lesson with {{#include path}}, or rename it without the leading _ (or move it out of _partials/) to make it a lesson'),
+  'include/unsupported': w('remove it, or write what it stands for into the lesson'),
+  'vars/undefined': e('define the variable under `vars:` in coursesync.yaml or program.yaml, or write \\{{ to keep the text as is'),
 } as const satisfies Record<string, Entry>;
 
 export type Code = keyof typeof CODES;

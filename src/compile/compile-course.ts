@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { sortDiagnostics, hasErrors } from '../diagnostics/diagnostic.js';
-import { CourseConfigSchema, DEFAULT_CONFIG, type CourseConfig } from '../model/config.js';
+import { CourseConfigSchema, DEFAULT_CONFIG, type CourseConfig, type Vars } from '../model/config.js';
 import type { DesiredLesson, DesiredProgram, DesiredSection, DesiredState, SectionRef } from '../model/desired.js';
 import { ProgramFileSchema } from '../model/program.js';
 import { presentKeys } from '../model/field-rules.js';
@@ -24,6 +24,8 @@ import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
 import { DEFAULT_LESSON_FIELDS, type LessonFields } from '../school-api/school-rules.js';
 import { depsNow, lessonDigest, lessonSettings, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
+import { expandLesson, isPartial } from './expand-lesson.js';
+import type { IncludeFiles } from './expand-includes.js';
 
 export interface CompileCounts {
   programs: number;
@@ -64,6 +66,9 @@ export interface KnownLesson {
   fields: LessonFields;
   /** Repo paths of the files it referenced. */
   deps: string[];
+  /** Repo paths of the files its body included, and the names of the variables it used. */
+  includes?: string[];
+  vars?: string[];
   digest: string;
 }
 
@@ -118,6 +123,8 @@ export interface CourseFrame {
   toCompile: LessonSource[];
   /** How each file a lesson may reference is known now (depIndex). */
   depOf: ReturnType<typeof depIndex>;
+  /** A lesson as it compiles: includes expanded (made once per lesson; problems reported once). */
+  expand: (lesson: LessonSource) => LessonSource;
 }
 
 /** The frame of a compile of `read` (PURE): see CourseFrame. */
@@ -130,15 +137,56 @@ export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame
   const programs = compilePrograms(source, counts, out);
   const sections = compileSections(source, programs, counts, out);
   const depOf = depIndex(source, sections);
-  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf };
+  const varsOf = (lesson: string) => varsOfLesson(lesson, config, programs);
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, expand: expander(source, varsOf, out) };
   for (const lesson of source.lessons) {
     const section = sections.get(dirOf(lesson.path));
-    if (!section) continue;
-    const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config }, depOf);
+    if (!section || isPartial(lesson.path)) continue;
+    const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config, vars: varsOf(lesson.path) }, depOf);
     if (entry) frame.known.set(lesson.path, entry);
-    else frame.toCompile.push(lesson);
+    else frame.toCompile.push(frame.expand(lesson));
   }
   return frame;
+}
+
+/** What includes read: lesson files by their text (read once), other files through the reader. */
+function includeFiles(source: SourceTree): IncludeFiles {
+  const lessons = new Map(source.lessons.map((l) => [l.path, l]));
+  const texts = new Map<string, string | undefined>();
+  return {
+    textOf(path) {
+      if (!texts.has(path)) texts.set(path, lessons.get(path)?.text ?? (source.files?.has(path) ? source.readText?.(path) : undefined));
+      return texts.get(path);
+    },
+    paths: () => [...lessons.keys(), ...(source.files?.keys() ?? [])],
+  };
+}
+
+/** Expand each lesson once; a problem in a partial many lessons include is reported once. */
+function expander(source: SourceTree, varsOf: (lesson: string) => Vars, out: Diagnostic[]): (lesson: LessonSource) => LessonSource {
+  const files = includeFiles(source);
+  const done = new Map<string, LessonSource>();
+  const reported = new Set<string>();
+  return (lesson) => {
+    let expanded = done.get(lesson.path);
+    if (expanded) return expanded;
+    const found: Diagnostic[] = [];
+    expanded = expandLesson(lesson, files, varsOf(lesson.path), found);
+    for (const d of found) {
+      const key = JSON.stringify([d.file, d.line, d.column, d.code, d.message]);
+      if (!reported.has(key)) out.push(d);
+      reported.add(key);
+    }
+    done.set(lesson.path, expanded);
+    return expanded;
+  };
+}
+
+/** The variables a lesson sees: the repo's, under its program's. */
+function varsOfLesson(lesson: string, config: CourseConfig, programs: ProgramMap): Vars {
+  const program = programs.get(dirOf(dirOf(lesson)));
+  const own = program ? programVars.get(program) : undefined;
+  return own ? { ...config.vars, ...own } : (config.vars ?? {});
 }
 
 /** Compile a course repo's files into its desired state and diagnostics. */
@@ -148,7 +196,8 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const lessonsBySection = compileLessons(frame, options);
   const allLessons = [...lessonsBySection.values()].flat();
   checkDuplicateKeys(allLessons, out);
-  resolveAll(source, read, allLessons, config, out, options);
+  warnUnusedPartials(source, programs, allLessons, out);
+  resolveAll(source, read, allLessons, config, out, options, frame.expand);
   recordBuilds(allLessons, frame.depOf, config, out);
   const unchanged = allLessons.filter((e) => e.known).map((e) => e.source.path);
 
@@ -175,6 +224,9 @@ function inheritedDefaults(section: SectionEntry, config: CourseConfig): LessonD
 
 /** Program folder → its program (undefined when its program.yaml is not valid). */
 type ProgramMap = Map<string, DesiredProgram | undefined>;
+
+/** Program → the variables its program.yaml gives. */
+const programVars = new WeakMap<DesiredProgram, Vars>();
 
 /** Program folder → the lesson defaults its program.yaml gives. */
 const programDefaults = new WeakMap<DesiredProgram, LessonDefaults>();
@@ -204,6 +256,7 @@ function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnos
     const program: DesiredProgram = { path: dir, id: data.id, sections: [] };
     if (data.name !== undefined) program.name = data.name;
     if (data.lesson_defaults) programDefaults.set(program, data.lesson_defaults);
+    if (data.vars) programVars.set(program, data.vars);
     programs.set(dir, program);
   }
   return programs;
@@ -260,13 +313,16 @@ function compileLessons(frame: CourseFrame, options: CompileOptions): Map<string
   // folder is not also said to lack one.
   const missingSectionYaml = new Set(source.diagnostics.filter((d) => d.file.endsWith('/section.yaml')).map((d) => dirOf(d.file)));
   for (const lesson of source.lessons) {
+    if (isPartial(lesson.path)) continue; // included by lessons, never one itself
     const dir = dirOf(lesson.path);
     const section = sections.get(dir);
     if (section) {
       counts.lessons++;
       const list = bySection.get(dir) ?? [];
       const defaults = inheritedDefaults(section, frame.config);
-      list.push(frame.known.get(lesson.path) ?? { source: lesson, defaults, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults) });
+      const known = frame.known.get(lesson.path);
+      const expanded = known ? lesson : frame.expand(lesson);
+      list.push(known ?? { source: expanded, defaults, compiled: (options.compileLesson ?? compileLesson)(expanded, out, options.render, defaults) });
       bySection.set(dir, list);
       continue;
     }
@@ -309,7 +365,7 @@ function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
  */
-function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[], options: CompileOptions): void {
+function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[], options: CompileOptions, expand: (lesson: LessonSource) => LessonSource): void {
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
@@ -322,7 +378,7 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
         key,
         draft,
         get anchors() {
-          const found = (anchors ??= { set: setOf((options.compileLesson ?? compileLesson)(e.source, [], options.render, e.defaults).anchors) });
+          const found = (anchors ??= { set: setOf((options.compileLesson ?? compileLesson)(expand(e.source), [], options.render, e.defaults).anchors) });
           return found.set;
         },
       };
@@ -372,10 +428,13 @@ function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
     fields: resolved.fields,
     digest: entry.source.digest,
   };
+  const expanded = entry.source.expanded;
+  // A saved plan must notice an edited include or variable as it does an edited file.
+  if (expanded) lesson.digest = createHash('sha256').update(`${entry.source.digest}\0${expanded.digest}`).digest('hex');
   if (resolved.assets.length > 0) {
     lesson.assets = resolved.assets;
     // A saved plan must notice an edited image: the lesson's digest covers the files it shows.
-    const hash = createHash('sha256').update(entry.source.digest);
+    const hash = createHash('sha256').update(lesson.digest);
     for (const a of [...resolved.assets].sort((x, y) => (x.path < y.path ? -1 : 1))) hash.update(`\0${a.path}\0${a.digest}`);
     lesson.digest = hash.digest('hex');
   }
@@ -392,7 +451,7 @@ function depIndex(source: SourceTree, sections: ReadonlyMap<string, SectionEntry
   const lessons = new Map(source.lessons.map((l) => [l.path, l.digest]));
   return (path) => {
     const lesson = lessons.get(path);
-    if (lesson !== undefined) return { kind: sections.has(dirOf(path)) ? 'lesson' : 'file', digest: lesson };
+    if (lesson !== undefined) return { kind: sections.has(dirOf(path)) && !isPartial(path) ? 'lesson' : 'file', digest: lesson };
     const file = source.files?.get(path);
     return file === undefined ? undefined : { kind: 'file', digest: file };
   };
@@ -406,14 +465,21 @@ function depIndex(source: SourceTree, sections: ReadonlyMap<string, SectionEntry
 function knownEntry(
   lesson: LessonSource,
   defaults: LessonDefaults,
-  options: { known?: KnownLessons | undefined; config: CourseConfig },
+  options: { known?: KnownLessons | undefined; config: CourseConfig; vars: Vars },
   depOf: ReturnType<typeof depIndex> | undefined,
 ): LessonEntry | undefined {
   const known = options.known?.lessons.get(lesson.path);
   if (!known || !depOf) return undefined;
   const deps = depsNow(known.deps, depOf);
-  if (!deps) return undefined;
+  const includes = known.includes && depsNow(known.includes, depOf);
+  if (!deps || (known.includes && !includes)) return undefined;
   const build: LessonBuildInputs = { file: lesson.digest, settings: lessonSettings(defaults, options.config, deps.length > 0), deps };
+  if (includes) build.includes = includes.map(({ path, digest }) => ({ path, digest }));
+  if (known.vars) {
+    // A variable no longer defined compiles again (and is reported).
+    if (!known.vars.every((name) => Object.hasOwn(options.vars, name))) return undefined;
+    build.vars = known.vars.map((name) => ({ name, value: String(options.vars[name]) }));
+  }
   if (lessonDigest(lesson.path, build, options.known!.placeOf) !== known.digest) return undefined;
   const base = options.config.assets?.base_url;
   // `image` only words why a body changed; a known lesson's body did not.
@@ -429,7 +495,26 @@ function recordBuilds(entries: LessonEntry[], depOf: ReturnType<typeof depIndex>
   for (const entry of entries) {
     if (entry.known || !entry.resolved || flagged.has(entry.source.path)) continue;
     const deps = depsNow(entry.resolved.deps, depOf);
-    if (deps) entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0), deps };
+    const expanded = entry.source.expanded;
+    const includes = expanded && depsNow(expanded.includes, depOf);
+    if (!deps || (expanded && !includes)) continue;
+    entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0), deps };
+    if (includes && includes.length > 0) entry.build.includes = includes.map(({ path, digest }) => ({ path, digest }));
+    if (expanded && expanded.vars.length > 0) entry.build.vars = expanded.vars;
+  }
+}
+
+/**
+ * A partial in a program folder that no lesson includes is said so: a file that was a lesson
+ * (`_intro.md`) never silently stops being one.
+ */
+function warnUnusedPartials(source: SourceTree, programs: ProgramMap, entries: readonly LessonEntry[], out: Diagnostic[]): void {
+  const included = new Set(entries.flatMap((e) => (e.known ? (e.build?.includes ?? []).map((i) => i.path) : (e.source.expanded?.includes ?? []))));
+  for (const lesson of source.lessons) {
+    if (!isPartial(lesson.path) || included.has(lesson.path)) continue;
+    const dir = dirOf(lesson.path);
+    if (![dir, ...ancestors(dir)].some((a) => programs.has(a))) continue;
+    out.push(diag('include/unused-partial', lesson.path, undefined, 'no lesson includes this file, and as a partial (under _partials/ or named _*.md) it is not a lesson itself'));
   }
 }
 

@@ -31,6 +31,8 @@ export interface LessonIdentity {
 export interface PlacedRef extends LocalRef {
   field: 'body' | 'description';
   index: number;
+  /** The repo file the reference is written in when it is not the lesson (an included partial): it resolves from there. */
+  base?: string;
 }
 
 export interface CompiledLesson {
@@ -156,7 +158,16 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', render: 
   const file = source.path;
   // Body: Markdown rendered here, or HTML passed through; problems placed in the file.
   const bodyStart = source.body.line;
-  const inBody = (p: Place): Place => ({ line: bodyStart + p.line - 1, column: p.column });
+  const origins = source.expanded?.origins;
+  // An expanded body's lines are placed where they came from (included text at its directive).
+  const inBody = (p: Place): Place => {
+    const origin = origins?.[p.line - 1];
+    return origin ? { line: origin.line, column: origin.column ?? p.column } : { line: bodyStart + p.line - 1, column: p.column };
+  };
+  const placeRef = (r: LocalRef, index: number): PlacedRef => {
+    const base = origins?.[r.line - 1]?.base;
+    return { ...r, ...inBody(r), field: 'body', index, ...(base === undefined ? {} : { base }) };
+  };
   let body: string;
   let refs: PlacedRef[] = [];
   let anchors: string[] = [];
@@ -164,18 +175,18 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', render: 
     const checked = renderHtmlBody(source.body.text);
     body = checked.html;
     reportHtml(checked.problems, file, inBody, out);
-    refs = checked.refs.map((r, index) => ({ ...r, ...inBody(r), field: 'body', index }));
+    refs = checked.refs.map(placeRef);
     anchors = checked.anchors;
   } else if (source.body.text.length > MAX_SOURCE_LENGTH) {
     out.push(diag('lesson/body-too-long', file, { line: bodyStart, column: 1 }, tooLongToRender('body', source.body.text.length)));
     return { html: '', refs, anchors: undefined };
   } else {
     const bodyPlace = { line: bodyStart, column: 1 };
-    const rendered = renderChecked(source.body.text, 'body', render, file, (p) => (p === undefined ? bodyPlace : { line: bodyStart + p.line - 1, column: p.column }), out);
+    const rendered = renderChecked(source.body.text, 'body', render, file, (p) => (p === undefined ? bodyPlace : inBody(p)), out);
     if (!rendered) return { html: '', refs, anchors: undefined };
     body = rendered.html;
     reportHtml(rendered.problems, file, inBody, out);
-    refs = rendered.refs.map((r, index) => ({ ...r, ...inBody(r), field: 'body', index }));
+    refs = rendered.refs.map(placeRef);
     anchors = rendered.anchors;
   }
   const bodyLength = characterCount(body);

@@ -6,6 +6,7 @@
  */
 import type { KnownLesson, KnownLessons } from './compile-course.js';
 import type { StateData } from '../model/state/schema.js';
+import { parseDepRecord, parseInputs } from './lesson-digest.js';
 
 /** What `state` knows of lessons compiled by `compiler` (the short compiler digest). */
 export function knownLessonsOf(state: Readonly<StateData>, compiler: string): KnownLessons {
@@ -14,8 +15,11 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
   for (const [key, l] of Object.entries(state.lessons)) {
     if (l.id === null || l.uncertain) continue;
     if (l.digest === undefined || l.compiler !== compiler || busy.has(key)) continue;
-    const known: KnownLesson = { key, aliases: l.aliases ?? [], fields: l.applied, deps: l.deps ?? [], digest: l.digest };
+    const known: KnownLesson = { key, aliases: l.aliases ?? [], fields: l.applied, deps: (l.deps ?? []).map((d) => parseDepRecord(d).path), digest: l.digest };
     if (l.acknowledge) known.acknowledge = l.acknowledge;
+    const inputs = parseInputs(l.inputs);
+    if (inputs.includes.size > 0) known.includes = [...inputs.includes.keys()];
+    if (inputs.vars.size > 0) known.vars = [...inputs.vars.keys()];
     lessons.set(l.path, known);
   }
   return { lessons, placeOf: placesOf(state) };

@@ -21,9 +21,11 @@ export interface CachedLesson {
 }
 
 /** The cache key of a lesson file: its path (the key may come from the file name), its bytes and the defaults it inherits. */
-export function lessonCacheKey(source: Pick<LessonSource, 'path' | 'digest'>, defaults: LessonDefaults = {}): string {
+export function lessonCacheKey(source: Pick<LessonSource, 'path' | 'digest' | 'expanded'>, defaults: LessonDefaults = {}): string {
   const inherited = Object.keys(defaults).length === 0 ? '' : `\0${JSON.stringify(defaults, Object.keys(defaults).sort())}`;
-  return `${source.path}\0${source.digest}${inherited}`;
+  // An expanded lesson compiles from its expanded text: an edited include is another entry.
+  const expanded = source.expanded ? `\0${source.expanded.digest}` : '';
+  return `${source.path}\0${source.digest}${expanded}${inherited}`;
 }
 
 export interface CachedCompile {

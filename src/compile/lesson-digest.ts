@@ -79,6 +79,9 @@ export function lessonDigest(path: string, build: LessonBuildInputs, placeOf: (p
     const where = dep.kind === 'lesson' ? `\0${placeOf(dep.path) ?? '-'}` : '';
     refs += `\n${dep.kind}\0${dep.path}\0${dep.digest}${where}`;
   }
+  // What the text takes in: a lesson with no include and no variable keeps the digest it had before either existed.
+  for (const inc of build.includes ?? []) refs += `\ninclude\0${inc.path}\0${inc.digest}`;
+  for (const v of build.vars ?? []) refs += `\nvar\0${v.name}\0${v.value}`;
   return hex8(file) + settingsPart(build.settings) + hex8(refs) + hex8(`${file}\n${settings}\n${refs}`);
 }
 
@@ -90,4 +93,43 @@ export function digestChange(before: string, after: string): 'file' | 'reference
   if (before.slice(16, 24) !== after.slice(16, 24)) return 'references';
   if (before.slice(8, 16) !== after.slice(8, 16)) return 'settings';
   return undefined;
+}
+
+/**
+ * What a lesson's text took in, as the state records it (`inputs`): `include:<path>@<8 hex>`
+ * per included file and `var:<name>@<8 hex>` per variable, the hex being of the file's bytes or
+ * the variable's value, so a plan can name the one that changed. Undefined when none.
+ */
+export function inputsRecord(build: LessonBuildInputs): string[] | undefined {
+  const list = [...(build.includes ?? []).map((i) => `include:${i.path}@${i.digest.slice(0, 8)}`), ...(build.vars ?? []).map((v) => `var:${v.name}@${varHash(v.value)}`)];
+  return list.length > 0 ? list : undefined;
+}
+
+/** The 8 hex the state keeps of a variable's value. */
+export const varHash = (value: string): string => hex8(`var\0${value}`);
+
+/** A state's `inputs` read back: included paths and variable names, each with its 8 hex. */
+export function parseInputs(inputs: readonly string[] | undefined): { includes: Map<string, string>; vars: Map<string, string> } {
+  const parsed = { includes: new Map<string, string>(), vars: new Map<string, string>() };
+  for (const entry of inputs ?? []) {
+    const colon = entry.indexOf(':');
+    const at = entry.lastIndexOf('@');
+    const kind = entry.slice(0, colon);
+    if (kind === 'include') parsed.includes.set(entry.slice(colon + 1, at), entry.slice(at + 1));
+    else if (kind === 'var') parsed.vars.set(entry.slice(colon + 1, at), entry.slice(at + 1));
+  }
+  return parsed;
+}
+
+/**
+ * A referenced file as the state's `deps` records it: its path, `@`, and 4 hex of its bytes'
+ * digest, so a plan can name the image that changed (5 bytes a reference; a state written
+ * before carries bare paths, read as such).
+ */
+export const depRecord = (dep: Pick<LessonDep, 'path' | 'digest'>): string => `${dep.path}@${dep.digest.slice(0, 4)}`;
+
+/** A `deps` entry read back: the path, and the 4 hex of its digest when recorded. */
+export function parseDepRecord(entry: string): { path: string; hash?: string } {
+  const m = /^(.+)@([0-9a-f]{4})$/.exec(entry);
+  return m ? { path: m[1]!, hash: m[2]! } : { path: entry };
 }

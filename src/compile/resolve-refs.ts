@@ -96,7 +96,9 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
   const own = index.lessons.get(path)?.anchors;
   for (const ref of refs) {
     const place = { line: ref.line, column: ref.column };
-    const { rawPath, target, fragment } = refTarget(path, ref.url);
+    // A reference written in an included file resolves from where that file lies.
+    const from = ref.base ?? path;
+    const { rawPath, target, fragment } = refTarget(from, ref.url);
     urls[ref.field][ref.index] = ref.url;
     if (rawPath === '') {
       if (fragment !== undefined && fragment !== '' && own && !own.has(fragment)) missingAnchor(path, place, fragment, 'this lesson', own, out);
@@ -134,7 +136,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     }
     if (digest === undefined) {
       const near = nearestFile(target, [...index.files.keys(), ...index.lessons.keys()]);
-      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: no file ${target} in the repo`, near ? `did you mean ${relative(path, near)}?` : undefined));
+      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: no file ${target} in the repo`, near ? `did you mean ${relative(from, near)}?` : undefined));
       continue;
     }
     const base = index.config.assets?.base_url;

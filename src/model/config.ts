@@ -32,6 +32,12 @@ export const AssetsSchema = z
   })
   .describe('Images and files that lessons reference from the repo.');
 
+/** Names lessons use as `{{ vars.name }}`: a value is text, a number or a boolean. */
+export const VarsSchema = z
+  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'a variable name is letters, digits, "_" and "-", starting with a letter or "_"'), z.union([z.string().describe('text'), z.number().describe('a number'), z.boolean().describe('true or false')]))
+  .describe('Variables lessons use as {{ vars.name }} in bodies, front-matter values and partials (docs/course-repo.md#includes-and-variables).');
+export type Vars = z.output<typeof VarsSchema>;
+
 export const CourseConfigSchema = z
   .strictObject({
     school: z
@@ -64,6 +70,7 @@ export const CourseConfigSchema = z
       .describe('Paths coursesync does not read, as .gitignore patterns (e.g. README.md, drafts/, **/translations/).')
       .optional(),
     lesson_defaults: LessonDefaultsSchema.optional(),
+    vars: VarsSchema.optional(),
   })
   .describe('coursesync.yaml: school address and defaults');
 

@@ -64,6 +64,10 @@ export interface LessonBuildInputs {
   settings: string;
   /** Each referenced file (sorted by path): an asset or another lesson, by the sha256 of its bytes. */
   deps: Array<{ path: string; kind: 'file' | 'lesson'; digest: string }>;
+  /** Each file its body includes (sorted by path), by the sha256 of its bytes; absent when none. */
+  includes?: Array<{ path: string; digest: string }>;
+  /** Each variable it uses (sorted by name) and its value; absent when none. */
+  vars?: Array<{ name: string; value: string }>;
 }
 
 /** A section is named by id, or by exact name resolved through `GET /sections`. */

@@ -31,6 +31,30 @@ export interface LessonSource extends SourceFile {
   frontMatterUnclosed: boolean;
   /** Everything after the front-matter. */
   body: TextBlock;
+  /** Set when includes or variables were expanded into the body (compile/expand-lesson.ts). */
+  expanded?: ExpandedText;
+}
+
+/** Where a line of an expanded body came from. */
+export interface LineOrigin {
+  /** The lesson file line it stands for (the directive's line for included text). */
+  line: number;
+  /** The directive's column, for included text. */
+  column?: number;
+  /** The repo file the text was written in, when it is not the lesson itself: its links resolve from there. */
+  base?: string;
+}
+
+/** What expanding a lesson's includes and variables gave, beside its new text. */
+export interface ExpandedText {
+  /** One per line of the expanded body. */
+  origins: LineOrigin[];
+  /** Repo paths of the files included, directly or not, sorted. */
+  includes: string[];
+  /** The variables used and their values, sorted by name. */
+  vars: Array<{ name: string; value: string }>;
+  /** sha256 of the expanded text: what the lesson compiles from, besides path and settings. */
+  digest: string;
 }
 
 export interface SourceTree {
@@ -57,6 +81,11 @@ export interface SourceTree {
    * or node_modules, a file over the asset size limit. Never in `files`.
    */
   refused?: ReadonlyMap<string, RefusedFile>;
+  /**
+   * The text of a repo file that is not a lesson (a code listing an include reads), read on
+   * demand; undefined when it cannot be had as text. Its bytes are the ones `files` has the digest of.
+   */
+  readText?: (path: string) => string | undefined;
   /** Problems found while reading (unreadable files, bad encoding, symlinks leaving the repo). */
   diagnostics: Diagnostic[];
 }

@@ -32,7 +32,7 @@ const VERBATIM = new Set(['embed_code', 'settings_embed_code']);
 
 const CAUSE_TEXT = {
   renderer: 'the renderer changed',
-  references: 'an image, file or lesson it links to changed',
+  references: 'an image, file, lesson, include or variable it uses changed',
   settings: 'inherited settings changed',
 } as const;
 

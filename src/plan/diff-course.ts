@@ -32,7 +32,7 @@ import { SchoolSlots } from './section-slots.js';
 import { findRepoLesson, uncertainCreateEntry, uncertainHint } from './uncertain-create.js';
 import { diffLive, type LiveLesson } from './diff-live.js';
 import { assessImpact } from './impact.js';
-import { changeCause } from './change-cause.js';
+import { changeCause, changedInputs } from './change-cause.js';
 import { placesOf } from '../compile/known-lessons.js';
 import type { SectionFacts } from '../learner/learner-model.js';
 
@@ -60,6 +60,8 @@ interface Match {
   prior: LessonState | null;
   changes: FieldChange[];
   cause?: CallStep['cause'];
+  /** What it took in that changed (changedInputs), when its HTML changed. */
+  why?: string[];
 }
 
 /** What happens to a lesson removed from the repo. */
@@ -162,6 +164,8 @@ function matchLessons(
         const m: Match = { lesson, programId: program.id, sectionId, stateKey, prior, changes };
         const cause = changeCause(prior, lesson, changes, facts.placeOf, options.compiler);
         if (cause) m.cause = cause;
+        const why = cause ? changedInputs(prior, lesson) : [];
+        if (why.length > 0) m.why = why;
         matches.push(m);
         list.push(m);
       }
@@ -263,7 +267,7 @@ function summarize(changes: readonly PlanChange[], calls: readonly CallStep[], m
 /** The call for one desired lesson, simulated; undefined when it needs none. */
 function planLesson(m: Match, isKept: boolean, pred: string | null, sim: SchoolSlots): CallStep | undefined {
   const key = m.lesson.key;
-  const common = { key, path: m.lesson.path, program_id: m.programId, section_id: m.sectionId, ...(m.cause ? { cause: m.cause } : {}) };
+  const common = { key, path: m.lesson.path, program_id: m.programId, section_id: m.sectionId, ...(m.cause ? { cause: m.cause } : {}), ...(m.why ? { why: m.why } : {}) };
   if (isKept) {
     if (m.changes.length === 0) return undefined;
     return {

@@ -35,7 +35,7 @@ export function explainReferences(plan: Plan, desired: DesiredState, pending: Re
   for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) if (l.assets?.length) assets.set(l.key, l.assets);
   const changes = plan.changes.map((step) => {
     if (!isCall(step)) return step;
-    const why: string[] = [];
+    const why: string[] = [...(step.why ?? [])];
     const waiting = pending.get(step.key);
     if (waiting) why.push(`links to ${waiting.join(', ')}, created by this apply: filled in when sent if created by then, else patched right after`);
     const list = step.action === 'create' || base === '' ? undefined : assets.get(step.key);

@@ -29,7 +29,7 @@ export function htmlOnlyTitle(cause: HtmlOnlyCause, count: number): string {
     case 'renderer':
       return `${lessons} the renderer changed (a coursesync upgrade; the files did not change)`;
     case 'references':
-      return `${lessons} an image, file or lesson ${count === 1 ? 'it links' : 'they link'} to changed`;
+      return `${lessons} an image, file, lesson, include or variable ${count === 1 ? 'it uses' : 'they use'} changed`;
     case 'settings':
       return `${lessons} inherited settings changed (coursesync.yaml, program or section)`;
   }

@@ -64,6 +64,12 @@ export const CONFIG_TEMPLATE = `# yaml-language-server: $schema=./${SCHEMA_DIR}/
 #   drip_delay: 0
 #   is_published: true
 #   is_progression_locked: false
+
+# Values lessons use as {{ vars.name }} in bodies, front-matter and partials (program.yaml may
+# set its own, which win for its lessons).
+# vars:
+#   support_email: help@example.com
+#   rust_version: "1.80"
 `;
 
 /**

@@ -29,7 +29,7 @@ const CachedLessonSchema = z.strictObject({
   fields: LessonFieldsSchema,
   copied_from: z.string().optional(),
   refs: z.array(
-    z.strictObject({ url: z.string(), image: z.boolean(), line: z.int(), column: z.int(), field: z.enum(['body', 'description']), index: z.int().min(0) }),
+    z.strictObject({ url: z.string(), image: z.boolean(), line: z.int(), column: z.int(), field: z.enum(['body', 'description']), index: z.int().min(0), base: z.string().optional() }),
   ),
   anchors: z.array(z.string()),
 });

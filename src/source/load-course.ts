@@ -55,8 +55,8 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   // cache (tens of MB at 10,000 lessons) is read, and with less memory: the cache is left as it is.
   const stateAnswers = maybeKnown !== undefined && maybeKnown.size > 0 && toRender.length <= FEW_CHANGED;
   const storedLessons = stateAnswers ? new Map<string, CachedLesson>() : await readLessonCache(dir, compiler);
-  // A key may end with the lesson defaults; path and bytes are what say a file is unchanged.
-  const storedFiles = new Set([...storedLessons.keys()].map((k) => k.split('\0', 2).join('\0')));
+  // A key may end with the lesson defaults; path and bytes (and expanded text) are what say a file is unchanged.
+  const storedFiles = new Set([...storedLessons.keys()].map((k) => k.replace(/\0\{[^]*$/, '')));
   const fresh = toRender.filter((l) => !storedFiles.has(lessonCacheKey(l)));
   // When the lesson cache answers for all but a few files, those few render faster than the
   // render cache (tens of MB) is read, and with less memory: it is read and rewritten only
@@ -108,7 +108,7 @@ async function renderAhead(
       if (!target || !fragment) continue;
       for (const path of lessonCandidates(target)) {
         const known = frame.known.get(path)?.source;
-        if (known && uncached(known)) targets.set(path, known);
+        if (known && uncached(known)) targets.set(path, frame.expand(known));
       }
     }
   }

@@ -156,7 +156,7 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
     if (typeof digest === 'string') files.set(f.rel, digest);
     else if (digest !== undefined) refused.set(f.rel, digest);
   });
-  const tree: SourceTree = { programs: [], sections: [], lessons: [], diagnostics, files };
+  const tree: SourceTree = { programs: [], sections: [], lessons: [], diagnostics, files, readText: textReader(others, files) };
   if (linked.size > 0) tree.linked = linked;
   if (refused.size > 0) tree.refused = refused;
   found.forEach((f, i) => {
@@ -244,6 +244,30 @@ function lazyLesson(abs: string, rel: string, digest: string): LessonSource {
     if (!decoded || 'problem' in decoded) throw failure('source/not-found', { dir: rel, reason: 'the file changed while coursesync was reading the repo; run the command again' });
     return decoded.text;
   });
+}
+
+/**
+ * Reads the text of a file that is not a lesson (a listing an include takes), synchronously
+ * (compile/ is) and only when asked. Bytes that no longer have the digest read changed after
+ * the walk: the run stops rather than compile other bytes than the digest says.
+ */
+function textReader(others: ReadonlyArray<{ rel: string; abs: string }>, digests: ReadonlyMap<string, string>): (rel: string) => string | undefined {
+  const absOf = new Map(others.map((f) => [f.rel, f.abs]));
+  return (rel) => {
+    const abs = absOf.get(rel);
+    const digest = digests.get(rel);
+    if (abs === undefined || digest === undefined) return undefined;
+    let bytes: Buffer;
+    try {
+      if (statSync(abs).size > MAX_FILE_BYTES) return undefined;
+      bytes = readFileSync(abs);
+    } catch {
+      return undefined;
+    }
+    if (createHash('sha256').update(bytes).digest('hex') !== digest) throw failure('source/not-found', { dir: rel, reason: 'the file changed while coursesync was reading the repo; run the command again' });
+    const decoded = decodeText(bytes, rel);
+    return 'problem' in decoded ? undefined : decoded.text;
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { LessonState } from '../model/state/schema.js';
 
-export const BUILD_RECORD_FIELDS = ['blob', 'digest', 'compiler', 'deps', 'aliases', 'acknowledge'] as const;
+export const BUILD_RECORD_FIELDS = ['blob', 'digest', 'compiler', 'deps', 'inputs', 'aliases', 'acknowledge'] as const;
 export type BuildRecord = Pick<LessonState, (typeof BUILD_RECORD_FIELDS)[number]>;
 
 /** The build record of an entry (only the fields it has). */

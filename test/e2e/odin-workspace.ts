@@ -19,14 +19,19 @@ export interface OdinWorkspace {
   close(): Promise<void>;
 }
 
-export async function odinWorkspace(emu: RunningEmulator, prefix: string): Promise<OdinWorkspace> {
+export function odinWorkspace(emu: RunningEmulator, prefix: string): Promise<OdinWorkspace> {
+  return fixtureWorkspace(emu, prefix, ODIN, 'http://assets.test/course/');
+}
+
+/** The same for another fixture course whose coursesync.yaml links `http://academy.test` and serves its assets at `assetsUrl`. */
+export async function fixtureWorkspace(emu: RunningEmulator, prefix: string, fixture: string, assetsUrl: string): Promise<OdinWorkspace> {
   const work = await mkdtemp(path.join(tmpdir(), prefix));
   const repo = path.join(work, 'repo');
   const published = path.join(work, 'published');
-  await cp(ODIN, repo, { recursive: true, filter: (src) => path.basename(src) !== '.coursesync' });
+  await cp(fixture, repo, { recursive: true, filter: (src) => path.basename(src) !== '.coursesync' });
   const host = await serveAssets(published);
   const origin = emu.url.replace(/\/api\/v1$/, '');
-  const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8')).replace('http://academy.test', origin).replace('http://assets.test/course/', host.baseUrl);
+  const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8')).replace('http://academy.test', origin).replace(assetsUrl, host.baseUrl);
   await writeFile(path.join(repo, 'coursesync.yaml'), config);
   return {
     work,

@@ -66,7 +66,7 @@ describe('HTML-only updates', () => {
         '12 lessons change only because the renderer changed (a coursesync upgrade; the files did not change):',
         ...RENDERED.map((k) => `  ~ p/s1/${k}.md (id_${k})`),
         '',
-        '1 lesson changes only because an image, file or lesson it links to changed:',
+        '1 lesson changes only because an image, file, lesson, include or variable it uses changed:',
         '  ~ p/s1/img.md (id_img): image img/logo.png changed',
         '',
         '(`--skip-html-only` applies the rest without them, `--html-only` applies only them)',

@@ -37,7 +37,8 @@ function typicalEntry(i: number): LessonState {
   const folder = `course/section-${String(section).padStart(3, '0')}`;
   const description = i % 3 === 0 ? `<p>Lesson ${i} in <em>brief</em></p>` : '';
   const fields = fieldsOf(key, { name: `Lesson ${i}: loops, lists and tables`, body: `${BODY}<p>${i}</p>`, description });
-  const previous = i % 100 === 0 ? [] : [`${folder}/${lessonFile(i - 1)}`];
+  // Each dep with 4 hex of its digest, as apply records it (compile/lesson-digest.ts depRecord).
+  const previous = i % 100 === 0 ? [] : [`${folder}/${lessonFile(i - 1)}@${hex(`prev${i}`, 4)}`];
   return {
     id: `les_${100000 + i}`,
     program_id: 'prog_intro',
@@ -49,7 +50,7 @@ function typicalEntry(i: number): LessonState {
     blob: hex(`blob${i}`, 40),
     digest: hex(`digest${i}`, 32),
     compiler: hex('compiler', 12),
-    deps: [...previous, `${folder}/img/loops.png`],
+    deps: [...previous, `${folder}/img/loops.png@${hex('loops', 4)}`],
   };
 }
 
@@ -98,7 +99,7 @@ describe('compact state format', () => {
     expect(perLesson).toBeLessThanOrEqual(400);
     // Folder and program once per section; the lesson's own path and deps relative to it.
     expect(before).toContain(`"folders": {\n    "sec_000": {"path":"course/section-000","program_id":"prog_intro"},`);
-    expect(before).toContain(`"deps":["001-lesson-00000.md","img/loops.png"],`);
+    expect(before).toMatch(/"deps":\["001-lesson-00000\.md@[0-9a-f]{4}","img\/loops\.png@[0-9a-f]{4}"\],/);
     expect(before).toContain(`"path":"002-lesson-00001.md",`);
     const changed = { ...state, serial: state.serial + 1, lessons: { ...state.lessons } };
     const e = changed.lessons['lesson-04242']!;

@@ -15,6 +15,7 @@ import { applyCourse } from '../../src/apply/apply-course.js';
 import { buildPlan } from '../../src/sync/build-plan.js';
 import { compileCourse, frameCourse } from '../../src/compile/compile-course.js';
 import { renderMarkdown } from '../../src/compile/render.js';
+import { parseDepRecord } from '../../src/compile/lesson-digest.js';
 import { readSource } from '../../src/source/read-source.js';
 import { loadCourse } from '../../src/source/load-course.js';
 import { compilerId } from '../../src/source/lesson-cache-file.js';
@@ -78,6 +79,9 @@ async function compileCounting(dir: string) {
   return { result, rendered };
 }
 
+/** The paths of a state's `deps` (each recorded with its short hash). */
+const pathsOf = (deps: readonly string[] | undefined) => (deps ?? []).map((d) => parseDepRecord(d).path);
+
 const gitBlob = (bytes: Buffer) => createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 
 describe('lessons known unchanged without rendering', () => {
@@ -88,11 +92,13 @@ describe('lessons known unchanged without rendering', () => {
     expect(welcome.blob).toBe(gitBlob(await readFile(path.join(repo, WELCOME))));
     expect(welcome.digest).toMatch(/^[0-9a-f]{32}$/);
     expect(welcome.compiler).toBe(await compilerId());
-    expect(welcome.deps).toEqual(
+    // Each with 4 hex of its digest, so a plan can name the one that changed.
+    expect(welcome.deps?.every((d) => /@[0-9a-f]{4}$/.test(d))).toBe(true);
+    expect(pathsOf(welcome.deps)).toEqual(
       expect.arrayContaining(['foundations/01-intro/images/clone_repo.png', 'foundations/01-intro/images/logo.png', SETUP, RECIPES]),
     );
     expect(welcome.applied.body).toMatch(/^sha256:[0-9a-f]{24}$/);
-    expect(state.lessons.setup!.deps).toEqual([WELCOME]);
+    expect(pathsOf(state.lessons.setup!.deps)).toEqual([WELCOME]);
 
     const clone = await freshClone();
     const { result, rendered } = await compileCounting(clone);
@@ -155,7 +161,7 @@ describe('lessons known unchanged without rendering', () => {
     const applied = await applyCourse(dir, { env: env() });
     expect(applied.result?.outcomes.map((o) => o.status)).toEqual(['done', 'done', 'done', 'done']);
     const { state } = await readStateFile(dir);
-    expect(Object.values(state.lessons).map((l) => [l.path, l.digest !== undefined, l.deps ?? []])).toEqual([
+    expect(Object.values(state.lessons).map((l) => [l.path, l.digest !== undefined, pathsOf(l.deps)])).toEqual([
       ['p/s/01-part-1.md', true, []],
       ['p/s/02-part-2.md', true, ['p/s/01-part-1.md']],
       ['p/s/03-part-3.md', true, ['p/s/02-part-2.md']],

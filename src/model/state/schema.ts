@@ -124,8 +124,10 @@ export const LessonStateSchema = z.strictObject({
   digest: z.string().regex(DIGEST_PATTERN).optional(),
   /** Digest of the compiling code that produced what was sent. */
   compiler: z.string().regex(COMPILER_PATTERN).optional(),
-  /** Repo-relative paths of the files the lesson references (images, files, linked lessons). */
+  /** Repo-relative paths of the files the lesson references (images, files, linked lessons), each with `@` and 4 hex of its digest (compile/lesson-digest.ts depRecord). */
   deps: z.array(z.string()).min(1).optional(),
+  /** What its text took in: `include:<path>@<8 hex>` and `var:<name>@<8 hex>` (compile/lesson-digest.ts inputsRecord). */
+  inputs: z.array(z.string().regex(/^(include|var):.+@[0-9a-f]{8}$/, 'not an input record coursesync writes')).min(1).optional(),
   /** The lesson's aliases and acknowledged impact rules, kept with the digest so an unchanged file need not be read. */
   aliases: z.array(lessonKey()).min(1).optional(),
   acknowledge: z.array(z.string()).min(1).optional(),
