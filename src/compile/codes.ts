@@ -68,7 +68,7 @@ export const CODES = {
   'webhooks/missing-field': e(WEBHOOKS_SCHEMA),
   'webhooks/invalid-field': e(WEBHOOKS_SCHEMA),
   'webhooks/duplicate': e('remove one of them: the school would deliver each event twice'),
-  'lesson/no-front-matter': e('start the file with a front-matter block: a line ---, then `name: <lesson name>`, then a line ---'),
+  'lesson/no-name': e('start the body with a heading (`# Lesson name`), or give `name:` in a front-matter block (a line ---, `name: <lesson name>`, a line ---)'),
   'lesson/front-matter-unclosed': e('close the front-matter with a line holding only ---'),
   'lesson/unknown-key': e('see the front-matter table in docs/course-repo.md or schema/lesson.schema.json'),
   'lesson/missing-field': e('add the field to the front-matter'),
