@@ -17,6 +17,7 @@ import { compareNatural } from './natural-order.js';
 import { compileLesson, type CompiledLesson, type RenderFn } from './compile-lesson.js';
 import { compileYamlFile } from './compile-yaml-file.js';
 import { checkDuplicateKeys, orderLessons, type LessonOrder } from './order-lessons.js';
+import { assignKeys } from './lesson-keys.js';
 import { applyIgnore } from './ignore-paths.js';
 import { resolveRefs, type RepoIndex, type ResolvedLesson } from './resolve-refs.js';
 import { assetFileName } from '../model/assets.js';
@@ -71,6 +72,8 @@ export interface KnownLessons {
   lessons: ReadonlyMap<string, KnownLesson>;
   /** Where the school has the lesson at a path (`program/id`), for the digests of links. */
   placeOf(path: string): string | undefined;
+  /** The key the state tracks the lesson at a path under (any lesson, compiled clean or not): keys stay as applied. */
+  keyAt?(path: string): string | undefined;
 }
 
 interface SectionEntry {
@@ -146,6 +149,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const { source, config, programs, sections, counts, out } = frame;
   const lessonsBySection = compileLessons(frame, options);
   const allLessons = [...lessonsBySection.values()].flat();
+  assignKeys(allLessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: options.known?.keyAt?.bind(options.known) });
   checkDuplicateKeys(allLessons, out);
   resolveAll(source, read, allLessons, config, out, options);
   recordBuilds(allLessons, frame.depOf, config, out);
