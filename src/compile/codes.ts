@@ -43,6 +43,16 @@ export const CODES = {
   'repo/duplicate-key': e('give one of the lessons a different `key:` (or rename its file); keys are unique in the whole repo'),
   'repo/duplicate-program': e('each program folder must have its own program id'),
   'repo/duplicate-section': e('each section folder must name a different section'),
+  // A book's SUMMARY.md (program.yaml `toc:`).
+  'toc/not-found': e('write the path of the book\'s SUMMARY.md relative to the folder of program.yaml (e.g. `toc: SUMMARY.md`)'),
+  'toc/bad-line': e('write each chapter as `- [Title](file.md)` (nested pages indented under it), an unnumbered chapter as `[Title](file.md)`, a part as `# Title`'),
+  'toc/bad-target': e('link a Markdown file inside the book\'s folder, relative to SUMMARY.md'),
+  'toc/draft-page': e('give the page its file, or remove the line: a page without a file has nothing to publish'),
+  'toc/duplicate-file': e('list each file once: remove one of the lines'),
+  'toc/missing-file': e('fix the path (relative to SUMMARY.md), or add the file'),
+  'toc/unknown-chapter': e('map only chapter titles of SUMMARY.md (top-level and unnumbered chapters), exactly as written there'),
+  'toc/section-yaml': e('a book takes its sections from SUMMARY.md: remove this section.yaml, or remove `toc:` from program.yaml'),
+  'toc/unlisted': w('list the file in SUMMARY.md to publish it; files SUMMARY.md does not list are not lessons'),
   'section/missing-yaml': e('add section.yaml with `id: <section id>` or `name: <section name>` to this folder'),
   // program.yaml, section.yaml, coursesync.yaml and front-matter fields.
   'program/unknown-key': e('program.yaml allows the keys id and name'),

@@ -18,6 +18,9 @@ import { compileLesson, type CompiledLesson, type RenderFn } from './compile-les
 import { compileYamlFile } from './compile-yaml-file.js';
 import { checkDuplicateKeys, orderLessons, type LessonOrder } from './order-lessons.js';
 import { assignKeys } from './lesson-keys.js';
+import { parseSummary } from './summary-toc.js';
+import { suggest } from './suggest.js';
+import type { ParsedYaml } from './parse-yaml.js';
 import { applyIgnore } from './ignore-paths.js';
 import { resolveRefs, type RepoIndex, type ResolvedLesson } from './resolve-refs.js';
 import { assetFileName } from '../model/assets.js';
@@ -79,6 +82,8 @@ export interface KnownLessons {
 interface SectionEntry {
   section?: DesiredSection;
   lessonOrder?: LessonOrder;
+  /** A chapter of a book: its lesson files in SUMMARY.md order. */
+  tocOrder?: string[];
   defaults?: LessonDefaults;
   /** The defaults its lessons inherit (the repo's under the section's), made once. */
   inherited?: LessonDefaults;
@@ -120,6 +125,10 @@ export interface CourseFrame {
   toCompile: LessonSource[];
   /** How each file a lesson may reference is known now (depIndex). */
   depOf: ReturnType<typeof depIndex>;
+  /** Lesson file → the key of its section in `sections` (its folder, or its chapter in a book's SUMMARY.md). */
+  sectionOf: ReadonlyMap<string, string>;
+  /** Books: program folder → the path of its SUMMARY.md. */
+  tocs: ReadonlyMap<string, string>;
 }
 
 /** The frame of a compile of `read` (PURE): see CourseFrame. */
@@ -129,12 +138,16 @@ export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame
   const counts: CompileCounts = { programs: 0, sections: 0, lessons: 0 };
   const config = compileConfig(read, out);
   const source = applyIgnore(read, config.ignore ?? []);
-  const programs = compilePrograms(source, counts, out);
-  const sections = compileSections(source, programs, counts, out);
-  const depOf = depIndex(source, sections);
-  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf };
+  const tocs = new Map<string, TocProgram>();
+  const programs = compilePrograms(source, counts, out, tocs);
+  const sections = compileSections(source, programs, counts, out, tocs);
+  const sectionOf = compileTocs(source, tocs, sections, counts, out);
+  for (const lesson of source.lessons) if (!sectionOf.has(lesson.path) && sections.get(dirOf(lesson.path))?.section) sectionOf.set(lesson.path, dirOf(lesson.path));
+  const depOf = depIndex(source, sectionOf);
+  const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, sectionOf, tocs: summaries };
   for (const lesson of source.lessons) {
-    const section = sections.get(dirOf(lesson.path));
+    const section = sections.get(sectionOf.get(lesson.path) ?? '\0');
     if (!section) continue;
     const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config }, depOf);
     if (entry) frame.known.set(lesson.path, entry);
@@ -146,7 +159,7 @@ export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame
 /** Compile a course repo's files into its desired state and diagnostics. */
 export function compileCourse(read: SourceTree, options: CompileOptions = {}): CompileResult {
   const frame = options.frame ?? frameCourse(read, options.known);
-  const { source, config, programs, sections, counts, out } = frame;
+  const { source, config, programs, sections, counts, out, tocs } = frame;
   const lessonsBySection = compileLessons(frame, options);
   const allLessons = [...lessonsBySection.values()].flat();
   assignKeys(allLessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: options.known?.keyAt?.bind(options.known) });
@@ -157,11 +170,12 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
 
   for (const [dir, entry] of sections) {
     if (!entry.section) continue;
-    const ordered = orderLessons(dir, lessonsBySection.get(dir) ?? [], entry.lessonOrder, out);
+    const ordered = entry.tocOrder ? inTocOrder(lessonsBySection.get(dir) ?? [], entry.tocOrder) : orderLessons(dir, lessonsBySection.get(dir) ?? [], entry.lessonOrder, out);
     entry.section.lessons = ordered.flatMap((e) => desiredLesson(e) ?? []);
   }
   const programList = [...programs.values()].flatMap((p) => p ?? []).sort((a, b) => compareNatural(a.path, b.path));
-  for (const p of programList) p.sections.sort((a, b) => compareNatural(a.path, b.path));
+  // A book's chapters stay in SUMMARY.md order.
+  for (const p of programList) if (!tocs.has(p.path)) p.sections.sort((a, b) => compareNatural(a.path, b.path));
   if (source.programs.length === 0) {
     out.push(diag('repo/no-programs', '.', undefined, 'no program folder found (a folder holding program.yaml)'));
   }
@@ -183,7 +197,7 @@ type ProgramMap = Map<string, DesiredProgram | undefined>;
 const programDefaults = new WeakMap<DesiredProgram, LessonDefaults>();
 
 /** Programs: folders holding program.yaml, never nested. */
-function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnostic[]): ProgramMap {
+function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnostic[], tocs: Map<string, TocProgram>): ProgramMap {
   const dirs = new Set(source.programs.map((f) => dirOf(f.path)));
   const programs: ProgramMap = new Map();
   const ids = new Map<string, string>();
@@ -208,17 +222,23 @@ function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnos
     if (data.name !== undefined) program.name = data.name;
     if (data.lesson_defaults) programDefaults.set(program, data.lesson_defaults);
     programs.set(dir, program);
+    if (data.toc !== undefined) tocs.set(dir, { program, file: file.path, yaml: yaml!, summary: joinPath(dir, data.toc), ids: data.sections ?? {} });
   }
   return programs;
 }
 
 /** Sections: folders holding section.yaml, directly inside a program folder; id or name, unique. */
-function compileSections(source: SourceTree, programs: ProgramMap, counts: CompileCounts, out: Diagnostic[]): Map<string, SectionEntry> {
+function compileSections(source: SourceTree, programs: ProgramMap, counts: CompileCounts, out: Diagnostic[], tocs: ReadonlyMap<string, TocProgram>): Map<string, SectionEntry> {
   const sections = new Map<string, SectionEntry>();
   const refs = new Map<string, string>();
   for (const file of source.sections) {
     const dir = dirOf(file.path);
     const parent = dirOf(dir);
+    const book = [dir, ...ancestors(dir)].find((a) => tocs.has(a));
+    if (book !== undefined) {
+      out.push(diag('toc/section-yaml', file.path, undefined, `the program ${book || '.'} takes its sections from ${tocs.get(book)!.summary}, not from section folders`));
+      continue;
+    }
     const entry: SectionEntry = {};
     sections.set(dir, entry);
     if (!dir || !programs.has(parent)) {
@@ -264,16 +284,24 @@ function compileLessons(frame: CourseFrame, options: CompileOptions): Map<string
   const missingSectionYaml = new Set(source.diagnostics.filter((d) => d.file.endsWith('/section.yaml')).map((d) => dirOf(d.file)));
   for (const lesson of source.lessons) {
     const dir = dirOf(lesson.path);
-    const section = sections.get(dir);
-    if (section) {
+    const sectionKey = frame.sectionOf.get(lesson.path);
+    const section = sectionKey === undefined ? undefined : sections.get(sectionKey);
+    if (section && sectionKey !== undefined) {
       counts.lessons++;
-      const list = bySection.get(dir) ?? [];
+      const list = bySection.get(sectionKey) ?? [];
       const defaults = inheritedDefaults(section, frame.config);
       list.push(frame.known.get(lesson.path) ?? { source: lesson, defaults, compiled: (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults) });
-      bySection.set(dir, list);
+      bySection.set(sectionKey, list);
       continue;
     }
     const chain = ancestors(dir);
+    const book = [dir, ...chain].find((a) => frame.tocs.has(a));
+    if (book !== undefined) {
+      const summary = frame.tocs.get(book)!;
+      // Files SUMMARY.md does not list are not in the book (mdBook's rule), but say so.
+      if (lesson.path !== summary) out.push(diag('toc/unlisted', lesson.path, undefined, `Markdown file is not listed in ${summary}, so it is not a lesson`));
+      continue;
+    }
     const outer = chain.find((a) => sections.has(a));
     if (outer !== undefined) {
       out.push(diag('repo/nested-lesson-folder', lesson.path, undefined, `lesson file is in a subfolder of the section folder ${outer}`));
@@ -371,11 +399,11 @@ function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
 }
 
 /** How each file a lesson may reference is known now: lesson files of sections, then every other file. */
-function depIndex(source: SourceTree, sections: ReadonlyMap<string, SectionEntry>): (path: string) => Omit<LessonDep, 'path'> | undefined {
+function depIndex(source: SourceTree, sectionOf: ReadonlyMap<string, string>): (path: string) => Omit<LessonDep, 'path'> | undefined {
   const lessons = new Map(source.lessons.map((l) => [l.path, l.digest]));
   return (path) => {
     const lesson = lessons.get(path);
-    if (lesson !== undefined) return { kind: sections.has(dirOf(path)) ? 'lesson' : 'file', digest: lesson };
+    if (lesson !== undefined) return { kind: sectionOf.has(path) ? 'lesson' : 'file', digest: lesson };
     const file = source.files?.get(path);
     return file === undefined ? undefined : { kind: 'file', digest: file };
   };
@@ -438,4 +466,86 @@ function digestOf(programs: DesiredProgram[]): string {
     }
   }
   return hash.digest('hex');
+}
+
+/** A program whose structure comes from its book's SUMMARY.md. */
+interface TocProgram {
+  program: DesiredProgram;
+  /** Its program.yaml, and that file's YAML for places. */
+  file: string;
+  yaml: ParsedYaml;
+  /** Repo path of the SUMMARY.md. */
+  summary: string;
+  /** Chapter title → section id, from program.yaml `sections:`. */
+  ids: Record<string, string>;
+}
+
+/**
+ * The sections of every book: one per chapter of its SUMMARY.md, named like the chapter (or
+ * mapped to an id), holding the chapter's files in order. Returns lesson file → section key.
+ */
+function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, sections: Map<string, SectionEntry>, counts: CompileCounts, out: Diagnostic[]): Map<string, string> {
+  const sectionOf = new Map<string, string>();
+  const lessons = new Map(source.lessons.map((l) => [l.path, l]));
+  for (const [dir, toc] of tocs) {
+    const summary = lessons.get(toc.summary);
+    if (!summary) {
+      out.push(diag('toc/not-found', toc.file, toc.yaml.placeOf(['toc']), `no file ${toc.summary} in the repo`, suggestFile(toc.summary, [...lessons.keys()].filter((p) => p.startsWith(dir === '' ? '' : `${dir}/`)))));
+      continue;
+    }
+    const chapters = parseSummary(summary.path, summary.text, out);
+    const titles = new Map<string, number>();
+    for (const chapter of chapters) {
+      counts.sections++;
+      const where = { file: summary.path, ...chapter.place };
+      const files = chapter.files.filter((f) => {
+        if (lessons.has(f.path)) return true;
+        const near = suggestFile(f.path, [...lessons.keys()]);
+        out.push(diag('toc/missing-file', summary.path, f.place, `no file ${f.path} in the repo`, near));
+        return false;
+      });
+      const id = toc.ids[chapter.title];
+      const seen = titles.get(chapter.title);
+      if (seen !== undefined && id === undefined) {
+        out.push(diag('repo/duplicate-section', summary.path, chapter.place, `chapter "${chapter.title}" has the same title as the chapter at line ${seen}, so both would be one section`, 'give one of them another title, or map each to its section id under `sections:` in program.yaml'));
+        continue;
+      }
+      titles.set(chapter.title, chapter.place.line);
+      const key = chapter.files[0]?.path ?? `${summary.path}:${chapter.place.line}`;
+      const section: DesiredSection = { path: key, ref: id !== undefined ? { id } : { name: chapter.title }, lessons: [], toc: where };
+      const entry: SectionEntry = { section, tocOrder: files.map((f) => f.path), defaults: { ...programDefaults.get(toc.program) } };
+      sections.set(key, entry);
+      toc.program.sections.push(section);
+      for (const f of files) sectionOf.set(f.path, key);
+    }
+    const known = new Set(chapters.map((c) => c.title));
+    for (const title of Object.keys(toc.ids)) {
+      if (known.has(title)) continue;
+      const near = suggest(title, [...known]);
+      out.push(diag('toc/unknown-chapter', toc.file, toc.yaml.placeOf(['sections', title], 'key'), `"${title}" is not the title of a chapter of ${toc.summary}`, near ? `did you mean "${near}"?` : undefined));
+    }
+  }
+  return sectionOf;
+}
+
+/** A chapter's lessons in SUMMARY.md order. */
+function inTocOrder(lessons: LessonEntry[], order: readonly string[]): LessonEntry[] {
+  const index = new Map(order.map((p, i) => [p, i]));
+  return [...lessons].sort((a, b) => index.get(a.source.path)! - index.get(b.source.path)!);
+}
+
+function suggestFile(path: string, files: string[]): string | undefined {
+  const near = suggest(path, files);
+  return near ? `did you mean ${near}?` : undefined;
+}
+
+/** `dir` + a relative path, `.` and `..` resolved (a path leaving the repo keeps its `..`: no file has it). */
+function joinPath(dir: string, rel: string): string {
+  const parts = dir === '' ? [] : dir.split('/');
+  for (const seg of rel.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..' && parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
+    else parts.push(seg);
+  }
+  return parts.join('/');
 }

@@ -8,6 +8,15 @@ export const ProgramFileSchema = z
     id: schoolId().describe('The program id in the school (required).'),
     name: z.string().describe('Informational: the program name, for people reading the repo.').optional(),
     lesson_defaults: LessonDefaultsSchema.optional(),
+    toc: z
+      .string()
+      .min(1)
+      .describe('A book: the path of its SUMMARY.md (mdBook/GitBook format), relative to this folder. Each chapter is a section, its pages its lessons, in SUMMARY order; no section folders.')
+      .optional(),
+    sections: z
+      .record(z.string().min(1), schoolId())
+      .describe('With toc: chapter title → section id, for a chapter whose school section is not named exactly like it. Other chapters are the sections of their name.')
+      .optional(),
   })
   .describe('program.yaml: a coursesync program folder');
 export type ProgramFile = z.output<typeof ProgramFileSchema>;
