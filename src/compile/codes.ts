@@ -98,6 +98,8 @@ export const CODES = {
   // References to repo files, other lessons and headings (resolve-refs.ts).
   'lesson/missing-file': e('fix the path (relative to the lesson file, or /… from the repo root), or add the file'),
   'lesson/missing-anchor': e('link to the heading\'s GitHub slug (lower case, spaces as -), or add an anchor with that id'),
+  'lesson/link-not-lesson': e('link a lesson instead, or make the file a lesson (a section\'s Markdown file, or listed in SUMMARY.md), or link its page on the web (https://…)'),
+  'lesson/folder-without-lesson': e('link a lesson file of the folder, or add a README.md lesson to it'),
   'lesson/ref-outside-repo': e('copy the file into the repo: lessons can reference only what the repo holds'),
   'lesson/needs-assets-url': e('set assets.base_url in coursesync.yaml to where `coursesync assets --out <folder>` is served (docs/course-repo.md#images-files-and-links)'),
   'lesson/needs-lesson-url': e('set school.lesson_url in coursesync.yaml, e.g. https://academy.example.com/products/{program_id}/lessons/{lesson_id} (docs/course-repo.md#images-files-and-links)'),

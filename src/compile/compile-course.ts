@@ -164,7 +164,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const allLessons = [...lessonsBySection.values()].flat();
   assignKeys(allLessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: options.known?.keyAt?.bind(options.known) });
   checkDuplicateKeys(allLessons, out);
-  resolveAll(source, read, allLessons, config, out, options);
+  resolveAll(source, read, allLessons, config, out, options, notLessonReason(frame));
   recordBuilds(allLessons, frame.depOf, config, out);
   const unchanged = allLessons.filter((e) => e.known).map((e) => e.source.path);
 
@@ -333,7 +333,7 @@ function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
  */
-function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[], options: CompileOptions): void {
+function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[], options: CompileOptions, notLesson: RepoIndex['notLesson']): void {
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
@@ -358,7 +358,7 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
   if (read !== source) {
     for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) ignored.add(path);
   }
-  const index: RepoIndex = { files, lessons, config, ignored };
+  const index: RepoIndex = { files, lessons, config, ignored, notLesson };
   for (const entry of entries) {
     const { fields, refs } = entry.compiled;
     if (!fields || entry.known) continue;
@@ -370,6 +370,25 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
     const resolved = resolveRefs(entry.source.path, fields, refs, index, out);
     if (out.length === before) entry.resolved = resolved;
   }
+}
+
+/** Why a Markdown file of the repo is not a lesson, for a link to it (docs/course-repo.md#links-to-markdown). */
+function notLessonReason(frame: CourseFrame): (path: string) => string {
+  return (path) => {
+    const dir = dirOf(path);
+    if (frame.sectionOf.has(path)) return 'is a lesson file with errors (see its own diagnostics)';
+    const chain = [dir, ...ancestors(dir)];
+    const program = chain.find((d) => frame.programs.has(d));
+    if (program === undefined) return 'is outside every program folder (no program.yaml above it), so it is not a lesson';
+    const summary = frame.tocs.get(program);
+    if (summary === path) return 'is the book\'s table of contents, not a lesson';
+    if (summary !== undefined) return `is not listed in ${summary}, so it is not a lesson`;
+    if (dir === program) return `is directly in the program folder ${program || '.'}, not in a section folder, so it is not a lesson`;
+    const section = chain.find((d) => frame.sections.has(d));
+    if (section !== undefined) return `is in a subfolder of the section folder ${section}, so it is not a lesson`;
+    const folder = chain.find((d) => dirOf(d) === program) ?? dir;
+    return `is in the folder ${folder}, which has no section.yaml, so it is not a lesson`;
+  };
 }
 
 function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {

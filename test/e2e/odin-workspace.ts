@@ -19,11 +19,12 @@ export interface OdinWorkspace {
   close(): Promise<void>;
 }
 
-export async function odinWorkspace(emu: RunningEmulator, prefix: string): Promise<OdinWorkspace> {
+/** A copy of the fixture course at `fixture` (default the Odin one) set up as above. */
+export async function odinWorkspace(emu: RunningEmulator, prefix: string, fixture = ODIN): Promise<OdinWorkspace> {
   const work = await mkdtemp(path.join(tmpdir(), prefix));
   const repo = path.join(work, 'repo');
   const published = path.join(work, 'published');
-  await cp(ODIN, repo, { recursive: true, filter: (src) => path.basename(src) !== '.coursesync' });
+  await cp(fixture, repo, { recursive: true, filter: (src) => path.basename(src) !== '.coursesync' });
   const host = await serveAssets(published);
   const origin = emu.url.replace(/\/api\/v1$/, '');
   const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8')).replace('http://academy.test', origin).replace('http://assets.test/course/', host.baseUrl);
