@@ -84,6 +84,8 @@ interface SectionEntry {
   lessonOrder?: LessonOrder;
   /** A chapter of a book: its lesson files in SUMMARY.md order. */
   tocOrder?: string[];
+  /** Its program has `site_url:`, which lesson digests do not cover: its lessons are always compiled. */
+  sited?: true;
   defaults?: LessonDefaults;
   /** The defaults its lessons inherit (the repo's under the section's), made once. */
   inherited?: LessonDefaults;
@@ -149,7 +151,7 @@ export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame
   for (const lesson of source.lessons) {
     const section = sections.get(sectionOf.get(lesson.path) ?? '\0');
     if (!section) continue;
-    const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config }, depOf);
+    const entry = section.sited ? undefined : knownEntry(lesson, inheritedDefaults(section, config), { known, config }, depOf);
     if (entry) frame.known.set(lesson.path, entry);
     else frame.toCompile.push(lesson);
   }
@@ -164,7 +166,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const allLessons = [...lessonsBySection.values()].flat();
   assignKeys(allLessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: options.known?.keyAt?.bind(options.known) });
   checkDuplicateKeys(allLessons, out);
-  resolveAll(source, read, allLessons, config, out, options, notLessonReason(frame));
+  resolveAll(source, read, allLessons, config, out, options, { notLesson: notLessonReason(frame), siteOf: siteOf(frame) });
   recordBuilds(allLessons, frame.depOf, config, out);
   const unchanged = allLessons.filter((e) => e.known).map((e) => e.source.path);
 
@@ -195,6 +197,8 @@ type ProgramMap = Map<string, DesiredProgram | undefined>;
 
 /** Program folder → the lesson defaults its program.yaml gives. */
 const programDefaults = new WeakMap<DesiredProgram, LessonDefaults>();
+/** Program → its `site_url:` (a book's address on the web). */
+const programSites = new WeakMap<DesiredProgram, string>();
 
 /** Programs: folders holding program.yaml, never nested. */
 function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnostic[], tocs: Map<string, TocProgram>): ProgramMap {
@@ -221,6 +225,7 @@ function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnos
     const program: DesiredProgram = { path: dir, id: data.id, sections: [] };
     if (data.name !== undefined) program.name = data.name;
     if (data.lesson_defaults) programDefaults.set(program, data.lesson_defaults);
+    if (data.site_url !== undefined) programSites.set(program, data.site_url);
     programs.set(dir, program);
     if (data.toc !== undefined) tocs.set(dir, { program, file: file.path, yaml: yaml!, summary: joinPath(dir, data.toc), ids: data.sections ?? {} });
   }
@@ -270,6 +275,7 @@ function compileSections(source: SourceTree, programs: ProgramMap, counts: Compi
     if (data.lessons) entry.lessonOrder = { keys: data.lessons, yaml };
     // Nearest wins: the section's defaults over its program's over the repo's.
     entry.defaults = { ...(program ? programDefaults.get(program) : undefined), ...data.lesson_defaults };
+    if (program && programSites.has(program)) entry.sited = true;
     program?.sections.push(entry.section);
   }
   return sections;
@@ -333,7 +339,15 @@ function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
  */
-function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[], options: CompileOptions, notLesson: RepoIndex['notLesson']): void {
+function resolveAll(
+  source: SourceTree,
+  read: SourceTree,
+  entries: LessonEntry[],
+  config: CourseConfig,
+  out: Diagnostic[],
+  options: CompileOptions,
+  { notLesson, siteOf }: Pick<RepoIndex, 'notLesson' | 'siteOf'>,
+): void {
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
@@ -358,7 +372,7 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
   if (read !== source) {
     for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) ignored.add(path);
   }
-  const index: RepoIndex = { files, lessons, config, ignored, notLesson };
+  const index: RepoIndex = { files, lessons, config, ignored, notLesson, siteOf };
   for (const entry of entries) {
     const { fields, refs } = entry.compiled;
     if (!fields || entry.known) continue;
@@ -370,6 +384,16 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
     const resolved = resolveRefs(entry.source.path, fields, refs, index, out);
     if (out.length === before) entry.resolved = resolved;
   }
+}
+
+/** The program folder of a lesson file and the site its program.yaml says it is published at. */
+function siteOf(frame: CourseFrame): (path: string) => { dir: string; url: string } | undefined {
+  return (path) => {
+    const dir = [dirOf(path), ...ancestors(dirOf(path))].find((d) => frame.programs.has(d));
+    const program = dir === undefined ? undefined : frame.programs.get(dir);
+    const url = program ? programSites.get(program) : undefined;
+    return dir !== undefined && url !== undefined ? { dir, url } : undefined;
+  };
 }
 
 /** Why a Markdown file of the repo is not a lesson, for a link to it (docs/course-repo.md#links-to-markdown). */
@@ -533,6 +557,7 @@ function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, 
       const key = chapter.files[0]?.path ?? `${summary.path}:${chapter.place.line}`;
       const section: DesiredSection = { path: key, ref: id !== undefined ? { id } : { name: chapter.title }, lessons: [], toc: where };
       const entry: SectionEntry = { section, tocOrder: files.map((f) => f.path), defaults: { ...programDefaults.get(toc.program) } };
+      if (programSites.has(toc.program)) entry.sited = true;
       sections.set(key, entry);
       toc.program.sections.push(section);
       for (const f of files) sectionOf.set(f.path, key);

@@ -23,9 +23,21 @@ export function firstHeading(html: string): { text: string } | undefined {
  */
 export function withoutLeadingTitle(html: string, name: string): string {
   const m = HEADING.exec(html);
-  if (!m || html.slice(0, m.index).trim() !== '' || new RegExp(REF_MARKER.source).test(m[0])) return html;
+  if (!m || !invisible(html.slice(0, m.index)) || new RegExp(REF_MARKER.source).test(m[0])) return html;
   if (plainText(m[2]!) !== collapse(name)) return html;
-  return html.slice(m.index + m[0].length).replace(/^\n/, '');
+  // What came before stays: old anchors (`<a id="old-heading"></a>`) keep their links working.
+  return html.slice(0, m.index) + html.slice(m.index + m[0].length).replace(/^\n/, '');
+}
+
+/** HTML a reader does not see: comments and empty anchors (mdBook books keep old headings' ids so). */
+function invisible(html: string): boolean {
+  return (
+    html
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(/<(a|span)\b[^>]*>\s*<\/\1>/gi, '')
+      .replace(/<p>\s*<\/p>/g, '')
+      .trim() === ''
+  );
 }
 
 function plainText(inner: string): string {

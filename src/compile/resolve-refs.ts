@@ -25,6 +25,8 @@ export interface RepoIndex {
   config: CourseConfig;
   /** Files in the repo that coursesync.yaml `ignore:` leaves out. */
   ignored?: ReadonlySet<string>;
+  /** The program folder of a lesson and its `site_url:`, when program.yaml gives one. */
+  siteOf?: (path: string) => { dir: string; url: string } | undefined;
   /** Why a Markdown file of the repo is not a lesson (stray, not in SUMMARY.md, outside every program). */
   notLesson?: (path: string) => string;
 }
@@ -143,6 +145,13 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     }
     if (digest === undefined && index.ignored?.has(target)) {
       out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${target} is left out by \`ignore:\` in coursesync.yaml`, 'remove the pattern that matches it from `ignore:`, or do not reference the file'));
+      continue;
+    }
+    const site = digest === undefined ? index.siteOf?.(path) : undefined;
+    if (site && !target.startsWith(site.dir === '' ? '' : `${site.dir}/`)) {
+      // A link out of the book to a page the repo does not hold (mdBook's ../std/…): the page on the book's site.
+      const page = path.slice(site.dir === '' ? 0 : site.dir.length + 1);
+      urls[ref.field][ref.index] = new URL(ref.url, new URL(page, site.url)).href;
       continue;
     }
     if (digest === undefined) {

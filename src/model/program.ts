@@ -13,6 +13,11 @@ export const ProgramFileSchema = z
       .min(1)
       .describe('A book: the path of its SUMMARY.md (mdBook/GitBook format), relative to this folder. Each chapter is a section, its pages its lessons, in SUMMARY order; no section folders.')
       .optional(),
+    site_url: z
+      .url({ protocol: /^https?$/ })
+      .transform((u) => (u.endsWith('/') ? u : `${u}/`))
+      .describe("Where the book is published on the web (book.toml's site-url with its host, e.g. https://doc.rust-lang.org/book/): a link that leaves this folder to a file the repo does not hold (../std/index.html) goes to that page of the site.")
+      .optional(),
     sections: z
       .record(z.string().min(1), schoolId())
       .describe('With toc: chapter title → section id, for a chapter whose school section is not named exactly like it. Other chapters are the sections of their name.')

@@ -89,3 +89,16 @@ describe('a leading heading equal to the name', () => {
     expect(dropped!.fields.body).toBe('<p>Back to <a href="#dropped">the top</a>.</p>\n');
   });
 });
+
+describe('a title after an old heading\'s anchor', () => {
+  it('is dropped, and the comment and the anchor before it stay (links to the old id keep working)', async () => {
+    const result = await compileFiles({
+      'book/s/ch06-02-match.md': '<!-- Old headings. Do not remove or links may break. -->\n\n<a id="the-match-control-flow-operator"></a>\n\n## The `match` Control Flow Construct\n\nRust has a control flow construct called `match`.\n',
+    });
+    expect(result.diagnostics).toEqual([]);
+    const lesson = result.desired!.programs[0]!.sections[0]!.lessons[0]!;
+    expect(lesson.fields.name).toBe('The match Control Flow Construct');
+    expect(lesson.fields.body).toContain('<a id="the-match-control-flow-operator"></a>');
+    expect(lesson.fields.body).not.toContain('<h2');
+  });
+});
