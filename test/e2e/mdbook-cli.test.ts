@@ -99,9 +99,9 @@ describe('an mdBook book, unedited', () => {
         const seen = await page.evaluate(() => {
           const name = document.querySelector('h1.lesson-name')?.textContent ?? '';
           const body = document.querySelector('main.lesson-body')!;
-          const texts = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => (h.textContent ?? '').trim());
-          const links = [...body.querySelectorAll('a[href]')].map((a) => (a as HTMLAnchorElement).href);
-          const images = [...body.querySelectorAll('img')].map((img) => ({ src: img.src, loaded: img.complete && img.naturalWidth > 0 }));
+          const texts = Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6')).map((h) => (h.textContent ?? '').trim());
+          const links = Array.from(body.querySelectorAll('a[href]')).map((a) => (a as HTMLAnchorElement).href);
+          const images = Array.from(body.querySelectorAll('img')).map((img) => ({ src: img.src, loaded: img.complete && img.naturalWidth > 0 }));
           return { name, titles: texts.filter((t) => t === name).length, links, images };
         });
         expect(seen.titles, `${lesson.path}: "${seen.name}" shown once`).toBe(1);
