@@ -89,15 +89,15 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   const body = compileBody(source, raw.content_format === 'html' ? 'html' : 'markdown', render, out);
   if (raw.name === undefined) {
     const heading = firstHeading(body.html);
-    if (heading === undefined) {
+    if (heading !== undefined) raw = { ...raw, name: heading.text };
+    else {
       const what = source.frontMatter ? 'no `name:` in its front-matter' : 'no front-matter';
       out.push(diag('lesson/no-name', file, source.frontMatter ? (yaml.placeOf([]) ?? yaml.start) : START, `lesson has ${what} and no heading to take its name from`));
-      return { identity };
     }
-    raw = { ...raw, name: heading.text };
   }
+  // Checked even without a name, so every problem of the front-matter shows at once.
   const checked = checkSchema(LessonFrontMatterSchema, raw, yaml, file, 'lesson', out);
-  if (!checked) return { identity };
+  if (!checked || raw.name === undefined) return { identity };
   // The name was filled in from the heading above when the front-matter had none.
   const fm = { ...defaults, ...definedOnly(checked) } as Named;
   const refs: PlacedRef[] = [...body.refs];
