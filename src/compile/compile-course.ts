@@ -131,6 +131,8 @@ export interface CourseFrame {
   sectionOf: ReadonlyMap<string, string>;
   /** Books: program folder → the path of its SUMMARY.md. */
   tocs: ReadonlyMap<string, string>;
+  /** The key the state tracks a lesson file under (KnownLessons.keyAt). */
+  keyAt?: ((path: string) => string | undefined) | undefined;
 }
 
 /** The frame of a compile of `read` (PURE): see CourseFrame. */
@@ -147,7 +149,7 @@ export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame
   for (const lesson of source.lessons) if (!sectionOf.has(lesson.path) && sections.get(dirOf(lesson.path))?.section) sectionOf.set(lesson.path, dirOf(lesson.path));
   const depOf = depIndex(source, sectionOf);
   const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
-  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, sectionOf, tocs: summaries };
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
   for (const lesson of source.lessons) {
     const section = sections.get(sectionOf.get(lesson.path) ?? '\0');
     if (!section) continue;
@@ -164,7 +166,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const { source, config, programs, sections, counts, out, tocs } = frame;
   const lessonsBySection = compileLessons(frame, options);
   const allLessons = [...lessonsBySection.values()].flat();
-  assignKeys(allLessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: options.known?.keyAt?.bind(options.known) });
+  assignKeys(allLessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: frame.keyAt });
   checkDuplicateKeys(allLessons, out);
   resolveAll(source, read, allLessons, config, out, options, { notLesson: notLessonReason(frame), siteOf: siteOf(frame) });
   recordBuilds(allLessons, frame.depOf, config, out);

@@ -61,12 +61,15 @@ describe('a course whose modules reuse file names', () => {
     expect((school.get('sec_start') ?? []).map((l) => l.name)).toEqual(['Basics', 'Operators cheatsheet', 'Homework: Basics']);
     expect(JSON.stringify([...school.values()])).not.toMatch(/README\.[0-9a-f]+\.md/);
 
-    // A second homework.md: the new one is qualified by its module, the first keeps its key.
+    // A second homework.md: the new one is qualified by its module, the first keeps its key,
+    // even edited in the same commit (then the state's record at its path keeps it).
     await writeFile(course('03-objects/homework.md'), second);
+    await writeFile(course('01-basics/homework.md'), (await readFile(course('01-basics/homework.md'), 'utf8')) + '\n4. Bonus: swap two variables without a third.\n');
     const added = await runCli(['apply', repo, '--yes'], env());
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/^\+ create objects\.homework → sec_tooling #2/m);
-    expect(added.stdout).toMatch(/Apply complete: 1 created \(1 call/);
+    expect(added.stdout).toMatch(/^~ update homework → sec_start #3/m);
+    expect(added.stdout).toMatch(/Apply complete: 1 created, 1 updated \(2 calls/);
     const keys = await keysByPath(repo);
     expect(keys['course/01-basics/homework.md']).toBe('homework');
     expect(keys['course/03-objects/homework.md']).toBe('objects.homework');
