@@ -79,6 +79,7 @@ export const CODES = {
   'webhooks/invalid-field': e(WEBHOOKS_SCHEMA),
   'webhooks/duplicate': e('remove one of them: the school would deliver each event twice'),
   'lesson/no-name': e('start the body with a heading (`# Lesson name`), or give `name:` in a front-matter block (a line ---, `name: <lesson name>`, a line ---)'),
+  'lesson/front-matter-not-first': e('start the file with the --- line itself: delete what comes before it (an extra byte-order mark, spaces, blank lines)'),
   'lesson/front-matter-unclosed': e('close the front-matter with a line holding only ---'),
   'lesson/unknown-key': e('see the front-matter table in docs/course-repo.md or schema/lesson.schema.json'),
   'lesson/missing-field': e('add the field to the front-matter'),

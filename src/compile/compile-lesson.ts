@@ -53,6 +53,9 @@ export interface CompiledLesson {
 
 const START: Place = { line: 1, column: 1 };
 
+/** A `---` block that would be front-matter but for what comes before its first `---`. */
+const MISPLACED_FRONT_MATTER = /^[\uFEFF\u200B\s]+---[ \t]*\r?\n[\s\S]*?\n---[ \t]*(\r?\n|$)/;
+
 /** The key a file name gives: no extension, no ordering prefix (`01-`, `1_`, `01.`). */
 export function keyFromFileName(fileName: string): string {
   return fileName.replace(/\.md$/i, '').replace(/^\d+[-_.]/, '');
@@ -67,6 +70,11 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   }
   if (source.frontMatterUnclosed) {
     out.push(diag('lesson/front-matter-unclosed', file, START, 'front-matter opened with --- is never closed'));
+    return {};
+  }
+  if (!source.frontMatter && MISPLACED_FRONT_MATTER.test(source.text)) {
+    // Now that a file without front-matter is a lesson too, say why this one was not read.
+    out.push(diag('lesson/front-matter-not-first', file, START, 'the file opens a --- block after other characters (a second byte-order mark, spaces or blank lines), so it has no front-matter'));
     return {};
   }
   const before = out.length;
