@@ -10,7 +10,7 @@ import { resolveConnection, type ConnectionFlags } from '../school/connection.js
 import { listProgramSections, sectionNamed } from '../school/program-sections.js';
 import { keyFromFileName } from '../compile/compile-lesson.js';
 import { compareNatural } from '../compile/natural-order.js';
-import type { DesiredLesson, DesiredProgram, DesiredSection, DesiredState } from '../model/desired.js';
+import { sectionSource, type DesiredLesson, type DesiredProgram, type DesiredSection, type DesiredState } from '../model/desired.js';
 import { LESSON_KEY_PATTERN } from '../model/lesson.js';
 import { slugify } from '../model/program-folder.js';
 import { createSchoolClient, type SchoolClient } from '../school/client.js';
@@ -85,7 +85,7 @@ export async function sectionIdOf(repo: OpenRepo, program: DesiredProgram, secti
   const name = section.ref.name;
   const known = repo.store.data.sections[section.path];
   if (known && known.name === name && known.program_id === program.id) return known.id;
-  const { id } = sectionNamed(await listProgramSections(repo.client, program.id), name, { path: section.path, programId: program.id });
+  const { id } = sectionNamed(await listProgramSections(repo.client, program.id), name, { path: section.path, programId: program.id, file: sectionSource(section) });
   await repo.store.update((d) => {
     d.sections[section.path] = { id, name, program_id: program.id };
   });

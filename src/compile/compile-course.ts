@@ -19,6 +19,10 @@ import { compileYamlFile } from './compile-yaml-file.js';
 import { checkDuplicateKeys, orderLessons, type LessonOrder } from './order-lessons.js';
 import { applyIgnore, unmatchedPatterns } from './ignore-paths.js';
 import { isMissingSetting, summarizeMissingSettings } from './missing-settings.js';
+import { assignKeys } from './lesson-keys.js';
+import { parseSummary } from './summary-toc.js';
+import { suggest } from './suggest.js';
+import type { ParsedYaml } from './parse-yaml.js';
 import { resolveRefs, type RepoIndex, type ResolvedLesson } from './resolve-refs.js';
 import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
@@ -77,11 +81,17 @@ export interface KnownLessons {
   lessons: ReadonlyMap<string, KnownLesson>;
   /** Where the school has the lesson at a path (`program/id`), for the digests of links. */
   placeOf(path: string): string | undefined;
+  /** The key the state tracks the lesson at a path under (any lesson, compiled clean or not): keys stay as applied. */
+  keyAt?(path: string): string | undefined;
 }
 
 interface SectionEntry {
   section?: DesiredSection;
   lessonOrder?: LessonOrder;
+  /** A chapter of a book: its lesson files in SUMMARY.md order. */
+  tocOrder?: string[];
+  /** Its program has `site_url:`, which lesson digests do not cover: its lessons are always compiled. */
+  sited?: true;
   defaults?: LessonDefaults;
   /** The defaults its lessons inherit (the repo's under the section's), made once. */
   inherited?: LessonDefaults;
@@ -125,6 +135,12 @@ export interface CourseFrame {
   depOf: ReturnType<typeof depIndex>;
   /** A lesson as it compiles: includes expanded (made once per lesson; problems reported once). */
   expand: (lesson: LessonSource) => LessonSource;
+  /** Lesson file → the key of its section in `sections` (its folder, or its chapter in a book's SUMMARY.md). */
+  sectionOf: ReadonlyMap<string, string>;
+  /** Books: program folder → the path of its SUMMARY.md. */
+  tocs: ReadonlyMap<string, string>;
+  /** The key the state tracks a lesson file under (KnownLessons.keyAt). */
+  keyAt?: ((path: string) => string | undefined) | undefined;
 }
 
 /** The frame of a compile of `read` (PURE): see CourseFrame. */
@@ -134,15 +150,22 @@ export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame
   const counts: CompileCounts = { programs: 0, sections: 0, lessons: 0 };
   const config = compileConfig(read, out);
   const source = applyIgnore(read, config.ignore ?? []);
-  const programs = compilePrograms(source, counts, out);
-  const sections = compileSections(source, programs, counts, out);
-  const depOf = depIndex(source, sections);
-  const varsOf = (lesson: string) => varsOfLesson(lesson, config, programs);
-  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, expand: expander(source, varsOf, out) };
+  const tocs = new Map<string, TocProgram>();
+  const programs = compilePrograms(source, counts, out, tocs);
+  const sections = compileSections(source, programs, counts, out, tocs);
+  const sectionOf = compileTocs(source, tocs, sections, counts, out);
   for (const lesson of source.lessons) {
-    const section = sections.get(dirOf(lesson.path));
-    if (!section || isPartial(lesson.path)) continue;
-    const entry = knownEntry(lesson, inheritedDefaults(section, config), { known, config, vars: varsOf(lesson.path) }, depOf);
+    if (!sectionOf.has(lesson.path) && !isPartial(lesson.path) && sections.get(dirOf(lesson.path))?.section) sectionOf.set(lesson.path, dirOf(lesson.path));
+  }
+  const depOf = depIndex(source, sectionOf);
+  const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
+  const varsOf = (lesson: string) => varsOfLesson(lesson, config, programs);
+  const expand = expander(source, varsOf, out);
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, expand, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
+  for (const lesson of source.lessons) {
+    const section = sections.get(sectionOf.get(lesson.path) ?? '\0');
+    if (!section) continue;
+    const entry = section.sited ? undefined : knownEntry(lesson, inheritedDefaults(section, config), { known, config, vars: varsOf(lesson.path) }, depOf);
     if (entry) frame.known.set(lesson.path, entry);
     else frame.toCompile.push(frame.expand(lesson));
   }
@@ -192,22 +215,24 @@ function varsOfLesson(lesson: string, config: CourseConfig, programs: ProgramMap
 /** Compile a course repo's files into its desired state and diagnostics. */
 export function compileCourse(read: SourceTree, options: CompileOptions = {}): CompileResult {
   const frame = options.frame ?? frameCourse(read, options.known);
-  const { source, config, programs, sections, counts, out } = frame;
+  const { source, config, programs, sections, counts, out, tocs } = frame;
   const lessonsBySection = compileLessons(frame, options);
   const allLessons = [...lessonsBySection.values()].flat();
+  assignKeys(allLessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: frame.keyAt });
   checkDuplicateKeys(allLessons, out);
   warnUnusedPartials(source, programs, allLessons, out);
-  resolveAll(source, read, allLessons, config, out, options, frame.expand);
+  resolveAll(source, read, allLessons, config, out, options, { expand: frame.expand, notLesson: notLessonReason(frame), siteOf: siteOf(frame) });
   recordBuilds(allLessons, frame.depOf, config, out);
   const unchanged = allLessons.filter((e) => e.known).map((e) => e.source.path);
 
   for (const [dir, entry] of sections) {
     if (!entry.section) continue;
-    const ordered = orderLessons(dir, lessonsBySection.get(dir) ?? [], entry.lessonOrder, out);
+    const ordered = entry.tocOrder ? inTocOrder(lessonsBySection.get(dir) ?? [], entry.tocOrder) : orderLessons(dir, lessonsBySection.get(dir) ?? [], entry.lessonOrder, out);
     entry.section.lessons = ordered.flatMap((e) => desiredLesson(e) ?? []);
   }
   const programList = [...programs.values()].flatMap((p) => p ?? []).sort((a, b) => compareNatural(a.path, b.path));
-  for (const p of programList) p.sections.sort((a, b) => compareNatural(a.path, b.path));
+  // A book's chapters stay in SUMMARY.md order.
+  for (const p of programList) if (!tocs.has(p.path)) p.sections.sort((a, b) => compareNatural(a.path, b.path));
   if (source.programs.length === 0) {
     out.push(diag('repo/no-programs', '.', undefined, 'no program folder found (a folder holding program.yaml)'));
   }
@@ -230,9 +255,11 @@ const programVars = new WeakMap<DesiredProgram, Vars>();
 
 /** Program folder → the lesson defaults its program.yaml gives. */
 const programDefaults = new WeakMap<DesiredProgram, LessonDefaults>();
+/** Program → its `site_url:` (a book's address on the web). */
+const programSites = new WeakMap<DesiredProgram, string>();
 
 /** Programs: folders holding program.yaml, never nested. */
-function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnostic[]): ProgramMap {
+function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnostic[], tocs: Map<string, TocProgram>): ProgramMap {
   const dirs = new Set(source.programs.map((f) => dirOf(f.path)));
   const programs: ProgramMap = new Map();
   const ids = new Map<string, string>();
@@ -257,18 +284,25 @@ function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnos
     if (data.name !== undefined) program.name = data.name;
     if (data.lesson_defaults) programDefaults.set(program, data.lesson_defaults);
     if (data.vars) programVars.set(program, data.vars);
+    if (data.site_url !== undefined) programSites.set(program, data.site_url);
     programs.set(dir, program);
+    if (data.toc !== undefined) tocs.set(dir, { program, file: file.path, yaml: yaml!, summary: joinPath(dir, data.toc), ids: data.sections ?? {} });
   }
   return programs;
 }
 
 /** Sections: folders holding section.yaml, directly inside a program folder; id or name, unique. */
-function compileSections(source: SourceTree, programs: ProgramMap, counts: CompileCounts, out: Diagnostic[]): Map<string, SectionEntry> {
+function compileSections(source: SourceTree, programs: ProgramMap, counts: CompileCounts, out: Diagnostic[], tocs: ReadonlyMap<string, TocProgram>): Map<string, SectionEntry> {
   const sections = new Map<string, SectionEntry>();
   const refs = new Map<string, string>();
   for (const file of source.sections) {
     const dir = dirOf(file.path);
     const parent = dirOf(dir);
+    const book = [dir, ...ancestors(dir)].find((a) => tocs.has(a));
+    if (book !== undefined) {
+      out.push(diag('toc/section-yaml', file.path, undefined, `the program ${book || '.'} takes its sections from ${tocs.get(book)!.summary}, not from section folders`));
+      continue;
+    }
     const entry: SectionEntry = {};
     sections.set(dir, entry);
     if (!dir || !programs.has(parent)) {
@@ -300,6 +334,7 @@ function compileSections(source: SourceTree, programs: ProgramMap, counts: Compi
     if (data.lessons) entry.lessonOrder = { keys: data.lessons, yaml };
     // Nearest wins: the section's defaults over its program's over the repo's.
     entry.defaults = { ...(program ? programDefaults.get(program) : undefined), ...data.lesson_defaults };
+    if (program && programSites.has(program)) entry.sited = true;
     program?.sections.push(entry.section);
   }
   return sections;
@@ -315,18 +350,26 @@ function compileLessons(frame: CourseFrame, options: CompileOptions): Map<string
   for (const lesson of source.lessons) {
     if (isPartial(lesson.path)) continue; // included by lessons, never one itself
     const dir = dirOf(lesson.path);
-    const section = sections.get(dir);
-    if (section) {
+    const sectionKey = frame.sectionOf.get(lesson.path);
+    const section = sectionKey === undefined ? undefined : sections.get(sectionKey);
+    if (section && sectionKey !== undefined) {
       counts.lessons++;
-      const list = bySection.get(dir) ?? [];
+      const list = bySection.get(sectionKey) ?? [];
       const defaults = inheritedDefaults(section, frame.config);
       const known = frame.known.get(lesson.path);
       const expanded = known ? lesson : frame.expand(lesson);
       list.push(known ?? { source: expanded, defaults, compiled: (options.compileLesson ?? compileLesson)(expanded, out, options.render, defaults) });
-      bySection.set(dir, list);
+      bySection.set(sectionKey, list);
       continue;
     }
     const chain = ancestors(dir);
+    const book = [dir, ...chain].find((a) => frame.tocs.has(a));
+    if (book !== undefined) {
+      const summary = frame.tocs.get(book)!;
+      // Files SUMMARY.md does not list are not in the book (mdBook's rule), but say so.
+      if (lesson.path !== summary) out.push(diag('toc/unlisted', lesson.path, undefined, `Markdown file is not listed in ${summary}, so it is not a lesson`));
+      continue;
+    }
     const outer = chain.find((a) => sections.has(a));
     if (outer !== undefined) {
       out.push(diag('repo/nested-lesson-folder', lesson.path, undefined, `lesson file is in a subfolder of the section folder ${outer}`));
@@ -365,7 +408,15 @@ function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
  */
-function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[], config: CourseConfig, out: Diagnostic[], options: CompileOptions, expand: (lesson: LessonSource) => LessonSource): void {
+function resolveAll(
+  source: SourceTree,
+  read: SourceTree,
+  entries: LessonEntry[],
+  config: CourseConfig,
+  out: Diagnostic[],
+  options: CompileOptions,
+  { expand, notLesson, siteOf }: Pick<RepoIndex, 'notLesson' | 'siteOf'> & { expand: (lesson: LessonSource) => LessonSource },
+): void {
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
@@ -392,7 +443,7 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
   if (read !== source) {
     for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) ignored.add(path);
   }
-  const index: RepoIndex = { files, lessons, config, ignored };
+  const index: RepoIndex = { files, lessons, config, ignored, notLesson, siteOf };
   if (source.refused) index.refused = source.refused;
   const needSettings: Diagnostic[] = [];
   for (const entry of entries) {
@@ -416,6 +467,36 @@ function resolveAll(source: SourceTree, read: SourceTree, entries: LessonEntry[]
 }
 
 const setOf = (list: readonly string[] | undefined): ReadonlySet<string> | undefined => list && new Set(list);
+
+/** The program folder of a lesson file and the site its program.yaml says it is published at. */
+function siteOf(frame: CourseFrame): (path: string) => { dir: string; url: string } | undefined {
+  return (path) => {
+    const dir = [dirOf(path), ...ancestors(dirOf(path))].find((d) => frame.programs.has(d));
+    const program = dir === undefined ? undefined : frame.programs.get(dir);
+    const url = program ? programSites.get(program) : undefined;
+    return dir !== undefined && url !== undefined ? { dir, url } : undefined;
+  };
+}
+
+/** Why a Markdown file of the repo is not a lesson, for a link to it (docs/course-repo.md#links-to-markdown). */
+function notLessonReason(frame: CourseFrame): (path: string) => string {
+  return (path) => {
+    const dir = dirOf(path);
+    if (frame.sectionOf.has(path)) return 'is a lesson file with errors (see its own diagnostics)';
+    if (isPartial(path)) return 'is a partial (under _partials/ or named _*.md), which lessons include with {{#include}} and which is never a lesson';
+    const chain = [dir, ...ancestors(dir)];
+    const program = chain.find((d) => frame.programs.has(d));
+    if (program === undefined) return 'is outside every program folder (no program.yaml above it), so it is not a lesson';
+    const summary = frame.tocs.get(program);
+    if (summary === path) return 'is the book\'s table of contents, not a lesson';
+    if (summary !== undefined) return `is not listed in ${summary}, so it is not a lesson`;
+    if (dir === program) return `is directly in the program folder ${program || '.'}, not in a section folder, so it is not a lesson`;
+    const section = chain.find((d) => frame.sections.has(d));
+    if (section !== undefined) return `is in a subfolder of the section folder ${section}, so it is not a lesson`;
+    const folder = chain.find((d) => dirOf(d) === program) ?? dir;
+    return `is in the folder ${folder}, which has no section.yaml, so it is not a lesson`;
+  };
+}
 
 function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
   const { identity, copied_from, acknowledge } = entry.compiled;
@@ -447,11 +528,11 @@ function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
 }
 
 /** How each file a lesson may reference is known now: lesson files of sections, then every other file. */
-function depIndex(source: SourceTree, sections: ReadonlyMap<string, SectionEntry>): (path: string) => Omit<LessonDep, 'path'> | undefined {
+function depIndex(source: SourceTree, sectionOf: ReadonlyMap<string, string>): (path: string) => Omit<LessonDep, 'path'> | undefined {
   const lessons = new Map(source.lessons.map((l) => [l.path, l.digest]));
   return (path) => {
     const lesson = lessons.get(path);
-    if (lesson !== undefined) return { kind: sections.has(dirOf(path)) && !isPartial(path) ? 'lesson' : 'file', digest: lesson };
+    if (lesson !== undefined) return { kind: sectionOf.has(path) ? 'lesson' : 'file', digest: lesson };
     const file = source.files?.get(path);
     return file === undefined ? undefined : { kind: 'file', digest: file };
   };
@@ -540,4 +621,87 @@ function digestOf(programs: DesiredProgram[]): string {
     }
   }
   return hash.digest('hex');
+}
+
+/** A program whose structure comes from its book's SUMMARY.md. */
+interface TocProgram {
+  program: DesiredProgram;
+  /** Its program.yaml, and that file's YAML for places. */
+  file: string;
+  yaml: ParsedYaml;
+  /** Repo path of the SUMMARY.md. */
+  summary: string;
+  /** Chapter title → section id, from program.yaml `sections:`. */
+  ids: Record<string, string>;
+}
+
+/**
+ * The sections of every book: one per chapter of its SUMMARY.md, named like the chapter (or
+ * mapped to an id), holding the chapter's files in order. Returns lesson file → section key.
+ */
+function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, sections: Map<string, SectionEntry>, counts: CompileCounts, out: Diagnostic[]): Map<string, string> {
+  const sectionOf = new Map<string, string>();
+  const lessons = new Map(source.lessons.map((l) => [l.path, l]));
+  for (const [dir, toc] of tocs) {
+    const summary = lessons.get(toc.summary);
+    if (!summary) {
+      out.push(diag('toc/not-found', toc.file, toc.yaml.placeOf(['toc']), `no file ${toc.summary} in the repo`, suggestFile(toc.summary, [...lessons.keys()].filter((p) => p.startsWith(dir === '' ? '' : `${dir}/`)))));
+      continue;
+    }
+    const chapters = parseSummary(summary.path, summary.text, out);
+    const titles = new Map<string, number>();
+    for (const chapter of chapters) {
+      counts.sections++;
+      const where = { file: summary.path, ...chapter.place };
+      const files = chapter.files.filter((f) => {
+        if (lessons.has(f.path)) return true;
+        const near = suggestFile(f.path, [...lessons.keys()]);
+        out.push(diag('toc/missing-file', summary.path, f.place, `no file ${f.path} in the repo`, near));
+        return false;
+      });
+      const id = toc.ids[chapter.title];
+      const seen = titles.get(chapter.title);
+      if (seen !== undefined && id === undefined) {
+        out.push(diag('repo/duplicate-section', summary.path, chapter.place, `chapter "${chapter.title}" has the same title as the chapter at line ${seen}, so both would be one section`, 'give one of them another title, or map each to its section id under `sections:` in program.yaml'));
+        continue;
+      }
+      titles.set(chapter.title, chapter.place.line);
+      const key = chapter.files[0]?.path ?? `${summary.path}:${chapter.place.line}`;
+      const section: DesiredSection = { path: key, ref: id !== undefined ? { id } : { name: chapter.title }, lessons: [], toc: where };
+      const entry: SectionEntry = { section, tocOrder: files.map((f) => f.path), defaults: { ...programDefaults.get(toc.program) } };
+      if (programSites.has(toc.program)) entry.sited = true;
+      sections.set(key, entry);
+      toc.program.sections.push(section);
+      for (const f of files) sectionOf.set(f.path, key);
+    }
+    const known = new Set(chapters.map((c) => c.title));
+    for (const title of Object.keys(toc.ids)) {
+      if (known.has(title)) continue;
+      const near = suggest(title, [...known]);
+      out.push(diag('toc/unknown-chapter', toc.file, toc.yaml.placeOf(['sections', title], 'key'), `"${title}" is not the title of a chapter of ${toc.summary}`, near ? `did you mean "${near}"?` : undefined));
+    }
+  }
+  return sectionOf;
+}
+
+/** A chapter's lessons in SUMMARY.md order. */
+function inTocOrder(lessons: LessonEntry[], order: readonly string[]): LessonEntry[] {
+  const index = new Map(order.map((p, i) => [p, i]));
+  return [...lessons].sort((a, b) => index.get(a.source.path)! - index.get(b.source.path)!);
+}
+
+function suggestFile(path: string, files: string[]): string | undefined {
+  const near = suggest(path, files);
+  return near ? `did you mean ${near}?` : undefined;
+}
+
+/** `dir` + a relative path, `.` and `..` resolved (a path leaving the repo keeps its `..`: no file has it). */
+function joinPath(dir: string, rel: string): string {
+  const parts = dir === '' ? [] : dir.split('/');
+  for (const seg of rel.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..' && parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
+    else parts.push(seg);
+  }
+  return parts.join('/');
 }

@@ -16,6 +16,7 @@ import { findTooDeep, tooDeepMessage } from './nesting-depth.js';
 import { parseYaml, type ParsedYaml } from './parse-yaml.js';
 import { renderStoppedMessage } from './render-budget.js';
 import { renderHtmlBody, renderMarkdown, type LocalRef, type RenderResult } from './render.js';
+import { firstHeading, withoutLeadingTitle } from './leading-title.js';
 
 /** Markdown → HTML; swappable so a caller can serve results from a cache or a worker pool. */
 export type RenderFn = (markdown: string) => RenderResult;
@@ -25,6 +26,8 @@ export interface LessonIdentity {
   key: string;
   keyPlace?: Place;
   aliases: Array<{ key: string; place?: Place }>;
+  /** The key came from the file name (no `key:`): a name other lesson files share qualifies it (lesson-keys.ts). */
+  fromFileName?: true;
 }
 
 /** A local reference of a rendered field, placed in the lesson file; `index` is its marker in that field. */
@@ -52,6 +55,9 @@ export interface CompiledLesson {
 
 const START: Place = { line: 1, column: 1 };
 
+/** A `---` block that would be front-matter but for what comes before its first `---`. */
+const MISPLACED_FRONT_MATTER = /^[\uFEFF\u200B\s]+---[ \t]*\r?\n[\s\S]*?\n---[ \t]*(\r?\n|$)/;
+
 /** The key a file name gives: no extension, no ordering prefix (`01-`, `1_`, `01.`). */
 export function keyFromFileName(fileName: string): string {
   return fileName.replace(/\.md$/i, '').replace(/^\d+[-_.]/, '');
@@ -68,13 +74,14 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
     out.push(diag('lesson/front-matter-unclosed', file, START, 'front-matter opened with --- is never closed'));
     return {};
   }
-  if (!source.frontMatter) {
-    out.push(diag('lesson/no-front-matter', file, START, 'lesson has no front-matter (it needs at least a name)'));
-    compileBody(source, 'markdown', render, out);
-    return { identity: identityOf(file, undefined, undefined, out) };
+  if (!source.frontMatter && MISPLACED_FRONT_MATTER.test(source.text)) {
+    // Now that a file without front-matter is a lesson too, say why this one was not read.
+    out.push(diag('lesson/front-matter-not-first', file, START, 'the file opens a --- block after other characters (a second byte-order mark, spaces or blank lines), so it has no front-matter'));
+    return {};
   }
   const before = out.length;
-  const yaml = parseYaml(source.frontMatter.text, file, out, source.frontMatter.line);
+  // No front-matter is an empty one: the name then comes from the body's first heading.
+  const yaml = parseYaml(source.frontMatter?.text ?? '', file, out, source.frontMatter?.line ?? 1);
   if (yaml.value === undefined && out.length > before) {
     compileBody(source, 'markdown', render, out);
     return {};
@@ -85,18 +92,29 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
     compileBody(source, 'markdown', render, out);
     return {};
   }
-  const raw = value as Record<string, unknown>;
+  let raw = value as Record<string, unknown>;
   const errorsBefore = countErrors(out);
-  const checked = checkSchema(LessonFrontMatterSchema, raw, yaml, file, 'lesson', out);
   const identity = identityOf(file, raw, yaml, out);
   // The body is checked even when the front-matter is not, so every problem shows at once.
-  const body = compileBody(source, checked?.content_format ?? (raw.content_format === 'html' ? 'html' : 'markdown'), render, out);
+  const body = compileBody(source, raw.content_format === 'html' ? 'html' : 'markdown', render, out);
+  if (raw.name === undefined) {
+    const heading = firstHeading(body.html);
+    if (heading !== undefined) raw = { ...raw, name: heading.text };
+    else {
+      const what = source.frontMatter ? 'no `name:` in its front-matter' : 'no front-matter';
+      out.push(diag('lesson/no-name', file, source.frontMatter ? (yaml.placeOf([]) ?? yaml.start) : START, `lesson has ${what} and no heading to take its name from`));
+    }
+  }
+  // Checked even without a name, so every problem of the front-matter shows at once.
+  const checked = checkSchema(LessonFrontMatterSchema, raw, yaml, file, 'lesson', out);
   // Its references and anchors too: a front-matter typo must not hide a broken image, nor make
   // a link from another lesson to one of its headings look broken.
-  if (!checked) return { identity, refs: body.refs, ...(body.anchors && { anchors: body.anchors }) };
-  const fm: LessonFrontMatter = { ...defaults, ...definedOnly(checked) };
+  if (!checked || raw.name === undefined) return { identity, refs: body.refs, ...(body.anchors && { anchors: body.anchors }) };
+  // The name was filled in from the heading above when the front-matter had none.
+  const fm = { ...defaults, ...definedOnly(checked) } as Named;
   const refs: PlacedRef[] = [...body.refs];
-  const fields = buildFields(fm, body.html, source, yaml, render, refs, out);
+  const html = fm.keep_title === true ? body.html : withoutLeadingTitle(body.html, fm.name);
+  const fields = buildFields(fm, html, source, yaml, render, refs, out);
   const result: CompiledLesson = { identity };
   if (fm.copied_from !== undefined) result.copied_from = fm.copied_from;
   if (fm.acknowledge !== undefined) result.acknowledge = fm.acknowledge;
@@ -132,7 +150,7 @@ function identityOf(file: string, raw: Record<string, unknown> | undefined, yaml
     out.push(diag('lesson/invalid-key', file, undefined, `the file name gives the key ${JSON.stringify(key)}, which is not a valid key`));
     return undefined;
   }
-  return { key, aliases };
+  return { key, aliases, fromFileName: true };
 }
 
 /**
@@ -196,7 +214,9 @@ function compileBody(source: LessonSource, format: 'markdown' | 'html', render: 
   return { html: body, refs, anchors };
 }
 
-function buildFields(fm: LessonFrontMatter, body: string, source: LessonSource, yaml: ParsedYaml, render: RenderFn, refs: PlacedRef[], out: Diagnostic[]): LessonFields {
+type Named = LessonFrontMatter & { name: string };
+
+function buildFields(fm: Named, body: string, source: LessonSource, yaml: ParsedYaml, render: RenderFn, refs: PlacedRef[], out: Diagnostic[]): LessonFields {
   const file = source.path;
   const type = fm.lesson_type ?? DEFAULT_LESSON_FIELDS.lesson_type;
   const video = fm.video;

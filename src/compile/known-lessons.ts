@@ -22,7 +22,8 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
     if (inputs.vars.size > 0) known.vars = [...inputs.vars.keys()];
     lessons.set(l.path, known);
   }
-  return { lessons, placeOf: placesOf(state) };
+  const keys = new Map(Object.entries(state.lessons).map(([key, l]) => [l.path, key]));
+  return { lessons, placeOf: placesOf(state), keyAt: (path) => keys.get(path) };
 }
 
 /** Where the school has each tracked lesson, by file path (`program/id`): what a link to it holds. */

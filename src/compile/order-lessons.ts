@@ -8,6 +8,7 @@ import type { LessonEntry } from './compile-course.js';
 import { compareNatural } from './natural-order.js';
 import type { ParsedYaml } from './parse-yaml.js';
 import { suggest } from './suggest.js';
+import { fileKey } from './lesson-keys.js';
 
 /** The `lessons:` list of a section.yaml, with its YAML for places. */
 export interface LessonOrder {
@@ -38,15 +39,18 @@ export function checkDuplicateKeys(lessons: LessonEntry[], out: Diagnostic[]): v
 }
 
 /**
- * The lessons of one section in their desired order. With a `lessons:` list, it must name
- * every lesson of the folder exactly once; lessons it misses keep file order, after the listed ones.
+ * The lessons of one section in their desired order: README.md or index.md first, then natural
+ * file-name order. With a `lessons:` list, it must name every lesson of the folder exactly once
+ * (by key, or by its file name's key); lessons it misses keep file order, after the listed ones.
  */
 export function orderLessons(dir: string, lessons: LessonEntry[], order: LessonOrder | undefined, out: Diagnostic[]): LessonEntry[] {
-  const byFile = [...lessons].sort((a, b) => compareNatural(fileName(a), fileName(b)));
+  const byFile = [...lessons].sort((a, b) => Number(isIndex(b)) - Number(isIndex(a)) || compareNatural(fileName(a), fileName(b)));
   if (!order) return byFile;
   const file = `${dir}/section.yaml`;
   const byKey = new Map<string, LessonEntry>();
   for (const l of byFile) if (l.compiled.identity) byKey.set(l.compiled.identity.key, l);
+  // In its own folder a lesson may also be listed by its file name's key (`homework`, not `basics.homework`).
+  for (const l of byFile) if (l.compiled.identity && !byKey.has(fileKey(l.source.path))) byKey.set(fileKey(l.source.path), l);
   const listed: LessonEntry[] = [];
   const seen = new Set<string>();
   order.keys.forEach((key, i) => {
@@ -57,6 +61,10 @@ export function orderLessons(dir: string, lessons: LessonEntry[], order: LessonO
     }
     seen.add(key);
     const lesson = byKey.get(key);
+    if (lesson && listed.includes(lesson)) {
+      out.push(diag('section/lessons-list-duplicate', file, place, `"${key}" is listed more than once in lessons (as another of its keys)`));
+      return;
+    }
     if (!lesson) {
       const guess = suggest(key, [...byKey.keys()].filter((k) => !order.keys.includes(k)));
       out.push(diag('section/lessons-list-unknown', file, place, `"${key}" in lessons is not a lesson of this folder`, guess ? `did you mean "${guess}"?` : undefined));
@@ -64,11 +72,17 @@ export function orderLessons(dir: string, lessons: LessonEntry[], order: LessonO
     }
     listed.push(lesson);
   });
-  const missing = byFile.filter((l) => l.compiled.identity && !seen.has(l.compiled.identity.key));
+  const listedSet = new Set(listed);
+  const missing = byFile.filter((l) => l.compiled.identity && !listedSet.has(l));
   for (const l of missing) {
     out.push(diag('section/lessons-list-missing', file, order.yaml.placeOf(['lessons'], 'key'), `lessons does not list "${l.compiled.identity?.key}" (${l.source.path})`));
   }
   return [...listed, ...missing, ...byFile.filter((l) => !l.compiled.identity)];
+}
+
+/** A folder's README.md or index.md opens its section, as on GitHub and in static-site generators. */
+function isIndex(l: LessonEntry): boolean {
+  return /^(readme|index)\.md$/i.test(fileName(l));
 }
 
 function fileName(l: LessonEntry): string {

@@ -30,6 +30,10 @@ export interface RepoIndex {
   ignored?: ReadonlySet<string>;
   /** Paths no lesson may publish (links into private or ignored paths, files too large): a reference to one, or under one, is refused. */
   refused?: ReadonlyMap<string, RefusedFile>;
+  /** The program folder of a lesson and its `site_url:`, when program.yaml gives one. */
+  siteOf?: (path: string) => { dir: string; url: string } | undefined;
+  /** Why a Markdown file of the repo is not a lesson (stray, not in SUMMARY.md, outside every program). */
+  notLesson?: (path: string) => string;
 }
 
 export interface ResolvedLesson {
@@ -84,8 +88,19 @@ export function refTarget(path: string, url: string): RefTarget {
   return { rawPath, target: normalizePath(decoded.startsWith('/') ? decoded : `${dirOf(path)}/${decoded}`), fragment };
 }
 
-/** A lesson a link to `target` shows: the file itself, or a folder's README (as on GitHub). */
-export const lessonCandidates = (target: string): [string, string] => [target, target === '' ? 'README.md' : `${target}/README.md`];
+/**
+ * The files a link to `target` may show, in order: the file itself, a folder's README.md or
+ * index.md (as on GitHub and in static-site generators), and for `x.html` the `x.md` beside it
+ * (mdBook's rule: the book's pages are its Markdown files rendered).
+ */
+export function lessonCandidates(target: string): string[] {
+  const inFolder = (name: string) => (target === '' ? name : `${target}/${name}`);
+  const list = [target, inFolder('README.md'), inFolder('index.md')];
+  if (/\.html?$/i.test(target)) list.push(target.replace(/\.html?$/i, '.md'));
+  return list;
+}
+
+const isMarkdown = (path: string) => /\.md$/i.test(path);
 
 /** Replace the markers of `fields` by resolved URLs; report what cannot be resolved. */
 export function resolveRefs(path: string, fields: LessonFields, refs: readonly PlacedRef[], index: RepoIndex, out: Diagnostic[]): ResolvedLesson {
@@ -108,17 +123,18 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       out.push(diag('lesson/ref-outside-repo', path, place, `${JSON.stringify(ref.url)} points outside the repo`));
       continue;
     }
-    const [, readme] = lessonCandidates(target);
-    const lesson = index.lessons.get(target) ?? index.lessons.get(readme);
-    if (lesson && !ref.image) {
-      if (fragment !== undefined && fragment !== '' && lesson.anchors && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, target, lesson.anchors, out);
-      if (lesson.draft && fields.is_published) out.push(diag('lesson/link-to-draft', path, place, `${JSON.stringify(ref.url)} links to ${target}, a draft (is_published: false): learners of this published lesson cannot open it`));
+    const candidates = lessonCandidates(target);
+    const lessonPath = ref.image || index.files.has(target) ? undefined : candidates.find((c) => index.lessons.has(c));
+    const lesson = lessonPath === undefined ? undefined : index.lessons.get(lessonPath);
+    if (lesson && lessonPath !== undefined) {
+      if (fragment !== undefined && fragment !== '' && lesson.anchors && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, lessonPath, lesson.anchors, out);
+      if (lesson.draft && fields.is_published) out.push(diag('lesson/link-to-draft', path, place, `${JSON.stringify(ref.url)} links to ${lessonPath}, a draft (is_published: false): learners of this published lesson cannot open it`));
       if (index.config.school?.lesson_url === undefined) {
-        out.push(diag('lesson/needs-lesson-url', path, place, `the link ${JSON.stringify(ref.url)} goes to the lesson ${target}, and coursesync.yaml sets no school.lesson_url to link lesson pages`));
+        out.push(diag('lesson/needs-lesson-url', path, place, `the link ${JSON.stringify(ref.url)} goes to the lesson ${lessonPath}, and coursesync.yaml sets no school.lesson_url to link lesson pages`));
         continue;
       }
       links.add(lesson.key);
-      deps.add(index.lessons.has(target) ? target : readme);
+      deps.add(lessonPath);
       urls[ref.field][ref.index] = lessonLinkMarker(lesson.key) + (fragment !== undefined ? `#${encodeURIComponent(fragment)}` : '');
       continue;
     }
@@ -127,14 +143,39 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       out.push(refusedRef(path, place, ref.url, refusal));
       continue;
     }
-    // A folder link (`../solution/`) shows its README, as on GitHub.
-    const file = index.files.has(target) ? target : index.files.has(readme) ? readme : target;
+    // A folder link (`../solution/`) shows its README or index, as on GitHub.
+    const file = (ref.image ? [target] : candidates).find((c) => index.files.has(c)) ?? target;
     const digest = index.files.get(file);
+    if (digest !== undefined && !ref.image && isMarkdown(file)) {
+      // Never a raw .md download: a link to Markdown means a page, and this one is not a lesson.
+      const why = index.notLesson?.(file) ?? 'is not a lesson';
+      out.push(diag('lesson/link-not-lesson', path, place, `${JSON.stringify(ref.url)}: ${file} ${why}`));
+      continue;
+    }
+    if (digest === undefined && !ref.image && isFolder(target, index)) {
+      out.push(diag('lesson/folder-without-lesson', path, place, `${JSON.stringify(ref.url)}: the folder ${target || '.'} has no README.md or index.md lesson to show`));
+      continue;
+    }
     if (digest === undefined && index.ignored?.has(target)) {
       out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${target} is left out by \`ignore:\` in coursesync.yaml`, 'remove the pattern that matches it from `ignore:`, or do not reference the file'));
       continue;
     }
+    const site = digest === undefined ? index.siteOf?.(path) : undefined;
+    if (site && !target.startsWith(site.dir === '' ? '' : `${site.dir}/`)) {
+      // A link out of the book to a page the repo does not hold (mdBook's ../std/…): the page on the book's site.
+      const page = path.slice(site.dir === '' ? 0 : site.dir.length + 1);
+      urls[ref.field][ref.index] = new URL(ref.url, new URL(page, site.url)).href;
+      continue;
+    }
     if (digest === undefined) {
+      const md = candidates[3];
+      if (md !== undefined) {
+        // mdBook's x.html is x.md beside it: say both were looked for.
+        const near = nearestFile(md, [...index.lessons.keys(), ...index.files.keys()]);
+        const hint = `an .html link shows the .md file beside it (as in mdBook)${near ? `: did you mean ${relative(path, near.replace(/\.md$/i, '.html'))}?` : ''}`;
+        out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: neither ${target} nor ${md} is in the repo`, hint));
+        continue;
+      }
       const near = nearestFile(target, [...index.files.keys(), ...index.lessons.keys()]);
       out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: no file ${target} in the repo`, near ? `did you mean ${relative(from, near)}?` : undefined));
       continue;
@@ -189,6 +230,13 @@ function missingAnchor(path: string, place: { line: number; column: number }, fr
   const near = suggest(fragment, [...anchors]);
   const hint = near ? `did you mean #${near}?` : anchors.size > 0 ? `headings and anchors there: ${[...anchors].slice(0, 8).map((a) => `#${a}`).join(', ')}` : 'that lesson has no headings or anchors';
   out.push(diag('lesson/missing-anchor', path, place, `#${fragment}: no heading or anchor with this id in ${where}`, hint));
+}
+
+/** Whether some file of the repo lies under `dir`. */
+function isFolder(dir: string, index: RepoIndex): boolean {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  for (const map of [index.lessons, index.files]) for (const p of map.keys()) if (p.startsWith(prefix)) return true;
+  return false;
 }
 
 /** A file of the same name elsewhere (a moved image), else a close path with the same extension (a typo). */

@@ -74,11 +74,18 @@ export interface LessonBuildInputs {
 export type SectionRef = { id: string } | { name: string };
 
 export interface DesiredSection {
-  /** Repo-relative folder, `/` separators. */
+  /** Repo-relative folder, `/` separators; for a chapter of a book's SUMMARY.md, its file (or `SUMMARY.md:<line>` for a draft chapter). */
   path: string;
+  /** A chapter of a book: where SUMMARY.md names it (errors about its section point there, not to a section.yaml). */
+  toc?: { file: string; line: number; column: number };
   ref: SectionRef;
   /** In the desired order. */
   lessons: DesiredLesson[];
+}
+
+/** Where a section is declared, for messages: `p/s/section.yaml`, or a book's `SUMMARY.md:line:col`. */
+export function sectionSource(section: Pick<DesiredSection, 'path' | 'toc'>): string {
+  return section.toc ? `${section.toc.file}:${section.toc.line}:${section.toc.column}` : `${section.path}/section.yaml`;
 }
 
 export interface DesiredProgram {

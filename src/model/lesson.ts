@@ -55,6 +55,7 @@ const LessonFrontMatterFields = {
   drip_delay: dripDelay().describe('Days after the section unlocks before the lesson does (default 0).').optional(),
   is_published: z.boolean().describe('false makes a draft (default true).').optional(),
   is_progression_locked: z.boolean().describe('Lock the rest of the program until this lesson is completed (default false).').optional(),
+  keep_title: z.boolean().describe('Send a leading heading equal to the lesson name in the body too (default false: the school shows the name above the body).').optional(),
 };
 
 /**
@@ -67,13 +68,14 @@ export const LessonDefaultsSchema = z
     drip_delay: LessonFrontMatterFields.drip_delay,
     is_published: LessonFrontMatterFields.is_published,
     is_progression_locked: LessonFrontMatterFields.is_progression_locked,
+    keep_title: LessonFrontMatterFields.keep_title,
   })
   .describe('Front-matter defaults for the lessons below; a lesson\'s own front-matter wins.');
 export type LessonDefaults = z.output<typeof LessonDefaultsSchema>;
 
 export const LessonFrontMatterSchema = z
   .strictObject({
-    name: LessonName,
+    name: LessonName.optional().describe('Lesson name shown in the school, 1 to 255 characters, not blank; default: the text of the body\'s first heading.'),
     key: LessonKey.describe('Identity of the lesson across renames and moves; default: the file name without extension and ordering prefix.').optional(),
     aliases: z.array(LessonKey).describe('Earlier keys of this lesson (renames): its remote lesson is kept.').optional(),
     copied_from: z.string().min(1).max(MAX_NAME_LENGTH).describe('Key of the lesson this one was copied from. Informational; never sent to the school.').optional(),
@@ -81,6 +83,7 @@ export const LessonFrontMatterSchema = z
     drip_delay: LessonFrontMatterFields.drip_delay,
     is_published: LessonFrontMatterFields.is_published,
     is_progression_locked: LessonFrontMatterFields.is_progression_locked,
+    keep_title: LessonFrontMatterFields.keep_title,
     description: z.string().describe(`Markdown, rendered to HTML; at most ${MAX_CONTENT_LENGTH} characters once rendered.`).optional(),
     video: VideoSchema.optional(),
     embed_code: z.string().min(1).max(MAX_CONTENT_LENGTH).describe('HTML of an embed lesson; only for lesson_type: embed.').optional(),

@@ -10,6 +10,20 @@ export const ProgramFileSchema = z
     name: z.string().describe('Informational: the program name, for people reading the repo.').optional(),
     lesson_defaults: LessonDefaultsSchema.optional(),
     vars: VarsSchema.describe('Variables of this program: they override those of coursesync.yaml with the same name.').optional(),
+    toc: z
+      .string()
+      .min(1)
+      .describe('A book: the path of its SUMMARY.md (mdBook/GitBook format), relative to this folder. Each chapter is a section, its pages its lessons, in SUMMARY order; no section folders.')
+      .optional(),
+    site_url: z
+      .url({ protocol: /^https?$/ })
+      .transform((u) => (u.endsWith('/') ? u : `${u}/`))
+      .describe("Where the book is published on the web (book.toml's site-url with its host, e.g. https://doc.rust-lang.org/book/): a link that leaves this folder to a file the repo does not hold (../std/index.html) goes to that page of the site.")
+      .optional(),
+    sections: z
+      .record(z.string().min(1), schoolId())
+      .describe('With toc: chapter title → section id, for a chapter whose school section is not named exactly like it. Other chapters are the sections of their name.')
+      .optional(),
   })
   .describe('program.yaml: a coursesync program folder');
 export type ProgramFile = z.output<typeof ProgramFileSchema>;

@@ -140,20 +140,26 @@ function matchLessons(
 ) {
   const desiredKeys = new Set(desired.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons.map((l) => l.key))));
   const claimed = new Set<string>();
+  const movedLesson = contentMatcher(state, desiredKeys, claimed);
   const matches: Match[] = [];
   const bySection = new Map<string, Match[]>();
   const uncertain: UncertainStep[] = [];
-  const renames: Array<{ from: string; to: string }> = [];
+  const renames: Plan['renames'] = [];
   for (const program of desired.programs) {
     for (const section of program.sections) {
       const sectionId = options.sectionIds.get(section.path) ?? ('id' in section.ref ? section.ref.id : undefined);
       if (sectionId === undefined) throw failure('plan/unresolved-section', { path: section.path });
       const list = bySection.get(sectionId) ?? bySection.set(sectionId, []).get(sectionId)!;
       for (const lesson of section.lessons) {
-        const stateKey = state.lessons[lesson.key] ? lesson.key : (lesson.aliases.find((a) => state.lessons[a] && !desiredKeys.has(a) && !claimed.has(a)) ?? null);
+        let stateKey: string | null = state.lessons[lesson.key] ? lesson.key : null;
+        if (stateKey === null) {
+          stateKey = lesson.aliases.find((a) => state.lessons[a] && !desiredKeys.has(a) && !claimed.has(a)) ?? null;
+        }
+        const byContent = stateKey === null ? movedLesson(lesson) : null;
+        if (byContent !== null) stateKey = byContent;
         const prior = stateKey === null ? null : state.lessons[stateKey]!;
         if (stateKey !== null) claimed.add(stateKey);
-        if (stateKey !== null && stateKey !== lesson.key) renames.push({ from: stateKey, to: lesson.key });
+        if (stateKey !== null && stateKey !== lesson.key) renames.push(byContent === null ? { from: stateKey, to: lesson.key } : { from: stateKey, to: lesson.key, by: 'content' });
         if (prior && prior.id === null) {
           uncertain.push(uncertainStep(stateKey!, prior, lesson.path));
           continue;
@@ -354,5 +360,28 @@ function uncertainStep(key: string, prior: LessonState, path: string): Uncertain
     name: u?.name ?? prior.applied.name,
     since: u?.since ?? '',
     hint: uncertainHint(key),
+  };
+}
+
+/**
+ * A lesson whose key the state does not know (a file moved to a folder that gives it another
+ * key) is the state's lesson that no repo lesson claims and whose applied fields it still
+ * has, exactly: git's exact rename detection, on what the state records. Null when none or
+ * when several such lessons would fit (then nothing is guessed).
+ */
+function contentMatcher(state: StateData, desiredKeys: ReadonlySet<string>, claimed: ReadonlySet<string>): (lesson: DesiredLesson) => string | null {
+  let byName: Map<string, string[]> | undefined;
+  return (lesson) => {
+    if (byName === undefined) {
+      byName = new Map();
+      for (const [key, l] of Object.entries(state.lessons)) {
+        if (desiredKeys.has(key) || l.id === null) continue;
+        const list = byName.get(l.applied.name) ?? [];
+        list.push(key);
+        byName.set(l.applied.name, list);
+      }
+    }
+    const fits = (byName.get(lesson.fields.name) ?? []).filter((k) => !claimed.has(k) && diffFields(state.lessons[k]!.applied, lesson.fields).length === 0);
+    return fits.length === 1 ? fits[0]! : null;
   };
 }

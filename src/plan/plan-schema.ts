@@ -173,7 +173,8 @@ export const PlanSchema = z.strictObject({
    * Lessons renamed through `aliases` (state key → repo key). Apply re-keys their state entries;
    * a rename alone sends no request.
    */
-  renames: z.array(z.strictObject({ from: z.string(), to: z.string() })),
+  /** State keys taken over by a repo lesson: through its `aliases:`, or `by: content` (a moved file, matched by its unchanged fields). */
+  renames: z.array(z.strictObject({ from: z.string(), to: z.string(), by: z.literal('content').optional() })),
   /** Whether live lessons were read (`--refresh`). */
   refreshed: z.boolean(),
   /** Learner impact of the changes, errors first. */

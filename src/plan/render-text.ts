@@ -48,7 +48,7 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
   }
   // (Not once a selection was made: the plan then says what it held back.)
   if (groups.length > 0 && !heldBackNote(plan)) out.push(c.dim('(`--skip-html-only` applies the rest without them, `--html-only` applies only them)'), '');
-  for (const r of plan.renames) out.push(`  renamed: ${escapeControl(r.from)} → ${escapeControl(r.to)} (matched through aliases; state only)`);
+  for (const r of plan.renames) out.push(`  renamed: ${escapeControl(r.from)} → ${escapeControl(r.to)} (${r.by === 'content' ? 'moved: matched by its unchanged content' : 'matched through aliases'}; state only)`);
   if (plan.renames.length > 0) out.push('');
   for (const w of plan.warnings ?? []) out.push(c.yellow(formatDiagnostic(w)));
   if (plan.warnings?.length) out.push('');

@@ -22,12 +22,12 @@ export async function listProgramSections(client: SchoolClient, programId: strin
 }
 
 /**
- * The section of `sections` whose name is exactly `name` (section.yaml at `path` gives it).
+ * The section of `sections` whose name is exactly `name` (section.yaml at `path`, or the book chapter at `file`, gives it).
  * @throws CoursesyncError `plan/section-not-found` or `plan/section-ambiguous`, listing the program's sections
  */
-export function sectionNamed(sections: readonly Section[], name: string, where: { path: string; programId: string }): Section {
+export function sectionNamed(sections: readonly Section[], name: string, where: { path: string; programId: string; file?: string }): Section {
   const hits = sections.filter((s) => s.name === name);
   if (hits.length === 1) return hits[0]!;
-  const args = { path: where.path, programId: where.programId, name, sections: sections.map((x) => `"${x.name}" (${x.id})`).join(', ') || 'none' };
+  const args = { path: where.file ?? `${where.path}/section.yaml`, programId: where.programId, name, sections: sections.map((x) => `"${x.name}" (${x.id})`).join(', ') || 'none' };
   throw hits.length === 0 ? failure('plan/section-not-found', args) : failure('plan/section-ambiguous', { ...args, count: hits.length });
 }

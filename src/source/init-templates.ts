@@ -64,6 +64,7 @@ export const CONFIG_TEMPLATE = `# yaml-language-server: $schema=./${SCHEMA_DIR}/
 #   drip_delay: 0
 #   is_published: true
 #   is_progression_locked: false
+#   keep_title: false   # true: also send a leading heading equal to the lesson name
 
 # Values lessons use as {{ vars.name }} in bodies, front-matter and partials (program.yaml may
 # set its own, which win for its lessons).

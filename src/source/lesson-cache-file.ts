@@ -25,6 +25,7 @@ const CachedLessonSchema = z.strictObject({
     key: z.string(),
     keyPlace: PlaceSchema.optional(),
     aliases: z.array(z.strictObject({ key: z.string(), place: PlaceSchema.optional() })),
+    fromFileName: z.literal(true).optional(),
   }),
   fields: LessonFieldsSchema,
   copied_from: z.string().optional(),

@@ -5,7 +5,7 @@
  * needs no token except for --refresh and a `name:` section the state has not resolved yet;
  * composers that already compiled, read the state or connected pass those in (apply).
  */
-import type { DesiredState } from '../model/desired.js';
+import { sectionSource, type DesiredState } from '../model/desired.js';
 import type { LiveLesson } from '../plan/diff-course.js';
 import type { DriftStep, Plan } from '../plan/plan-schema.js';
 import { nullRecord, type SectionState, type StateData } from '../model/state/schema.js';
@@ -121,7 +121,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
 
   // Sections: by id, by a name the state already resolved, or through GET /sections.
   const sectionIds = new Map<string, string>();
-  const unresolved: Array<{ path: string; name: string; programId: string }> = [];
+  const unresolved: Array<{ path: string; name: string; programId: string; file: string }> = [];
   for (const program of desired.programs) {
     for (const section of program.sections) {
       if ('id' in section.ref) {
@@ -130,7 +130,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
       }
       const known = state.sections[section.path];
       if (known && known.name === section.ref.name && known.program_id === program.id) sectionIds.set(section.path, known.id);
-      else unresolved.push({ path: section.path, name: section.ref.name, programId: program.id });
+      else unresolved.push({ path: section.path, name: section.ref.name, programId: program.id, file: sectionSource(section) });
     }
   }
 
@@ -153,7 +153,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   if (unresolved.length > 0) {
     const first = unresolved[0]!;
     const api = await connect(
-      `the section ${first.path}/section.yaml is given by name ("${first.name}")` + (unresolved.length > 1 ? ` (and ${unresolved.length - 1} more)` : ''),
+      `the section ${first.file} is given by name ("${first.name}")` + (unresolved.length > 1 ? ` (and ${unresolved.length - 1} more)` : ''),
     );
     for (const u of unresolved) {
       let list = byProgram.get(u.programId);

@@ -67,8 +67,8 @@ export async function verifySections(
     for (const section of program.sections) {
       const id = sectionIds.get(section.path);
       if (id === undefined || list!.some((s) => s.id === id)) continue;
-      const file = `${section.path}/section.yaml`;
-      const place = await placeIn(dir, file, 'id' in section.ref ? 'id' : 'name');
+      const file = section.toc?.file ?? `${section.path}/section.yaml`;
+      const place = section.toc ?? (await placeIn(dir, file, 'id' in section.ref ? 'id' : 'name'));
       const other = owner.get(id);
       const near = suggest(id, list!.map((s) => s.id));
       const hint = near

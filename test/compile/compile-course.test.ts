@@ -30,8 +30,7 @@ describe('compileCourse on invalid fixture repos: exactly the expected diagnosti
       want: [
         'p/s/01-unknown.md:2:1 error lesson/unknown-key',
         'p/s/01-unknown.md:5:3 error lesson/unknown-key',
-        'p/s/02-missing-name.md:2:1 error lesson/missing-field',
-        'p/s/03-no-front-matter.md:1:1 error lesson/no-front-matter',
+        'p/s/02-missing-name.md:2:1 error lesson/no-name', // 03-no-front-matter.md is named by its heading
         'p/s/04-bad-values.md:2:7 error lesson/invalid-field',
         'p/s/04-bad-values.md:3:13 error lesson/invalid-field',
         'p/s/04-bad-values.md:4:15 error lesson/invalid-field',
@@ -74,8 +73,7 @@ describe('compileCourse on invalid fixture repos: exactly the expected diagnosti
       repo: 'keys',
       counts: [1, 2, 4],
       want: [
-        'p/b/01-intro.md error repo/duplicate-key',
-        'p/b/02-other.md:5:5 error repo/duplicate-key',
+        // The two 01-intro.md are a.intro and b.intro (a repeated file name), so only "old" is used twice.
         'p/b/03-old.md error repo/duplicate-key',
       ],
     },
@@ -136,13 +134,12 @@ describe('messages and hints', () => {
   const cases: Array<{ repo: string; place: string; message: string; hint?: string }> = [
     { repo: 'fields', place: 'p/s/01-unknown.md:2:1', message: 'unknown key "nmae"', hint: 'did you mean "name"?' },
     { repo: 'fields', place: 'p/s/01-unknown.md:5:3', message: 'unknown key "hots_a" in "video"', hint: 'did you mean "host_a"?' },
-    { repo: 'fields', place: 'p/s/02-missing-name.md:2:1', message: 'missing required field "name"' },
+    { repo: 'fields', place: 'p/s/02-missing-name.md:2:1', message: 'lesson has no `name:` in its front-matter and no heading to take its name from' },
     { repo: 'fields', place: 'p/s/04-bad-values.md:5:14', message: '"lesson_type" must be one of "video", "text", "pdf", "embed", "audio", not "vidoe"', hint: 'did you mean "video"?' },
     { repo: 'fields', place: 'p/s/04-bad-values.md:3:13', message: '"drip_delay" must be at most 32767' },
     { repo: 'fields', place: 'p/s/05-float.md:3:13', message: '"drip_delay" must be an integer, not the number 1.5' },
     { repo: 'fields', place: 'p/s/06-long-name.md:2:7', message: '"name" is longer than 255 characters' },
-    { repo: 'keys', place: 'p/b/01-intro.md', message: 'key "intro" is also used by p/a/01-intro.md' },
-    { repo: 'keys', place: 'p/b/02-other.md:5:5', message: 'alias "intro" is also used by p/a/01-intro.md' },
+    { repo: 'keys', place: 'p/b/03-old.md', message: 'key "old" is also used by p/b/02-other.md' },
     { repo: 'lessons-list', place: 'p/s/section.yaml:5:5', message: '"thre" in lessons is not a lesson of this folder', hint: 'did you mean "three"?' },
     { repo: 'video-rules', place: 'p/s/02-two-sources.md:3:1', message: '"video" has 2 video sources (host_a, host_c); it needs exactly one' },
     { repo: 'forbidden-html', place: 'p/s/01-markdown.md:8:6', message: 'a <script> tag is not allowed in a lesson' },
@@ -189,7 +186,8 @@ describe('a valid repo', () => {
       is_published: true,
       is_progression_locked: false,
       description: '<p><em>Short</em> intro</p>\n',
-      body: '<h1 id="one">One</h1>\n<blockquote>\n<p>quoted</p>\n</blockquote>\n',
+      // The leading "# One" is the lesson's name: the school shows it above the body.
+      body: '<blockquote>\n<p>quoted</p>\n</blockquote>\n',
       settings_embed_host_a: null,
       settings_embed_host_b: null,
       settings_embed_host_c: null,

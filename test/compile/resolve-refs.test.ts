@@ -95,14 +95,15 @@ describe('references of the Odin-like fixture', () => {
     ]);
   });
 
-  it('a link to a folder goes to its README, published like any file', async () => {
+  it('a link to a folder goes to its README; one that is not a lesson is an error saying why, never a published .md', async () => {
     const dir = await copyOdin();
     const config = path.join(dir, 'coursesync.yaml');
     await writeFile(config, (await readFile(config, 'utf8')).replace('  - README.md\n', ''));
-    await edit(dir, 'foundations/02-project/01-recipes.md', '(img/diagram.png)', '(../../)');
-    const recipes = lessons(await compile(dir)).get('recipes');
-    expect(recipes?.assets?.map((a) => a.path)).toEqual(['README.md', 'foundations/01-intro/images/clone_repo.png']);
-    expect(recipes?.fields.body).toMatch(/<img src="http:\/\/assets\.test\/course\/README\.[0-9a-f]{16}\.md"/);
+    await edit(dir, 'foundations/02-project/01-recipes.md', '(../01-intro/01-welcome.md#next-steps)', '(../../)');
+    const result = await compile(dir);
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
+      'foundations/02-project/01-recipes.md:6:26 lesson/link-not-lesson "../../": README.md is outside every program folder (no program.yaml above it), so it is not a lesson',
+    ]);
   });
 
   it('says when a referenced file is left out by ignore:', async () => {

@@ -19,8 +19,9 @@ export interface OdinWorkspace {
   close(): Promise<void>;
 }
 
-export function odinWorkspace(emu: RunningEmulator, prefix: string): Promise<OdinWorkspace> {
-  return fixtureWorkspace(emu, prefix, ODIN, 'http://assets.test/course/');
+/** A copy of the fixture course at `fixture` (default the Odin one) set up as above. */
+export function odinWorkspace(emu: RunningEmulator, prefix: string, fixture = ODIN): Promise<OdinWorkspace> {
+  return fixtureWorkspace(emu, prefix, fixture, 'http://assets.test/course/');
 }
 
 /** The same for another fixture course whose coursesync.yaml links `http://academy.test` and serves its assets at `assetsUrl`. */

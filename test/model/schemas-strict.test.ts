@@ -89,7 +89,7 @@ async function judge(repo: string): Promise<Array<{ file: string; codes: string[
     if (!kind) continue;
     const codes = (byFile.get(file) ?? []).map((d) => d.code);
     // YAML that does not parse, or an empty file: no document for a schema to judge.
-    if (codes.some((c) => c.startsWith('yaml/') || c.startsWith('file/') || c.startsWith('lesson/no-front-matter') || c.startsWith('lesson/front-matter-unclosed'))) continue;
+    if (codes.some((c) => c.startsWith('yaml/') || c.startsWith('file/') || c.startsWith('lesson/no-name') || c.startsWith('lesson/front-matter-unclosed'))) continue;
     const doc = documentOf(kind, await readFile(full, 'utf8'));
     judged.push({ file, codes, doc, schemaOk: doc === undefined ? undefined : validators[kind](doc) });
   }

@@ -295,7 +295,8 @@ const emptyFiles: Make = (rng) => {
   const which = rng.int(0, 4);
   if (which === 0) return { name: `program ${JSON.stringify(text)}`, files: { [PROGRAM]: text }, file: PROGRAM };
   if (which === 1) return { name: `section ${JSON.stringify(text)}`, files: { [SECTION]: text }, file: SECTION };
-  if (which === 2) return { name: `lesson ${JSON.stringify(text)}`, files: { 'p/s/02-e.md': text }, file: 'p/s/02-e.md' };
+  // A heading alone is a lesson (named by it): only the empty texts are empty lessons.
+  if (which === 2) return { name: `lesson ${JSON.stringify(text)}`, files: { 'p/s/02-e.md': text.startsWith('#') ? '' : text }, file: 'p/s/02-e.md' };
   if (which === 3) return { name: 'empty front-matter', files: { 'p/s/02-e.md': '---\n---\nBody\n' }, file: 'p/s/02-e.md' };
   return { name: 'unclosed front-matter', files: { 'p/s/02-e.md': '---\nname: E\nBody\n' }, file: 'p/s/02-e.md' };
 };

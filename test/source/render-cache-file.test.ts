@@ -18,7 +18,8 @@ beforeEach(async () => {
   await mkdir(path.join(dir, 'p/s'), { recursive: true });
   await writeFile(path.join(dir, 'p/program.yaml'), 'id: prog_1\n');
   await writeFile(path.join(dir, 'p/s/section.yaml'), 'id: sec_1\n');
-  await writeFile(path.join(dir, 'p/s/01-welcome.md'), `---\nname: Welcome\ndescription: A *short* one.\n---\n${BODY}`);
+  // keep_title: the body is compared with what renderMarkdown makes of the whole Markdown.
+  await writeFile(path.join(dir, 'p/s/01-welcome.md'), `---\nname: Welcome\nkeep_title: true\ndescription: A *short* one.\n---\n${BODY}`);
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 

@@ -142,14 +142,14 @@ export const STATE_ERRORS = {
     () => 'resolve sections given by `name:` before planning, or write `id:` in section.yaml',
   ),
   'plan/section-not-found': entry<{ path: string; programId: string; name: string; sections?: string }>(
-    'no section of the program has the name section.yaml gives',
-    ({ path, programId, name }) => `${path}/section.yaml: program ${programId} has no section named "${name}"`,
-    ({ sections }) => `write \`id:\` in section.yaml instead (a name must match exactly one section)${sections === undefined ? '' : `; sections of the program: ${sections}`}`,
+    'no section of the program has the name section.yaml (or a book chapter) gives',
+    ({ path, programId, name }) => `${path}: program ${programId} has no section named "${name}"`,
+    ({ sections }) => `names must match exactly once; write \`id:\` in section.yaml (for a book chapter: map its title to the id under \`sections:\` in program.yaml) instead${sections === undefined ? '' : `; sections of the program: ${sections}`}`,
   ),
   'plan/section-ambiguous': entry<{ path: string; programId: string; name: string; count: number; sections?: string }>(
-    'several sections of the program have the name section.yaml gives',
-    ({ path, programId, name, count }) => `${path}/section.yaml: program ${programId} has ${count} sections named "${name}"`,
-    ({ sections }) => `write \`id:\` in section.yaml instead (a name must match exactly one section)${sections === undefined ? '' : `; sections of the program: ${sections}`}`,
+    'several sections of the program have the name section.yaml (or a book chapter) gives',
+    ({ path, programId, name, count }) => `${path}: program ${programId} has ${count} sections named "${name}"`,
+    ({ sections }) => `names must match exactly once; write \`id:\` in section.yaml (for a book chapter: map its title to the id under \`sections:\` in program.yaml) instead${sections === undefined ? '' : `; sections of the program: ${sections}`}`,
   ),
   'apply/learner-impact': entry<{ count: number; list: string; path: string; rule: string; key: string }>(
     'the plan has error-level learner impact not acknowledged in the repo',

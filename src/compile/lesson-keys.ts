@@ -1,0 +1,70 @@
+/**
+ * Keys of lessons without `key:` (PURE). A file name the repo uses once gives the key, as it
+ * always has (`01-welcome.md` → `welcome`). A name several lesson files share (`README.md`,
+ * `homework.md` in every module) gives each of them a key qualified by its folders below the
+ * program folder (`02-basics/homework.md` → `basics.homework`; the whole repo path when even
+ * those repeat), except that a lesson the state already tracks at its path under one of these
+ * keys keeps that key: adding a file never changes the key of a lesson already applied.
+ * docs/course-repo.md#lesson-keys.
+ */
+import { keyFromFileName } from './compile-lesson.js';
+import type { LessonEntry } from './compile-course.js';
+
+export interface KeyContext {
+  /** The program folder holding a lesson file. */
+  programDirOf(path: string): string;
+  /** The key the state tracks a lesson file under, if any. */
+  recordedKeyAt?: ((path: string) => string | undefined) | undefined;
+}
+
+/** Give each lesson whose key came from a repeated file name its qualified (or recorded) key. */
+export function assignKeys(entries: readonly LessonEntry[], context: KeyContext): void {
+  const byFileKey = new Map<string, LessonEntry[]>();
+  for (const entry of entries) {
+    const identity = entry.compiled.identity;
+    // A `key:` is the author's; a lesson known from the state keeps the key recorded.
+    if (!identity || !(identity.fromFileName || entry.known)) continue;
+    const key = fileKey(entry.source.path);
+    byFileKey.set(key, [...(byFileKey.get(key) ?? []), entry]);
+  }
+  const taken = new Set(entries.flatMap((e) => (e.compiled.identity && !e.compiled.identity.fromFileName ? [e.compiled.identity.key] : [])));
+  for (const [plain, group] of byFileKey) {
+    if (group.length < 2) continue;
+    const inProgram = group.map((e) => qualifiedKey(e.source.path, context.programDirOf(e.source.path), true));
+    for (const [i, entry] of group.entries()) {
+      const identity = entry.compiled.identity!;
+      if (!identity.fromFileName) continue;
+      const path = entry.source.path;
+      const inRepo = qualifiedKey(path, '', false);
+      const recorded = context.recordedKeyAt?.(path);
+      const candidates = [plain, inProgram[i]!, inRepo];
+      const key =
+        recorded !== undefined && candidates.includes(recorded) && !taken.has(recorded)
+          ? recorded
+          : inProgram.filter((k) => k === inProgram[i]).length === 1
+            ? inProgram[i]!
+            : inRepo;
+      // A new object: the compiled lesson may be shared with the lesson cache.
+      entry.compiled = { ...entry.compiled, identity: { ...identity, key } };
+    }
+  }
+}
+
+/** The key a lesson file's name gives. */
+export function fileKey(path: string): string {
+  return keyFromFileName(path.slice(path.lastIndexOf('/') + 1));
+}
+
+/**
+ * The file key after the folders from `base` down, joined by `.`: without their ordering
+ * prefixes (`02-basics` → `basics`) when `short`, as named otherwise (unique, like paths).
+ */
+function qualifiedKey(path: string, base: string, short: boolean): string {
+  const rel = base === '' ? path : path.slice(base.length + 1);
+  const folders = rel.split('/').slice(0, -1);
+  const parts = [...folders.map((f) => (short ? keyFromFileName(f) : f)), fileKey(path)];
+  return parts
+    .map((p) => p.replace(/[^A-Za-z0-9._-]+/g, '-'))
+    .join('.')
+    .replace(/^[^A-Za-z0-9]+/, '');
+}

@@ -1,0 +1,104 @@
+/**
+ * Front-matter is optional: a Markdown file without it is a lesson named by its first heading,
+ * and a body opening with a heading equal to the lesson's name does not send it (the school
+ * prints the name above the body), unless `keep_title:` says to.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { placeOf } from '../../src/diagnostics/diagnostic.js';
+import { loadCourse } from '../../src/source/load-course.js';
+import { removeRepos, writeRepo } from '../e2e/helpers.js';
+
+afterAll(removeRepos);
+
+const SMART_POINTERS = [
+  '# Using `Box<T>` to Point to Data on the Heap',
+  '',
+  'The most straightforward smart pointer is a _box_, whose type is written `Box<T>`.',
+  '',
+  '| Pointer | Owns | Heap |',
+  '| --- | --- | --- |',
+  '| `&T` | no | no |',
+  '| `Box<T>` | yes | yes |',
+  '',
+  '```rust',
+  'fn main() {',
+  '    let b = Box::new(5);',
+  '    println!("b = {b}");',
+  '}',
+  '```',
+  '',
+  '## Enabling Recursive Types with Boxes',
+  '',
+  'A value of a recursive type can have another value of the same type as part of itself.',
+].join('\n');
+
+async function compileFiles(files: Record<string, string>) {
+  const dir = await writeRepo({ 'book/program.yaml': 'id: prog_intro\n', 'book/s/section.yaml': 'id: sec_start\n', ...files });
+  return loadCourse(dir, { renderThreads: 1 });
+}
+
+describe('a lesson without front-matter', () => {
+  it('is named by its first heading, as plain text, and that heading is not sent in the body', async () => {
+    const result = await compileFiles({ 'book/s/ch15-01-box.md': SMART_POINTERS });
+    expect(result.diagnostics).toEqual([]);
+    const lesson = result.desired!.programs[0]!.sections[0]!.lessons[0]!;
+    expect(lesson.key).toBe('ch15-01-box');
+    expect(lesson.fields.name).toBe('Using Box<T> to Point to Data on the Heap');
+    expect(lesson.fields.body).not.toContain('<h1');
+    expect(lesson.fields.body).toMatch(/^<p>The most straightforward smart pointer/);
+    expect(lesson.fields.body).toContain('<h2 id="enabling-recursive-types-with-boxes">Enabling Recursive Types with Boxes</h2>');
+  });
+
+  it('takes the first heading of any level, after other text, and keeps it in the body then', async () => {
+    const result = await compileFiles({ 'book/s/notes.md': 'Some words first.\n\n## Notes on ownership\n\nMore.\n' });
+    const lesson = result.desired!.programs[0]!.sections[0]!.lessons[0]!;
+    expect(lesson.fields.name).toBe('Notes on ownership');
+    expect(lesson.fields.body).toContain('<h2 id="notes-on-ownership">Notes on ownership</h2>');
+  });
+
+  it('without any heading is an error at its first line that says how to name it', async () => {
+    const result = await compileFiles({ 'book/s/notes.md': 'Just words, no title.\n' });
+    expect(result.desired).toBeUndefined();
+    expect(result.diagnostics.map((d) => `${placeOf(d)} ${d.code} ${d.message}`)).toEqual([
+      'book/s/notes.md:1:1 lesson/no-name lesson has no front-matter and no heading to take its name from',
+    ]);
+    expect(result.diagnostics[0]!.hint).toMatch(/^start the body with a heading/);
+  });
+});
+
+describe('a leading heading equal to the name', () => {
+  it('is dropped when front-matter gives the same name, kept when the name differs', async () => {
+    const result = await compileFiles({
+      'book/s/01-same.md': '---\nname: Getting   started\n---\n# Getting started\n\nHello.\n',
+      'book/s/02-other.md': '---\nname: Setup\n---\n# Installing Rust\n\nHello.\n',
+    });
+    const [same, other] = result.desired!.programs[0]!.sections[0]!.lessons;
+    expect(same!.fields.body).toBe('<p>Hello.</p>\n');
+    expect(other!.fields.body).toBe('<h1 id="installing-rust">Installing Rust</h1>\n<p>Hello.</p>\n');
+  });
+
+  it('is kept with keep_title, in front-matter or as a lesson default, and a link to its anchor still resolves', async () => {
+    const result = await compileFiles({
+      'book/program.yaml': 'id: prog_intro\nlesson_defaults:\n  keep_title: true\n',
+      'book/s/01-kept.md': '# Kept\n\nSee [below](#kept).\n',
+      'book/s/02-dropped.md': '---\nkeep_title: false\n---\n# Dropped\n\nBack to [the top](#dropped).\n',
+    });
+    expect(result.diagnostics).toEqual([]);
+    const [kept, dropped] = result.desired!.programs[0]!.sections[0]!.lessons;
+    expect(kept!.fields.body).toMatch(/^<h1 id="kept">Kept<\/h1>/);
+    expect(dropped!.fields.body).toBe('<p>Back to <a href="#dropped">the top</a>.</p>\n');
+  });
+});
+
+describe('a title after an old heading\'s anchor', () => {
+  it('is dropped, and the comment and the anchor before it stay (links to the old id keep working)', async () => {
+    const result = await compileFiles({
+      'book/s/ch06-02-match.md': '<!-- Old headings. Do not remove or links may break. -->\n\n<a id="the-match-control-flow-operator"></a>\n\n## The `match` Control Flow Construct\n\nRust has a control flow construct called `match`.\n',
+    });
+    expect(result.diagnostics).toEqual([]);
+    const lesson = result.desired!.programs[0]!.sections[0]!.lessons[0]!;
+    expect(lesson.fields.name).toBe('The match Control Flow Construct');
+    expect(lesson.fields.body).toContain('<a id="the-match-control-flow-operator"></a>');
+    expect(lesson.fields.body).not.toContain('<h2');
+  });
+});

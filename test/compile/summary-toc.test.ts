@@ -1,0 +1,160 @@
+/**
+ * A book's structure from its SUMMARY.md (program.yaml `toc:`): chapters are sections in order,
+ * nested pages their lessons, parts only group; every bad line, missing or repeated file and
+ * unknown mapped title is an error at its place. And links as mdBook writes them: `x.html` is
+ * the `x.md` beside it, a folder shows its README or index lesson, a link to Markdown that is
+ * not a lesson says why.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { placeOf, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { loadCourse } from '../../src/source/load-course.js';
+import { removeRepos, writeRepo } from '../e2e/helpers.js';
+
+afterAll(removeRepos);
+
+const CONFIG = 'school:\n  lesson_url: https://academy.example.com/products/{program_id}/lessons/{lesson_id}\nassets:\n  base_url: https://cdn.example.com/\n';
+const page = (title: string, text = 'Some text.') => `# ${title}\n\n${text}\n`;
+const brief = (d: Diagnostic) => `${placeOf(d)} ${d.severity} ${d.code} ${d.message}`;
+
+async function book(summary: string, files: Record<string, string>, program = 'id: prog_book\ntoc: SUMMARY.md\n') {
+  const dir = await writeRepo({ 'coursesync.yaml': CONFIG, 'src/program.yaml': program, 'src/SUMMARY.md': summary, ...files });
+  return loadCourse(dir, { renderThreads: 1 });
+}
+
+const CHAPTERS = {
+  'src/title-page.md': page('The Book'),
+  'src/ch01-00-start.md': page('Getting Started', 'Read [the install page](ch01-01-install.html#on-linux) first.'),
+  'src/ch01-01-install.md': page('Installation', '## On Linux\n\nRun the script.'),
+  'src/ch01-02-hello.md': page('Hello, World!'),
+  'src/ch02-00-game.md': page('A Guessing Game'),
+  'src/appendix/README.md': page('Appendix'),
+  'src/appendix/keywords.md': page('Keywords', 'Back to [the appendix](./).'),
+  'src/contributors.md': page('Contributors'),
+};
+
+describe('SUMMARY.md', () => {
+  it('makes one section per chapter, in order, holding its nested pages; parts and separators only group', async () => {
+    const result = await book(
+      [
+        '# Summary',
+        '',
+        '[The Book](title-page.md)',
+        '',
+        '- [Getting Started](ch01-00-start.md)',
+        '    - [Installation](ch01-01-install.md)',
+        '    - [Hello, World!](ch01-02-hello.md)',
+        '* [A Guessing `Game`](ch02-00-game.md)',
+        '',
+        '---',
+        '',
+        '# Reference',
+        '',
+        '- [Appendix](appendix/README.md)',
+        '\t- [Keywords](appendix/keywords.md)',
+        '- [Draft chapter]()',
+        '',
+        '<!-- suffix chapters',
+        '  end here -->',
+        '[Contributors](contributors.md)',
+      ].join('\n'),
+      CHAPTERS,
+      'id: prog_book\ntoc: SUMMARY.md\nsections:\n  The Book: sec_title\n',
+    );
+    expect(result.diagnostics.map(brief)).toEqual([]);
+    const sections = result.desired!.programs[0]!.sections;
+    expect(sections.map((s) => [s.ref, s.lessons.map((l) => l.path.replace('src/', ''))])).toEqual([
+      [{ id: 'sec_title' }, ['title-page.md']],
+      [{ name: 'Getting Started' }, ['ch01-00-start.md', 'ch01-01-install.md', 'ch01-02-hello.md']],
+      [{ name: 'A Guessing Game' }, ['ch02-00-game.md']],
+      [{ name: 'Appendix' }, ['appendix/README.md', 'appendix/keywords.md']],
+      [{ name: 'Draft chapter' }, []],
+      [{ name: 'Contributors' }, ['contributors.md']],
+    ]);
+    const lessons = sections.flatMap((s) => s.lessons);
+    // .html links are the .md beside them; a folder link is its README lesson.
+    expect(lessons.find((l) => l.key === 'ch01-00-start')!.links).toEqual(['ch01-01-install']);
+    expect(lessons.find((l) => l.key === 'keywords')!.links).toEqual(['README']);
+  });
+
+  it('reports every bad line, missing or repeated file and unknown mapped title at its place, with what is allowed', async () => {
+    const result = await book(
+      [
+        '# Summary',
+        '- [Getting Started](ch01-00-start.md)',
+        '    - Installation',
+        '    - [Hello](ch01-02-helo.md)',
+        'Some prose in the table of contents.',
+        '- [Again](ch01-00-start.md)',
+        '- [Outside](../README.md)',
+        '- [A picture](img/ferris.png)',
+        '    - [Draft page]()',
+      ].join('\n'),
+      { ...CHAPTERS, 'src/ch01-02-hello.md': page('Hello') },
+      'id: prog_book\ntoc: SUMMARY.md\nsections:\n  Getting Startd: sec_start\n',
+    );
+    expect(result.desired).toBeUndefined();
+    expect(result.diagnostics.map(brief)).toEqual([
+      'src/appendix/keywords.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
+      'src/appendix/README.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
+      // A link to a page SUMMARY.md leaves out says so (never a published .md download).
+      'src/ch01-00-start.md:3:6 error lesson/link-not-lesson "ch01-01-install.html#on-linux": src/ch01-01-install.md is not listed in src/SUMMARY.md, so it is not a lesson',
+      'src/ch01-01-install.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
+      'src/ch01-02-hello.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
+      'src/ch02-00-game.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
+      'src/contributors.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
+      'src/program.yaml:4:3 error toc/unknown-chapter "Getting Startd" is not the title of a chapter of src/SUMMARY.md',
+      'src/SUMMARY.md:3:7 error toc/bad-line a list item of SUMMARY.md must be a link [Title](file.md), a # heading or a --- separator, not "Installation"',
+      'src/SUMMARY.md:4:15 error toc/missing-file no file src/ch01-02-helo.md in the repo',
+      'src/SUMMARY.md:5:1 error toc/bad-line a line of SUMMARY.md must be a link [Title](file.md), a # heading or a --- separator, not "Some prose in the table of contents."',
+      'src/SUMMARY.md:6:11 error toc/duplicate-file ch01-00-start.md is already listed at line 2: a file is one lesson, in one place',
+      'src/SUMMARY.md:7:13 error toc/bad-target "../README.md" leaves the book\'s folder src',
+      'src/SUMMARY.md:8:15 error toc/bad-target "img/ferris.png" is not a Markdown file (.md)',
+      'src/SUMMARY.md:9:7 error toc/draft-page "Draft page" has no file: only a chapter may be a draft in SUMMARY.md',
+      'src/title-page.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
+    ]);
+    const missing = result.diagnostics.find((d) => d.code === 'toc/missing-file')!;
+    expect(missing.hint).toBe('did you mean src/ch01-02-hello.md?');
+    expect(result.diagnostics.find((d) => d.code === 'toc/unknown-chapter')!.hint).toBe('did you mean "Getting Started"?');
+  });
+
+  it('a missing SUMMARY.md, and a section.yaml inside a book, are errors that say what to do', async () => {
+    const dir = await writeRepo({ 'src/program.yaml': 'id: prog_book\ntoc: summary.md\n', 'src/SUMMARY.md': '- [A](a.md)\n', 'src/a.md': page('A'), 'src/part/section.yaml': 'id: sec_x\n' });
+    const result = await loadCourse(dir, { renderThreads: 1 });
+    expect(result.diagnostics.filter((d) => d.severity === 'error').map(brief)).toEqual([
+      'src/part/section.yaml error toc/section-yaml the program src takes its sections from src/summary.md, not from section folders',
+      'src/program.yaml:2:6 error toc/not-found no file src/summary.md in the repo',
+    ]);
+  });
+});
+
+describe('links as books and courses write them', () => {
+  it('say why a linked Markdown file is not a lesson, when a folder has no lesson, and that x.html looked for x.md', async () => {
+    const dir = await writeRepo({
+      'coursesync.yaml': CONFIG,
+      'README.md': '# The course\n',
+      'course/program.yaml': 'id: prog_intro\n',
+      'course/notes.md': '# Notes\n',
+      'course/extra/tips.md': '# Tips\n',
+      'course/01-basics/section.yaml': 'id: sec_start\n',
+      'course/01-basics/README.md': [
+        '# Basics',
+        '',
+        '[course](../../README.md) [notes](../notes.md) [tips](../extra/tips.md)',
+        '[code](code/) [install](instal.html) [home](../02-more/index.html) [more](../02-more/)',
+      ].join('\n'),
+      'course/01-basics/code/main.js': 'console.log(1);\n',
+      'course/01-basics/install.md': '# Install\n',
+      'course/02-more/section.yaml': 'id: sec_types\n',
+      'course/02-more/index.md': '# More\n',
+    });
+    const result = await loadCourse(dir, { renderThreads: 1 });
+    const stray = (d: Diagnostic) => d.code !== 'repo/stray-markdown' && d.code !== 'section/missing-yaml';
+    expect(result.diagnostics.filter(stray).map((d) => `${brief(d)} | ${d.hint}`)).toEqual([
+      'course/01-basics/README.md:3:1 error lesson/link-not-lesson "../../README.md": README.md is outside every program folder (no program.yaml above it), so it is not a lesson | link a lesson instead, or make the file a lesson (a section\'s Markdown file, or listed in SUMMARY.md), or link its page on the web (https://…)',
+      'course/01-basics/README.md:3:27 error lesson/link-not-lesson "../notes.md": course/notes.md is directly in the program folder course, not in a section folder, so it is not a lesson | link a lesson instead, or make the file a lesson (a section\'s Markdown file, or listed in SUMMARY.md), or link its page on the web (https://…)',
+      'course/01-basics/README.md:3:48 error lesson/link-not-lesson "../extra/tips.md": course/extra/tips.md is in the folder course/extra, which has no section.yaml, so it is not a lesson | link a lesson instead, or make the file a lesson (a section\'s Markdown file, or listed in SUMMARY.md), or link its page on the web (https://…)',
+      'course/01-basics/README.md:4:1 error lesson/folder-without-lesson "code/": the folder course/01-basics/code has no README.md or index.md lesson to show | link a lesson file of the folder, or add a README.md lesson to it',
+      'course/01-basics/README.md:4:15 error lesson/missing-file "instal.html": neither course/01-basics/instal.html nor course/01-basics/instal.md is in the repo | an .html link shows the .md file beside it (as in mdBook): did you mean install.html?',
+    ]);
+  });
+});
