@@ -54,6 +54,7 @@ export const CODES = {
   'toc/missing-file': e('fix the path (relative to SUMMARY.md), or add the file'),
   'toc/unknown-chapter': e('map only chapter titles of SUMMARY.md (top-level and unnumbered chapters), exactly as written there'),
   'toc/section-yaml': e('a book takes its sections from SUMMARY.md: remove this section.yaml, or remove `toc:` from program.yaml'),
+  'toc/sections-without-toc': e('add `toc: SUMMARY.md` for a book, or remove `sections:` (a section folder names its section in section.yaml)'),
   'toc/unlisted': w('list the file in SUMMARY.md to publish it; files SUMMARY.md does not list are not lessons'),
   'section/missing-yaml': e('add section.yaml with `id: <section id>` or `name: <section name>` to this folder'),
   // program.yaml, section.yaml, coursesync.yaml and front-matter fields.

@@ -286,6 +286,9 @@ function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnos
     if (data.vars) programVars.set(program, data.vars);
     if (data.site_url !== undefined) programSites.set(program, data.site_url);
     programs.set(dir, program);
+    if (data.sections !== undefined && data.toc === undefined) {
+      out.push(diag('toc/sections-without-toc', file.path, yaml?.placeOf(['sections'], 'key'), '`sections:` maps chapters of a SUMMARY.md, and this program.yaml has no `toc:`'));
+    }
     if (data.toc !== undefined) tocs.set(dir, { program, file: file.path, yaml: yaml!, summary: joinPath(dir, data.toc), ids: data.sections ?? {} });
   }
   return programs;

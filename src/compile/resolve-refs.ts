@@ -120,7 +120,10 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       continue;
     }
     if (target === undefined) {
-      out.push(diag('lesson/ref-outside-repo', path, place, `${JSON.stringify(ref.url)} points outside the repo`));
+      const site = index.siteOf?.(path);
+      // A book at the repo's root links its site's other books with ../ too.
+      if (site) urls[ref.field][ref.index] = siteLink(ref.url, path, site);
+      else out.push(diag('lesson/ref-outside-repo', path, place, `${JSON.stringify(ref.url)} points outside the repo`));
       continue;
     }
     const candidates = lessonCandidates(target);
@@ -163,8 +166,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const site = digest === undefined ? index.siteOf?.(path) : undefined;
     if (site && !target.startsWith(site.dir === '' ? '' : `${site.dir}/`)) {
       // A link out of the book to a page the repo does not hold (mdBook's ../std/…): the page on the book's site.
-      const page = path.slice(site.dir === '' ? 0 : site.dir.length + 1);
-      urls[ref.field][ref.index] = new URL(ref.url, new URL(page, site.url)).href;
+      urls[ref.field][ref.index] = siteLink(ref.url, path, site);
       continue;
     }
     if (digest === undefined) {
@@ -230,6 +232,12 @@ function missingAnchor(path: string, place: { line: number; column: number }, fr
   const near = suggest(fragment, [...anchors]);
   const hint = near ? `did you mean #${near}?` : anchors.size > 0 ? `headings and anchors there: ${[...anchors].slice(0, 8).map((a) => `#${a}`).join(', ')}` : 'that lesson has no headings or anchors';
   out.push(diag('lesson/missing-anchor', path, place, `#${fragment}: no heading or anchor with this id in ${where}`, hint));
+}
+
+/** `url`, written in the lesson at `path`, as a page of the book's site (the lesson's page is its path below the book's folder). */
+function siteLink(url: string, path: string, site: { dir: string; url: string }): string {
+  const page = path.slice(site.dir === '' ? 0 : site.dir.length + 1);
+  return new URL(url, new URL(page, site.url)).href;
 }
 
 /** Whether some file of the repo lies under `dir`. */

@@ -61,3 +61,19 @@ describe('site_url: of a book', () => {
     expect(fixed.desired!.programs[0]!.sections[0]!.lessons[0]!.fields.body).toContain('href="https://doc.rust-lang.org/std/vec/struct.Vec.html#method.push"');
   });
 });
+
+describe('a book at the repo root', () => {
+  it('links its site above its own folder too, and sections: without toc: is an error', async () => {
+    const dir = await writeRepo({
+      'program.yaml': 'id: prog_book\ntoc: SUMMARY.md\nsite_url: https://doc.rust-lang.org/book/\n',
+      'SUMMARY.md': '- [Types](ch03.md)\n',
+      'ch03.md': '# Types\n\nSee [the reference](../reference/types.html).\n',
+    });
+    const result = await loadCourse(dir, { renderThreads: 1 });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.desired!.programs[0]!.sections[0]!.lessons[0]!.fields.body).toContain('href="https://doc.rust-lang.org/reference/types.html"');
+    await writeRepo({ 'program.yaml': 'id: prog_book\nsections:\n  Types: sec_types\n' }, dir);
+    const flat = await loadCourse(dir, { renderThreads: 1 });
+    expect(flat.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toContain('program.yaml:2:1 toc/sections-without-toc');
+  });
+});
