@@ -4,7 +4,8 @@
  * chapters, `{{#include}}` lines), with only coursesync.yaml and src/program.yaml added: the
  * built CLI validates it, applies it to the emulator (chapters are the school sections of the
  * same name, one mapped by id), re-plans to "No changes", and in Chromium every learner page
- * shows its title once and every link between chapters lands on a lesson page.
+ * shows its title once, the code its {{#include}}s select and no directive, and every link
+ * between chapters lands on a lesson page.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -61,7 +62,7 @@ afterAll(async () => {
 });
 
 describe('an mdBook book, unedited', () => {
-  it('validates, applies in SUMMARY order, re-plans to No changes, and shows each title once', async () => {
+  it('validates, applies in SUMMARY order, re-plans to No changes, shows each title once and the included code, never a directive', async () => {
     const { repo, published } = workspace;
     const validated = await runCli(['validate', repo]);
     expect(validated.stdout).toContain('1 program, 7 sections, 12 lessons: valid');
@@ -93,6 +94,7 @@ describe('an mdBook book, unedited', () => {
     const state = (await readStateFile(repo)).state;
     const ids = new Set(Object.values(state.lessons).map((l) => l.id));
     const page = await browser.newPage();
+    const code = new Map<string, string[]>();
     try {
       for (const lesson of Object.values(state.lessons)) {
         await page.goto(`${origin}/products/prog_book/lessons/${lesson.id}`);
@@ -102,9 +104,13 @@ describe('an mdBook book, unedited', () => {
           const texts = Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6')).map((h) => (h.textContent ?? '').trim());
           const links = Array.from(body.querySelectorAll('a[href]')).map((a) => (a as HTMLAnchorElement).href);
           const images = Array.from(body.querySelectorAll('img')).map((img) => ({ src: img.src, loaded: img.complete && img.naturalWidth > 0 }));
-          return { name, titles: texts.filter((t) => t === name).length, links, images };
+          return { name, titles: texts.filter((t) => t === name).length, links, images, text: body.textContent ?? '', code: Array.from(body.querySelectorAll('pre code')).map((c) => c.textContent ?? '') };
         });
         expect(seen.titles, `${lesson.path}: "${seen.name}" shown once`).toBe(1);
+        // Includes arrive expanded: no directive and no ANCHOR line reaches a learner.
+        expect(seen.text, lesson.path).not.toContain('{{#');
+        expect(seen.text, lesson.path).not.toContain('ANCHOR');
+        code.set(lesson.path, seen.code);
         for (const img of seen.images) expect(img.loaded, `${lesson.path}: ${img.src}`).toBe(true);
         for (const href of seen.links) {
           // Every .html link between chapters is now a link to that chapter's lesson page.
@@ -116,5 +122,11 @@ describe('an mdBook book, unedited', () => {
     } finally {
       await page.close();
     }
+    // The included code itself: a whole file, an anchor, a single line.
+    expect(code.get('src/ch01-02-hello-world.md')).toContain('fn main() {\n    println!("Hello, world!");\n}\n');
+    const game = code.get('src/ch02-00-guessing-game-tutorial.md') ?? [];
+    expect(game).toContain('use std::io;\n');
+    expect(game).toContain('    let mut guess = String::new();\n');
+    expect(game.some((c) => c.includes('.expect("Failed to read line");') && c.startsWith('use std::io;'))).toBe(true);
   }, 120_000);
 });
