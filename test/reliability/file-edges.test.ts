@@ -26,7 +26,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** Run the CLI, killed after 20 s (a hang fails the test instead of stalling it). */
+/** Run the CLI, killed after 60 s (a hang fails the test instead of stalling it; generous for a loaded machine). */
 function run(args: string[], options: { env?: Record<string, string>; uid?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string; hung: boolean }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [options.uid === undefined ? CLI : shared!.cli, ...args], {
@@ -40,7 +40,7 @@ function run(args: string[], options: { env?: Record<string, string>; uid?: numb
     const timer = setTimeout(() => {
       hung = true;
       child.kill('SIGKILL');
-    });
+    }, 60_000);
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);

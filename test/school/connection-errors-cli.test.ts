@@ -100,7 +100,7 @@ describe('connection errors say what is wrong', () => {
   it('an empty COURSESYNC_TOKEN is said to be empty, not "not set", with the CI cause', async () => {
     const r = await members(emu.url, { COURSESYNC_TOKEN: '' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^coursesync: No usable API token: COURSESYNC_TOKEN is set but empty\.\n {2}hint: put the school API key in it .*the secret COURSESYNC_TOKEN is not set for this repository/);
+    expect(r.stderr).toMatch(/^coursesync: no usable API token: COURSESYNC_TOKEN is set but empty\n {2}hint: put the school API key in it .*the secret COURSESYNC_TOKEN is not set for this repository/);
     const unset = await members(emu.url, {});
     expect(unset.stderr).toContain('COURSESYNC_TOKEN is not set');
   });
