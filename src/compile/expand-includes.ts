@@ -188,9 +188,10 @@ export function select(text: string, selector: string | undefined): Selection {
   const { from, to } = range;
   if (from === 0 || to === 0) return { code: 'include/missing-lines', problem: 'lines count from 1' };
   if (from !== undefined && to !== undefined && to < from) return { code: 'include/missing-lines', problem: `the range ends (line ${to}) before it starts (line ${from})` };
-  const over = [from, to].find((n) => n !== undefined && n > count);
-  if (over !== undefined) return { code: 'include/missing-lines', problem: `line ${over} is past the end of the file (it has ${count} lines)` };
-  return { lines: all.slice((from ?? 1) - 1, to ?? count).filter(notAnchor) };
+  // A range that starts past the end selects nothing: surely a mistake. One that only ends past
+  // it is cut at the end, as mdBook does (real books rely on it: `Cargo.toml:6:12` of 11 lines).
+  if (from !== undefined && from > count) return { code: 'include/missing-lines', problem: `line ${from} is past the end of the file (it has ${count} lines)` };
+  return { lines: all.slice((from ?? 1) - 1, Math.min(to ?? count, count)).filter(notAnchor) };
 }
 
 /** mdBook's reading of what follows the path: `N`, `N:M`, `:M`, `N:`, or an anchor name. */

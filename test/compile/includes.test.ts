@@ -64,9 +64,14 @@ describe('mdBook line selection', () => {
     expect(take('body')).toEqual(['    run();']);
   });
 
-  it('refuses a range outside the file or upside down, and an anchor the file lacks (with the closest name)', () => {
+  it('cuts a range that only ends past the file at its end, as mdBook does', () => {
+    expect(take('4:12')).toEqual(['    run();', '}']);
+    expect(take(':12')).toEqual(['fn main() {', '    run();', '}']);
+  });
+
+  it('refuses a range that starts past the file or is upside down, and an anchor the file lacks (with the closest name)', () => {
     expect(take('9')).toMatchObject({ code: 'include/missing-lines', problem: 'line 9 is past the end of the file (it has 7 lines)' });
-    expect(take('2:12')).toMatchObject({ code: 'include/missing-lines' });
+    expect(take('9:12')).toMatchObject({ code: 'include/missing-lines', problem: 'line 9 is past the end of the file (it has 7 lines)' });
     expect(take('5:3')).toMatchObject({ code: 'include/missing-lines', problem: 'the range ends (line 3) before it starts (line 5)' });
     expect(take('0')).toMatchObject({ code: 'include/missing-lines', problem: 'lines count from 1' });
     expect(take('bdy')).toMatchObject({ code: 'include/missing-anchor', problem: 'no line `ANCHOR: bdy` in the file', hint: 'did you mean :body?' });
