@@ -15,7 +15,7 @@ import { renderMarkdown, type RenderResult } from './render.js';
  * problems for the same Markdown (a plugin, option or dependency upgrade): every stored entry
  * then misses and is rendered again.
  */
-export const RENDERER_ID = 'coursesync-render/3 remark-parse@11 remark-gfm@4 remark-rehype@11 rehype-raw@7 hast-util-to-html@9 github-slugger@2';
+export const RENDERER_ID = 'coursesync-render/4 remark-parse@11 remark-gfm@4 remark-rehype@11 rehype-raw@7 hast-util-to-html@9 github-slugger@2';
 
 /** The cache key of a Markdown text: sha256 of the renderer id and the text. */
 export function renderDigest(markdown: string): string {

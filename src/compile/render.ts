@@ -144,10 +144,20 @@ function unknownElements(rawHtml: readonly RawHtml[]): HtmlProblem[] {
   const found: HtmlProblem[] = [];
   // A tag inside an HTML comment is shown by nobody, on purpose (blanked, so places stay).
   const uncommented = rawHtml.map((h) => ({ ...h, value: h.value.replace(/<!--[\s\S]*?-->/g, (c) => c.replace(/[^\n]/g, ' ')) }));
+  // One warning per element name, at its first tag, with the count: a book that wraps every
+  // listing in <Listing …> gets one line per lesson, not hundreds.
+  const byName = new Map<string, { tag: { name: string; text: string; line: number; column: number }; count: number }>();
   for (const tag of htmlTags(uncommented)) {
     if (!isUnknownElement(tag.name)) continue;
+    const seen = byName.get(tag.name.toLowerCase());
+    if (seen) seen.count++;
+    else byName.set(tag.name.toLowerCase(), { tag, count: 1 });
+  }
+  for (const { tag, count } of byName.values()) {
     const shown = tag.text.length > 40 ? `${tag.text.slice(0, 39)}…` : tag.text;
-    found.push({ kind: 'unknown-element', message: `${shown} is not an HTML element, yet a browser reads it as one: learners see nothing of it`, line: tag.line, column: tag.column });
+    const written = /^<\/?([^\s>/]+)/.exec(tag.text)?.[1] ?? tag.name;
+    const others = count > 1 ? ` (nor of the ${count - 1} other <${written}> tags of this lesson)` : '';
+    found.push({ kind: 'unknown-element', message: `${shown} is not an HTML element, yet a browser reads it as one: learners see nothing of it${others}`, line: tag.line, column: tag.column });
   }
   return found;
 }

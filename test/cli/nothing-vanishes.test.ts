@@ -24,6 +24,22 @@ to stop it. Written as code, \`Rc<T>\` is fine, and so is Arc&lt;T>.
 | \`Rc<T>\` | many |
 
 Next: [vectors](02-vectors.md).
+
+<Listing number="15-1" file-name="src/main.rs" caption="Storing an i32 value on the heap">
+
+\`\`\`rust
+let b = Box::new(5);
+\`\`\`
+
+</Listing>
+
+<Listing number="15-2" caption="A cons list">
+
+\`\`\`rust
+enum List { Cons(i32, Box<List>), Nil }
+\`\`\`
+
+</Listing>
 `;
 
 const vectors = () => {
@@ -45,7 +61,7 @@ function repo(config: string, extra: Record<string, string> = {}) {
 }
 
 describe('nothing vanishes silently (validate)', () => {
-  it('warns at each swallowed tag, passes generics in code, flags a link to a draft', async () => {
+  it('warns once per swallowed element name, passes generics in code, flags a link to a draft', async () => {
     const dir = await repo(SETTINGS);
     const r = await runCli(['validate', dir], { NO_COLOR: '1' });
     expect(r.code, r.stderr).toBe(0);
@@ -53,10 +69,12 @@ describe('nothing vanishes silently (validate)', () => {
     expect(lines.filter(Boolean)).toEqual([
       'rust/ch15/01-smart-pointers.md:7:6 warning <T> is not an HTML element, yet a browser reads it as one: learners see nothing of it [lesson/unknown-element]',
       'rust/ch15/01-smart-pointers.md:7:44 warning <ENTER> is not an HTML element, yet a browser reads it as one: learners see nothing of it [lesson/unknown-element]',
+      // One line per element name, at its first tag, however many tags (mdBook's <Listing> wraps every listing).
+      'rust/ch15/01-smart-pointers.md:19:1 warning <Listing number="15-1" file-name="src/m… is not an HTML element, yet a browser reads it as one: learners see nothing of it (nor of the 3 other <Listing> tags of this lesson) [lesson/unknown-element]',
       'rust/ch15/02-vectors.md:144:5 warning "03-slices.md" links to rust/ch15/03-slices.md, a draft (is_published: false): learners of this published lesson cannot open it [lesson/link-to-draft]',
     ]);
     expect(r.stderr).toContain('  hint: put it in backticks (`Box<T>`), or write its < as &lt; (Box&lt;T>), so learners see it');
-    expect(r.stdout).toMatch(/3 warnings/);
+    expect(r.stdout).toMatch(/4 warnings/);
   });
 
   it('one diagnostic per missing setting, with the count of references and files', async () => {
