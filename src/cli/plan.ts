@@ -22,6 +22,8 @@ export interface PlanCommandOptions extends ConnectionFlags {
   htmlDiff?: boolean;
   skipHtmlOnly?: boolean;
   htmlOnly?: boolean;
+  env?: string;
+  skipPromotionCheck?: boolean;
 }
 
 /** `--skip-html-only` / `--html-only` (plan and apply) as a selection of the plan. */
@@ -50,6 +52,8 @@ export function register(program: Command): void {
     .option('--html-only', 'only the updates whose HTML alone changes (the rest stays in the next plan)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
+    .option('--env <name>', 'the environment of coursesync.yaml to plan for (required in a repo with environments; default COURSESYNC_ENV)')
+    .option('--skip-promotion-check', 'plan even content not applied to the environment this one is promoted from (said in the plan)')
     .action(async (dir: string | undefined, options: PlanCommandOptions) => {
       process.exitCode = await runPlan(dir, options);
     });
@@ -71,7 +75,10 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   try {
     dir = await findRepoRoot(dirArg);
     folder = courseFolderName(dir);
-    plan = selectHtmlOnly((await buildPlan(dir, { ...options, concurrency, env: io.env })).plan, selection);
+    const { chooseEnvironment } = await import('./environment.js');
+    const environment = await chooseEnvironment(dir, options.env, io.env);
+    const { env: _flag, ...flags } = options;
+    plan = selectHtmlOnly((await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true })).plan, selection);
   } catch (e) {
     // The pull-request comment must say that the plan failed, not keep showing an old plan.
     if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io).catch(() => undefined);

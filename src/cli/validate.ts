@@ -16,6 +16,7 @@ import { processIo, type CommandIo } from './school-command.js';
 export interface ValidateOptions {
   format: 'text' | 'json';
   json?: boolean;
+  env?: string;
 }
 
 /** Add the validate command. */
@@ -26,6 +27,7 @@ export function register(program: Command): void {
     .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--json', 'print the diagnostics and counts as JSON (same as --format json)')
     .option('--format <format>', 'output format: text or json (versioned)', 'text')
+    .option('--env <name>', 'check the repo as this environment of coursesync.yaml sees it (default COURSESYNC_ENV; without one: the top-level settings, and ids for every environment)')
     .action(async (dir: string | undefined, options: ValidateOptions) => {
       process.exitCode = await runValidate(dir, options);
     });
@@ -45,8 +47,11 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
   const { githubAnnotation } = await import('../diagnostics/github.js');
   const { checkWebhooksAt } = await import('../webhooks/read-webhooks-file.js');
   const { formatDiagnostic, hasErrors, sortDiagnostics } = await import('../diagnostics/diagnostic.js');
-  const known = await knownFromState(dir);
-  const [result, webhooks] = await Promise.all([loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env), known }), checkWebhooksAt(dir)]);
+  // validate talks to no school: an environment is optional, but one named must exist.
+  const named = options.env !== undefined || (io.env.COURSESYNC_ENV ?? '').trim() !== '';
+  const environment = named ? await (await import('./environment.js')).chooseEnvironment(dir, options.env, io.env) : undefined;
+  const known = await knownFromState(dir, environment);
+  const [result, webhooks] = await Promise.all([loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env), known, environment }), checkWebhooksAt(dir)]);
   // webhooks.yaml is optional; when present, validate checks it too ("parse and check everything").
   const diagnostics = sortDiagnostics([...result.diagnostics, ...(webhooks?.diagnostics ?? [])]);
   const valid = result.desired !== undefined && !hasErrors(webhooks?.diagnostics ?? []);
@@ -67,12 +72,12 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
 }
 
 /** What the state knows of lessons compiled clean by this compiler; nothing when there is no readable state (validate checks the repo, not the state). */
-async function knownFromState(dir: string): Promise<import('../compile/compile-course.js').KnownLessons | undefined> {
+async function knownFromState(dir: string, environment: string | undefined): Promise<import('../compile/compile-course.js').KnownLessons | undefined> {
   const { readStateFile } = await import('../state/state-file.js');
   const { knownLessonsOf } = await import('../state/known-lessons.js');
   const { compilerId } = await import('../source/lesson-cache-file.js');
   try {
-    const { state, exists } = await readStateFile(dir);
+    const { state, exists } = await readStateFile(dir, { environment });
     return exists ? knownLessonsOf(state, await compilerId()) : undefined;
   } catch {
     return undefined;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ConfigAcknowledgeSchema } from './acknowledge.js';
 import { MAX_NAME_LENGTH } from './school-rules.js';
 import { LessonDefaultsSchema } from './lesson.js';
+import { environmentName, environmentSchema, VarsSchema } from './environments.js';
 
 export const RemovedLessonsPolicy = z
   .enum(['keep', 'unpublish'])
@@ -29,19 +30,20 @@ export const AssetsSchema = z
   })
   .describe('Images and files that lessons reference from the repo.');
 
+export const SchoolSettingsSchema = z
+  .strictObject({
+    base_url: z
+      .url({ protocol: /^https?$/ })
+      .describe('API base address including /api/v1. COURSESYNC_BASE_URL and --base-url take precedence.')
+      .optional(),
+    timeout_ms: z.int().min(1000).max(600_000).describe('Timeout of one request, in milliseconds.').optional(),
+    lesson_url: LessonUrlSchema.optional(),
+  })
+  .describe('How to reach the school. The token never goes here: use COURSESYNC_TOKEN or --token-file.');
+
 export const CourseConfigSchema = z
   .strictObject({
-    school: z
-      .strictObject({
-        base_url: z
-          .url({ protocol: /^https?$/ })
-          .describe('API base address including /api/v1. COURSESYNC_BASE_URL and --base-url take precedence.')
-          .optional(),
-        timeout_ms: z.int().min(1000).max(600_000).describe('Timeout of one request, in milliseconds.').optional(),
-        lesson_url: LessonUrlSchema.optional(),
-      })
-      .describe('How to reach the school. The token never goes here: use COURSESYNC_TOKEN or --token-file.')
-      .optional(),
+    school: SchoolSettingsSchema.optional(),
     apply: z
       .strictObject({
         concurrency: z.int().min(1).max(64).describe('At most this many requests in flight (default 4).').optional(),
@@ -61,6 +63,11 @@ export const CourseConfigSchema = z
       .describe('Paths coursesync does not read, as .gitignore patterns (e.g. README.md, drafts/, **/translations/).')
       .optional(),
     lesson_defaults: LessonDefaultsSchema.optional(),
+    vars: VarsSchema.optional(),
+    environments: z
+      .record(environmentName(), environmentSchema(SchoolSettingsSchema, AssetsSchema))
+      .describe('Named schools (staging, production, …), each chosen with --env NAME (docs/environments.md).')
+      .optional(),
   })
   .describe('coursesync.yaml: school address and defaults');
 

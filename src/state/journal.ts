@@ -15,13 +15,13 @@
  */
 import { createHash } from 'node:crypto';
 import { failure } from '../diagnostics/error-codes/index.js';
-import { STATE_DIR, StateSchema, type StateData } from './schema.js';
+import { StateSchema, stateFolderOf, type StateData } from './schema.js';
 import { join } from 'node:path';
 
 export const JOURNAL_FILE = 'state.journal';
 
-export function journalPath(dir: string): string {
-  return join(dir, STATE_DIR, JOURNAL_FILE);
+export function journalPath(dir: string, environment?: string): string {
+  return join(dir, stateFolderOf(environment), JOURNAL_FILE);
 }
 
 /** The keyed records of the state a journal record can change. */

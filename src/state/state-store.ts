@@ -22,7 +22,7 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { encodeRecord, journalPath } from './journal.js';
 import { acquireStateLock, type AcquireLockOptions, type StateLock } from './lock-state.js';
-import { STATE_DIR, type PendingCall, type StateData } from './schema.js';
+import { stateFolderOf, type PendingCall, type StateData } from './schema.js';
 import { compactStateFile, readStateFile, removeStaleTempFiles, statePath, syncFolder, writeStateFile } from './state-file.js';
 import { ChangeTracker } from './track-changes.js';
 
@@ -82,9 +82,11 @@ export class StateStore {
     /** Whether the file existed when loaded. */
     readonly existed: boolean,
     private lock: StateLock | undefined,
+    /** The environment whose state this is (its own folder), in a repo with environments. */
+    readonly environment: string | undefined,
   ) {
     this.onDisk = existed;
-    this.journalPathname = journalPath(dir);
+    this.journalPathname = journalPath(dir, environment);
     this.tracker = new ChangeTracker(current);
   }
 
@@ -95,10 +97,10 @@ export class StateStore {
   static async load(dir: string, options: { lock?: boolean } & AcquireLockOptions = {}): Promise<StateStore> {
     const lock = options.lock ? await acquireStateLock(dir, options) : undefined;
     try {
-      if (lock) await removeStaleTempFiles(dir);
+      if (lock) await removeStaleTempFiles(dir, options.environment);
       // Only the lock holder folds the journal in: a reader must not rewrite state.json under a live writer.
-      const { state, exists } = lock ? await compactStateFile(dir) : await readStateFile(dir);
-      return new StateStore(dir, state, exists, lock);
+      const { state, exists } = lock ? await compactStateFile(dir, options.environment) : await readStateFile(dir, { environment: options.environment });
+      return new StateStore(dir, state, exists, lock, options.environment);
     } catch (e) {
       await lock?.release();
       throw e;
@@ -111,7 +113,7 @@ export class StateStore {
   }
 
   get file(): string {
-    return statePath(this.dir);
+    return statePath(this.dir, this.environment);
   }
 
   get journalFile(): string {
@@ -171,7 +173,7 @@ export class StateStore {
       // No state.json yet: the first write creates it whole (it fixes the lineage), fsynced.
       this.current.serial += 1;
       this.tracker.take(this.current.serial);
-      this.creating = writeStateFile(this.dir, this.current).then(
+      this.creating = writeStateFile(this.dir, this.current, this.environment).then(
         () => {
           this.onDisk = true;
         },
@@ -239,7 +241,7 @@ export class StateStore {
     try {
       await datasync(this.journal!);
       if (!this.journalNamed) {
-        await syncFolder(join(this.dir, STATE_DIR));
+        await syncFolder(join(this.dir, stateFolderOf(this.environment)));
         this.journalNamed = true;
       }
     } catch (e) {
@@ -284,7 +286,7 @@ export class StateStore {
         }
         this.journal = undefined;
         // Best effort: the journal is durable, and the next load folds it in.
-        if (this.failure === undefined) await compactStateFile(this.dir).catch(() => undefined);
+        if (this.failure === undefined) await compactStateFile(this.dir, this.environment).catch(() => undefined);
       }
     } finally {
       await this.lock?.release();
