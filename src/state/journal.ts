@@ -27,8 +27,8 @@ export function journalPath(dir: string, environment?: string): string {
 /** The keyed records of the state a journal record can change. */
 export const KEYED = ['lessons', 'sections', 'pending'] as const;
 export type KeyedField = (typeof KEYED)[number];
-/** The top-level scalar fields (serial is carried by every record). */
-export const TOP = ['version', 'lineage', 'base_url'] as const;
+/** The top-level fields, each replaced whole (serial is carried by every record); the last three: environments (docs/environments.md#state). */
+export const TOP = ['version', 'lineage', 'base_url', 'environment', 'program_ids', 'content'] as const;
 export type TopField = (typeof TOP)[number];
 
 export interface JournalHeader {
