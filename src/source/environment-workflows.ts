@@ -112,7 +112,7 @@ export function applyWorkflow(template: string, envs: readonly WorkflowEnvironme
     ` Main branch, a repo with environments (docs/environments.md): publish the assets, then apply\n` +
     ` ${applyOrder(envs).map((e) => e.name).join(', then ')}, one job each, each behind its GitHub environment of the same\n` +
     ` name (Settings → Environments: add required reviewers to the ones learners see) holding its\n` +
-    ` own secret (${envs.map((e) => e.token_env).join(', ')}), each committing its own state\n` +
+    ` own secret (${applyOrder(envs).map((e) => e.token_env).join(', ')}), each committing its own state\n` +
     ` (.coursesync/env/<name>/state.json) with the race protections of the single-school workflow.\n` +
     ` A job checks out the branch tip when it starts, so it sees the state the job before it pushed.\n` +
     ` Written by \`coursesync init\`; every action is pinned by its commit and the checkout keeps no\n` +

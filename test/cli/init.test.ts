@@ -85,6 +85,8 @@ describe('coursesync init', () => {
     expect(ignored('.coursesync/state.json.123.abcdef12.tmp')).toBe(true);
     expect(ignored('node_modules/coursesync/package.json')).toBe(true);
     expect(ignored('.coursesync/state.json')).toBe(false);
+    expect(ignored('.coursesync/env/staging/state.lock')).toBe(true);
+    expect(ignored('.coursesync/env/staging/state.json')).toBe(false);
   });
 
   it('run again, adds only what is missing and never overwrites an edited file', async () => {
@@ -92,7 +94,7 @@ describe('coursesync init', () => {
     await writeFile(join(dir, '.gitignore'), 'dist/\nnode_modules/\n');
     expect((await runCli(['init'], {}, dir)).code).toBe(0);
     expect(await read(dir, '.gitignore')).toBe(
-      'dist/\nnode_modules/\n\n# coursesync: local caches, the apply lock and temporary files (the state is committed)\n.coursesync/cache/\n.coursesync/state.lock\n.coursesync/*.tmp\n',
+      'dist/\nnode_modules/\n\n# coursesync: local caches, the apply lock and temporary files (the state is committed)\n.coursesync/cache/\n.coursesync/state.lock\n.coursesync/*.tmp\n.coursesync/env/*/state.lock\n.coursesync/env/*/*.tmp\n',
     );
 
     const edited = (await read(dir, 'coursesync.yaml')).replace('# removed_lessons: keep', 'removed_lessons: unpublish');

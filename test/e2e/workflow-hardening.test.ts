@@ -20,9 +20,11 @@ interface Workflow {
   jobs: Record<string, { 'timeout-minutes'?: number; steps: Step[] }>;
 }
 
-const dir = new URL('../../examples/ci/github/', import.meta.url);
-const files = (await readdir(dir)).filter((f) => f.endsWith('.yml')).sort();
-const text = (file: string) => readFile(new URL(file, dir), 'utf8');
+// The single-school workflows and those init writes for a repo with environments.
+const DIRS = ['github', 'github-environments'];
+const root = new URL('../../examples/ci/', import.meta.url);
+const files = (await Promise.all(DIRS.map(async (d) => (await readdir(new URL(`${d}/`, root))).filter((f) => f.endsWith('.yml')).map((f) => `${d}/${f}`)))).flat().sort();
+const text = (file: string) => readFile(new URL(file, root), 'utf8');
 
 /** Which steps may hold which secret: `${{ secrets.X }}` or `${{ github.token }}`, by step name. */
 const TOKEN_STEPS: Record<string, RegExp> = {
