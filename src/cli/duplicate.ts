@@ -17,6 +17,15 @@ export interface DuplicateCommandOptions extends ConnectionFlags {
   dir?: string;
   concurrency?: string;
   timeout?: string;
+  env?: string;
+}
+
+/** The repo of a duplicate command and the environment it runs against (`--env`). */
+async function repoOf(options: DuplicateCommandOptions, io: CommandIo): Promise<{ dir: string; environment: string | undefined }> {
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const { chooseEnvironment } = await import('./environment.js');
+  const dir = await findRepoRoot(options.dir);
+  return { dir, environment: await chooseEnvironment(dir, options.env, io.env) };
 }
 
 function progressLine(io: CommandIo): (text: string | null) => void {
@@ -34,8 +43,9 @@ export async function runDuplicateLessons(kind: 'lesson' | 'section', source: st
   const { duplicateLessons } = await import('../clone/duplicate-lessons.js');
   const show = progressLine(io);
   const pending = new Map<string, number>();
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const result = await duplicateLessons(await findRepoRoot(options.dir), { kind, arg: source }, {
+  const { dir, environment } = await repoOf(options, io);
+  const result = await duplicateLessons(dir, { kind, arg: source }, {
+    environment,
     to: options.to,
     name: options.name,
     position: positiveInt('--position', options.position),
@@ -77,8 +87,9 @@ export async function runDuplicateLessons(kind: 'lesson' | 'section', source: st
 export async function runDuplicateProgram(program: string, options: DuplicateCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { duplicateProgram } = await import('../clone/duplicate-program.js');
   const show = progressLine(io);
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const result = await duplicateProgram(await findRepoRoot(options.dir), program, {
+  const { dir, environment } = await repoOf(options, io);
+  const result = await duplicateProgram(dir, program, {
+    environment,
     name: options.name,
     into: options.into,
     requestId: options.requestId,
@@ -108,7 +119,8 @@ function connectionOptions(command: Command): Command {
     .option('--request-id <id>', 'makes the idempotency key (default: recorded on the first run, so a re-run resumes)')
     .option('--timeout <seconds>', 'stop waiting for an operation after this long (a re-run resumes it)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
-    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN');
+    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
+    .option('--env <name>', 'the environment of coursesync.yaml to duplicate in (required in a repo with environments; default COURSESYNC_ENV)');
 }
 
 /** Add `duplicate lesson|section|program`. */

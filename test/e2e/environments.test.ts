@@ -128,7 +128,17 @@ async function refusedBeforeAnyRequest(args: string[], extra: Record<string, str
 describe('environments: choosing one', () => {
   it('a command that needs a school and names no environment is a usage error listing them, for every such command', async () => {
     const dir = await writeRepo(repoFiles());
-    for (const args of [['plan', dir], ['apply', dir, '--yes'], ['state', 'list', '--dir', dir], ['auth', 'status', '--dir', dir]]) {
+    const commands = [
+      ['plan', dir],
+      ['apply', dir, '--yes'],
+      ['state', 'list', '--dir', dir],
+      ['state', 'rm', 'welcome', '--dir', dir],
+      ['auth', 'status', '--dir', dir],
+      ['import', 'les_1', '--key', 'welcome', '--dir', dir],
+      ['duplicate', 'lesson', 'intro/a/1-welcome.md', '--to', 'intro/b', '--dir', dir],
+      ['preview', dir, '--port', '0'],
+    ];
+    for (const args of commands) {
       const r = await refusedBeforeAnyRequest(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/this repo has 2 environments \(staging, production\) and none was named/);
@@ -227,6 +237,27 @@ describe('environments: staging, then production', () => {
     expect(promoted.code, promoted.stderr).toBe(0);
     expect(promoted.stdout).toMatch(/Apply complete: 1 updated/);
     expect((await lessonsOf(production, PRODUCTION_KEY)).get('Setting up your editor')!.body).toContain('Use VS Code');
+  });
+});
+
+describe('environments: state commands and import work per environment', () => {
+  it('state rm and import --key in production touch production\'s state only; plan there has nothing left to do', async () => {
+    const dir = await writeRepo(repoFiles());
+    expect((await runCli(['apply', dir, '--env', 'staging', '--yes'], env())).code).toBe(0);
+    expect((await runCli(['apply', dir, '--env', 'production', '--yes'], env())).code).toBe(0);
+    const stagingBefore = await readFile(join(dir, '.coursesync/env/staging/state.json'), 'utf8');
+    const id = (await lessonsOf(production, PRODUCTION_KEY)).get('Welcome')!.id;
+    const rm = await runCli(['state', 'rm', 'welcome', '--dir', dir, '--env', 'production'], env());
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(rm.stdout).toContain(`Removed welcome from the state (lesson ${id} in prd_start`);
+    const adopted = await runCli(['import', id, '--key', 'welcome', '--dir', dir, '--env', 'production'], env());
+    expect(adopted.code, adopted.stderr).toBe(0);
+    expect(adopted.stdout).toContain(`Adopted lesson ${id} "Welcome" as welcome`);
+    const plan = await runCli(['plan', dir, '--env', 'production'], env());
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/No changes\. 3 lessons unchanged\./);
+    expect(await readFile(join(dir, '.coursesync/env/staging/state.json'), 'utf8')).toBe(stagingBefore);
+    expect(JSON.parse(await readFile(join(dir, '.coursesync/env/production/state.json'), 'utf8'))).toMatchObject({ environment: 'production' });
   });
 });
 
