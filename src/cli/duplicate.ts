@@ -20,13 +20,6 @@ export interface DuplicateCommandOptions extends ConnectionFlags {
   env?: string;
 }
 
-/** The repo of a duplicate command and the environment it runs against (`--env`). */
-async function repoOf(options: DuplicateCommandOptions, io: CommandIo): Promise<{ dir: string; environment: string | undefined }> {
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const { chooseEnvironment } = await import('./environment.js');
-  const dir = await findRepoRoot(options.dir);
-  return { dir, environment: await chooseEnvironment(dir, options.env, io.env) };
-}
 
 function progressLine(io: CommandIo): (text: string | null) => void {
   const tty = io.stderr.isTTY === true;
@@ -43,7 +36,8 @@ export async function runDuplicateLessons(kind: 'lesson' | 'section', source: st
   const { duplicateLessons } = await import('../clone/duplicate-lessons.js');
   const show = progressLine(io);
   const pending = new Map<string, number>();
-  const { dir, environment } = await repoOf(options, io);
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
   const result = await duplicateLessons(dir, { kind, arg: source }, {
     environment,
     to: options.to,
@@ -87,7 +81,8 @@ export async function runDuplicateLessons(kind: 'lesson' | 'section', source: st
 export async function runDuplicateProgram(program: string, options: DuplicateCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { duplicateProgram } = await import('../clone/duplicate-program.js');
   const show = progressLine(io);
-  const { dir, environment } = await repoOf(options, io);
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
   const result = await duplicateProgram(dir, program, {
     environment,
     name: options.name,

@@ -13,6 +13,13 @@ export function addEnvOption(command: Command): Command {
   return command.option('--env <name>', 'the environment of coursesync.yaml to use (required in a repo with environments; default COURSESYNC_ENV)');
 }
 
+/** The repo found from `--dir` (or the current folder) and the environment a command runs against in it. */
+export async function repoAndEnvironment(dir: string | undefined, flag: string | undefined, env: NodeJS.ProcessEnv): Promise<{ dir: string; environment: string | undefined }> {
+  const { findRepoRoot } = await import('../source/repo-root.js');
+  const root = await findRepoRoot(dir);
+  return { dir: root, environment: await chooseEnvironment(root, flag, env) };
+}
+
 /**
  * The environment named by `--env` or COURSESYNC_ENV for the repo at `dir`: undefined in a repo
  * without environments (and none named).

@@ -30,10 +30,8 @@ export async function pendingChangesFor(dir: string, keys: ReadonlySet<string>, 
 /** Run import; returns the exit code. */
 export async function runImport(ids: string[], options: ImportCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { importLessons } = await import('../clone/import-lessons.js');
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const dir = await findRepoRoot(options.dir);
-  const { chooseEnvironment } = await import('./environment.js');
-  const environment = await chooseEnvironment(dir, options.env, io.env);
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
   const result = await importLessons(dir, ids, {
     environment,
     into: options.into,

@@ -18,10 +18,8 @@ export interface StateCommandOptions {
 
 /** The repo and the environment whose state a command reads (`--env`, required in a repo with environments). */
 async function stateOf(options: StateCommandOptions, io: CommandIo): Promise<{ dir: string; environment: string | undefined }> {
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const { chooseEnvironment } = await import('./environment.js');
-  const dir = await findRepoRoot(options.dir);
-  return { dir, environment: await chooseEnvironment(dir, options.env, io.env) };
+  const { repoAndEnvironment } = await import('./environment.js');
+  return repoAndEnvironment(options.dir, options.env, io.env);
 }
 
 async function readState(options: StateCommandOptions, io: CommandIo): Promise<{ dir: string; state: StateData; exists: boolean }> {

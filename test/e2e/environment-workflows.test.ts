@@ -17,7 +17,7 @@ import { parse } from 'yaml';
 import { startEmulator, type RunningEmulator, type SeedInput } from '../../src/emulator/index.js';
 import { GH_CONTEXT, installGhShim } from './gh-shim.js';
 import { EXAMPLES, lesson, writeRepo } from './helpers.js';
-import { installPinnedCoursesync, runShellStep, type WorkflowStep } from './workflow-steps.js';
+import { installPinnedCoursesync, pushedOrigin, runShellStep, type WorkflowStep } from './workflow-steps.js';
 
 const run = promisify(execFile);
 const STAGING_KEY = 'tok_STAGING_wf_4d2e';
@@ -70,17 +70,8 @@ const files = (): Record<string, string> => ({
   'intro/a/2-tables.md': lesson('name: Tables\nlesson_type: text', '| key | meaning |\n|---|---|\n| `name` | shown |\n\n```yaml\nname: Intro\n```\n'),
 });
 
-async function origin(): Promise<{ origin: string; team: string }> {
-  const id = Math.random().toString(36).slice(2);
-  const origin = join(root, `origin-${id}.git`);
-  await git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
-  const team = await writeRepo(files(), join(root, `team-${id}`));
-  await git(team, 'init', '--quiet', '--initial-branch=main');
-  await git(team, 'add', '.');
-  await git(team, 'commit', '--quiet', '-m', 'The course');
-  await git(team, 'remote', 'add', 'origin', origin);
-  await git(team, 'push', '--quiet', 'origin', 'main');
-  return { origin, team };
+function origin(): Promise<{ origin: string; team: string }> {
+  return pushedOrigin(root, files(), git);
 }
 
 type Job = { needs?: string; environment?: string; steps: WorkflowStep[] };
