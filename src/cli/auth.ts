@@ -11,7 +11,6 @@ import { addSchoolOptions, processIo, readConfig, type CommandIo, type SchoolFla
 
 export interface AuthStatusOptions extends SchoolFlags {
   json?: boolean;
-  env?: string;
 }
 
 /** The answer of `auth status`, also its --json document (with format_version). */
@@ -38,8 +37,7 @@ export function register(program: Command): void {
     auth
       .command('status')
       .description('Which school, where the token comes from (never the token), and whether the school accepts it; exit 1 when not')
-      .option('--json', 'print the status as JSON')
-      .option('--env <name>', 'the environment of coursesync.yaml to check (required in a repo with environments; default COURSESYNC_ENV)'),
+      .option('--json', 'print the status as JSON'),
   ).action(async (options: AuthStatusOptions) => {
     process.exitCode = await runAuthStatus(options);
   });
@@ -47,14 +45,12 @@ export function register(program: Command): void {
 
 /** Run `auth status`; returns the exit code. */
 export async function runAuthStatus(options: AuthStatusOptions, io: CommandIo = processIo()): Promise<number> {
-  const { findRepoRoot } = await import('../source/repo-root.js');
   const { resolveBaseUrl, resolveToken, explainSchoolError } = await import('../school/connection.js');
   const { isCoursesyncError } = await import('../diagnostics/errors.js');
-  const dir = await findRepoRoot(options.dir);
-  const { chooseEnvironment } = await import('./environment.js');
+  const { repoAndEnvironment } = await import('./environment.js');
   const { effectiveConfig } = await import('../model/environments.js');
   const { tokenVariable } = await import('../school/connection.js');
-  const environment = await chooseEnvironment(dir, options.env, io.env);
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
   const declared = await readConfig(dir);
   const config = declared && effectiveConfig(declared, environment);
   const flags: ConnectionFlags = { baseUrl: options.baseUrl, tokenFile: options.tokenFile };

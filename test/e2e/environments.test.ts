@@ -137,6 +137,7 @@ describe('environments: choosing one', () => {
       ['import', 'les_1', '--key', 'welcome', '--dir', dir],
       ['duplicate', 'lesson', 'intro/a/1-welcome.md', '--to', 'intro/b', '--dir', dir],
       ['preview', dir, '--port', '0'],
+      ['members', 'list', '--dir', dir],
     ];
     for (const args of commands) {
       const r = await refusedBeforeAnyRequest(args);
@@ -149,6 +150,20 @@ describe('environments: choosing one', () => {
     expect(unknown.stderr).toMatch(/--env names the environment "prod", which coursesync.yaml does not declare \(declared: staging, production\)/);
     const fromVariable = await refusedBeforeAnyRequest(['plan', dir], { COURSESYNC_ENV: 'qa' });
     expect(fromVariable.stderr).toMatch(/COURSESYNC_ENV names the environment "qa"/);
+  });
+
+  it('the other school commands talk to the named environment\'s school with its token, and sections resolve its program id', async () => {
+    const dir = await writeRepo(repoFiles());
+    const before = staging.stats().requests;
+    const sections = await runCli(['sections', 'list', join(dir, 'intro'), '--dir', dir, '--env', 'production'], env());
+    expect(sections.code, sections.stderr).toBe(0);
+    expect(sections.stdout).toMatch(/prd_start\s.*Getting started/);
+    expect(sections.stdout).not.toContain('stg_');
+    expect(staging.stats().requests).toBe(before);
+    const status = await runCli(['auth', 'status', '--dir', dir, '--env', 'staging'], env());
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain('Environment: staging');
+    expect(status.stdout).toContain('Token:  the COURSESYNC_TOKEN_STAGING variable');
   });
 
   it('--env in a repo without environments is a usage error too', async () => {
