@@ -255,6 +255,27 @@ describe('environments: staging, then production', () => {
   });
 });
 
+describe('environments: each school on its own', () => {
+  it('staging\'s learner page shows the lesson; drift in production is production\'s alone', async () => {
+    const dir = await writeRepo(repoFiles());
+    expect((await runCli(['apply', dir, '--env', 'staging', '--yes'], env())).code).toBe(0);
+    expect((await runCli(['apply', dir, '--env', 'production', '--yes'], env())).code).toBe(0);
+    const narrowing = (await lessonsOf(staging, STAGING_KEY)).get('Narrowing')!;
+    const page = await (await fetch(`${staging.url.replace(/\/api\/v1$/, '')}/products/stg_intro/lessons/${narrowing.id}`)).text();
+    expect(page).toContain('<table>');
+    expect(page).toContain('narrows a union');
+
+    // Someone edits the lesson in production's school.
+    const live = (await lessonsOf(production, PRODUCTION_KEY)).get('Narrowing')!;
+    const edit = await fetch(`${production.url}/lessons/${live.id}`, { method: 'PATCH', headers: { authorization: `Bearer ${PRODUCTION_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Narrowing (edited in the school)' }) });
+    expect(edit.status).toBe(200);
+    const drifted = JSON.parse((await runCli(['plan', dir, '--env', 'production', '--refresh', '--json'], env())).stdout) as { changes: Array<{ action: string; key: string }> };
+    expect(drifted.changes.filter((c) => c.action === 'drift').map((c) => c.key)).toEqual(['narrowing']);
+    const clean = JSON.parse((await runCli(['plan', dir, '--env', 'staging', '--refresh', '--json'], env())).stdout) as { changes: unknown[]; environment: string };
+    expect(clean).toMatchObject({ changes: [], environment: 'staging' });
+  });
+});
+
 describe('environments: state commands and import work per environment', () => {
   it('state rm and import --key in production touch production\'s state only; plan there has nothing left to do', async () => {
     const dir = await writeRepo(repoFiles());
