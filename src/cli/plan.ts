@@ -72,16 +72,18 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   let dir = resolve(dirArg ?? '.');
   let folder = courseFolderName(dir);
   let plan: import('../plan/plan-schema.js').Plan;
+  // Named in a failure's comment too, when the environment was chosen before the failure.
+  let environment: string | undefined;
   try {
     dir = await findRepoRoot(dirArg);
     folder = courseFolderName(dir);
     const { chooseEnvironment } = await import('./environment.js');
-    const environment = await chooseEnvironment(dir, options.env, io.env);
+    environment = await chooseEnvironment(dir, options.env, io.env);
     const { env: _flag, ...flags } = options;
     plan = selectHtmlOnly((await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true })).plan, selection);
   } catch (e) {
     // The pull-request comment must say that the plan failed, not keep showing an old plan.
-    if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io).catch(() => undefined);
+    if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io, environment).catch(() => undefined);
     throw e;
   }
   const { colors } = await import('./terminal.js');
@@ -124,13 +126,14 @@ function courseFolderName(dir: string): string {
 }
 
 /** A failed plan as Markdown on stdout (and in the job summary), for the comment that replaces the last one. */
-async function writeFailureMarkdown(e: unknown, dir: string, folder: string, options: PlanCommandOptions, io: CommandIo): Promise<void> {
+async function writeFailureMarkdown(e: unknown, dir: string, folder: string, options: PlanCommandOptions, io: CommandIo, environment: string | undefined): Promise<void> {
   const { isCoursesyncError } = await import('../diagnostics/errors.js');
   const { renderFailureMarkdown } = await import('../plan/render-markdown.js');
   const known = isCoursesyncError(e);
   const text = renderFailureMarkdown({
     folder,
-    baseUrl: await baseUrlForHeader(dir, options, io.env),
+    baseUrl: await baseUrlForHeader(dir, options, io.env, environment),
+    environment,
     message: known ? e.message : 'internal error (a bug in coursesync, please report it); see the job log',
     hint: known ? e.hint : undefined,
     diagnostics: known ? e.diagnostics : [],
@@ -143,14 +146,16 @@ async function writeFailureMarkdown(e: unknown, dir: string, folder: string, opt
 }
 
 /** The school's base URL from the flags, the environment or coursesync.yaml read leniently (the repo may be what failed). */
-async function baseUrlForHeader(dir: string, options: PlanCommandOptions, env: NodeJS.ProcessEnv): Promise<string | null> {
+async function baseUrlForHeader(dir: string, options: PlanCommandOptions, env: NodeJS.ProcessEnv, environment: string | undefined): Promise<string | null> {
   const given = options.baseUrl ?? env.COURSESYNC_BASE_URL;
   if (given) return given;
   const { readFile } = await import('node:fs/promises');
   const { parse } = await import('yaml');
   try {
-    const config = parse(await readFile(join(dir, 'coursesync.yaml'), 'utf8')) as { school?: { base_url?: unknown } } | null;
-    return typeof config?.school?.base_url === 'string' ? config.school.base_url : null;
+    type School = { school?: { base_url?: unknown } };
+    const config = parse(await readFile(join(dir, 'coursesync.yaml'), 'utf8')) as (School & { environments?: Record<string, School> }) | null;
+    const url = (environment === undefined ? undefined : config?.environments?.[environment]?.school?.base_url) ?? config?.school?.base_url;
+    return typeof url === 'string' ? url : null;
   } catch {
     return null;
   }

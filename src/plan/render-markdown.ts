@@ -170,6 +170,8 @@ export interface PlanFailure {
   folder: string;
   /** The school's base URL when known. */
   baseUrl: string | null;
+  /** The environment planned for, in a repo with environments. */
+  environment?: string | undefined;
   message: string;
   hint?: string;
   diagnostics: readonly Diagnostic[];
@@ -177,7 +179,7 @@ export interface PlanFailure {
 
 /** A failed plan as the pull-request comment (PURE). */
 export function renderFailureMarkdown(f: PlanFailure): string {
-  const out = [...header(f.folder, f.baseUrl), `**✖ The plan failed:** ${esc(f.message)}`, ''];
+  const out = [...header(f.folder, f.baseUrl, f.environment), `**✖ The plan failed:** ${esc(f.message)}`, ''];
   if (f.hint) out.push(`> ${esc(f.hint)}`, '');
   const sorted = sortDiagnostics([...f.diagnostics]);
   const errors = sorted.filter((d) => d.severity === 'error');

@@ -139,8 +139,8 @@ export function planWorkflow(template: string, envs: readonly WorkflowEnvironmen
       `npx --no coursesync plan --env ${env.name}${skip} --format markdown --detailed-exitcode >> plan.md`,
       'code=$?',
       'echo >> plan.md',
-      '# 0 = no changes, 2 = changes: both are a successful plan.',
-      'if [ "$code" -eq 1 ]; then worst=1; fi',
+      '# 0 = no changes, 2 = changes: both are a successful plan; anything else (an error, a usage error) fails the job.',
+      'if [ "$code" -ne 0 ] && [ "$code" -ne 2 ]; then worst=1; fi',
     );
   }
   lines.push('echo "exitcode=$worst" >> "$GITHUB_OUTPUT"', 'exit "$worst"');

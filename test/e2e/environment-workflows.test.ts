@@ -182,5 +182,14 @@ describe('the plan workflow of a repo with environments', () => {
     expect(comment!.body.match(/\*\*Plan: 1 to update, 1 unchanged\.\*\*/g)).toHaveLength(2);
     expect(comment!.body).toMatch(/Promotion check skipped.*not applied to staging first: `intro\/a\/1-welcome\.md` \(changed since staging applied it\)/);
     expect(comment!.body).not.toContain(GH_TOKEN);
+
+    // A pull request that breaks a lesson: the Plan step fails, and the comment says why for each environment.
+    await writeRepo({ 'intro/a/2-tables.md': '---\nname: Tables\nlesson_type: txt\n---\nBody.\n' }, team);
+    const broken = await runShellStep(steps.find((s) => s.name === 'Plan') as WorkflowStep & { run: string }, team, env, CONTEXT);
+    expect(broken.ok).toBe(false);
+    const plan = await readFile(join(team, 'plan.md'), 'utf8');
+    expect(plan.match(/\*\*✖ The plan failed:\*\*/g)).toHaveLength(2);
+    expect(plan).toMatch(/environment \*\*production\*\* on 127\.0\.0\.1:\d+\n\n\*\*✖ The plan failed:\*\*/);
+    expect(await readFile(outputs, 'utf8')).toMatch(/exitcode=1\n$/);
   });
 });

@@ -8,6 +8,7 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/cli/exit-codes.js';
 import { startEmulator, type RunningEmulator, type SeedInput } from '../../src/emulator/index.js';
 import { lesson, removeRepos, runCli, writeRepo } from './helpers.js';
 
@@ -141,12 +142,12 @@ describe('environments: choosing one', () => {
     ];
     for (const args of commands) {
       const r = await refusedBeforeAnyRequest(args);
-      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.code, args.join(' ')).toBe(ExitCode.Usage);
       expect(r.stderr).toMatch(/this repo has 2 environments \(staging, production\) and none was named/);
       expect(r.stderr).toMatch(/hint: name one with --env \(or COURSESYNC_ENV\), e\.g\. --env staging/);
     }
     const unknown = await refusedBeforeAnyRequest(['plan', dir, '--env', 'prod']);
-    expect(unknown.code).toBe(2);
+    expect(unknown.code).toBe(ExitCode.Usage);
     expect(unknown.stderr).toMatch(/--env names the environment "prod", which coursesync.yaml does not declare \(declared: staging, production\)/);
     const fromVariable = await refusedBeforeAnyRequest(['plan', dir], { COURSESYNC_ENV: 'qa' });
     expect(fromVariable.stderr).toMatch(/COURSESYNC_ENV names the environment "qa"/);
@@ -169,7 +170,7 @@ describe('environments: choosing one', () => {
   it('--env in a repo without environments is a usage error too', async () => {
     const dir = await writeRepo({ ...repoFiles(), 'coursesync.yaml': `school:\n  base_url: ${staging.url}\n  lesson_url: https://staging.academy.example/products/{program_id}/lessons/{lesson_id}\n`, 'intro/program.yaml': 'id: stg_intro\n', 'intro/a/section.yaml': 'id: stg_start\n' });
     const r = await refusedBeforeAnyRequest(['plan', dir, '--env', 'staging']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(ExitCode.Usage);
     expect(r.stderr).toMatch(/declares no environments/);
   });
 });
