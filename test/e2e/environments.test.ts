@@ -6,6 +6,7 @@
  * emulators); production refuses content staging has not applied.
  */
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
@@ -247,6 +248,12 @@ describe('environments: staging, then production', () => {
     expect(overridden.stdout).toMatch(/environment \*\*production\*\*/);
     expect(overridden.stdout).toMatch(/Promotion check skipped.*not applied to staging first: `intro\/a\/2-editor\.md` \(changed since staging applied it\)/);
 
+    const text = await runCli(['plan', dir, '--env', 'production', '--skip-promotion-check'], env());
+    expect(text.stdout.split('\n').slice(0, 2)).toEqual([
+      `Environment production: ${production.url}`,
+      'Promotion check skipped (--skip-promotion-check): 1 lesson was not applied to staging first: intro/a/2-editor.md (changed since staging applied it)',
+    ]);
+
     // Applied to staging, the same edit is promoted.
     expect((await runCli(['apply', dir, '--env', 'staging', '--yes'], env())).code).toBe(0);
     const promoted = await runCli(['apply', dir, '--env', 'production', '--yes'], env());
@@ -295,6 +302,20 @@ describe('environments: state commands and import work per environment', () => {
     expect(plan.stdout).toMatch(/No changes\. 3 lessons unchanged\./);
     expect(await readFile(join(dir, '.coursesync/env/staging/state.json'), 'utf8')).toBe(stagingBefore);
     expect(JSON.parse(await readFile(join(dir, '.coursesync/env/production/state.json'), 'utf8'))).toMatchObject({ environment: 'production' });
+  });
+});
+
+describe('environments: one lock per environment', () => {
+  it('an apply holding staging\'s lock does not stop production\'s, and stops staging\'s', async () => {
+    const dir = await writeRepo(repoFiles());
+    expect((await runCli(['apply', dir, '--env', 'staging', '--yes'], env())).code).toBe(0);
+    // A live process (this test's) holds staging's lock.
+    await writeFile(join(dir, '.coursesync/env/staging/state.lock'), JSON.stringify({ pid: process.pid, host: hostname(), started_at: new Date().toISOString() }) + '\n');
+    const other = await runCli(['apply', dir, '--env', 'production', '--yes'], env());
+    expect(other.code, other.stderr).toBe(0);
+    const locked = await runCli(['apply', dir, '--env', 'staging', '--yes'], env());
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toMatch(/the state is locked by pid \d+ .*env\/staging\/state\.lock/);
   });
 });
 
