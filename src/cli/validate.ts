@@ -27,7 +27,7 @@ export function register(program: Command): void {
     .argument('[dir]', 'folder of the course repo (default: found from the current folder upward)')
     .option('--json', 'print the diagnostics and counts as JSON (same as --format json)')
     .option('--format <format>', 'output format: text or json (versioned)', 'text')
-    .option('--env <name>', 'check the repo as this environment of coursesync.yaml sees it (default COURSESYNC_ENV; without one: the top-level settings, and ids for every environment)')
+    .option('--env <name>', 'check the repo as this environment of coursesync.yaml sees it (default COURSESYNC_ENV; without one: as each environment sees it)')
     .action(async (dir: string | undefined, options: ValidateOptions) => {
       process.exitCode = await runValidate(dir, options);
     });
@@ -50,8 +50,11 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
   // validate talks to no school: an environment is optional, but one named must exist.
   const named = options.env !== undefined || (io.env.COURSESYNC_ENV ?? '').trim() !== '';
   const environment = named ? await (await import('./environment.js')).chooseEnvironment(dir, options.env, io.env) : undefined;
-  const known = await knownFromState(dir, environment);
-  const [result, webhooks] = await Promise.all([loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env), known, environment }), checkWebhooksAt(dir)]);
+  // Without one, the repo is checked as each of its environments sees it (none: as it is).
+  const environments = environment !== undefined ? [environment] : await declaredEnvironments(dir);
+  const load = async (name: string | undefined) => loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env), known: await knownFromState(dir, name), environment: name });
+  const [results, webhooks] = await Promise.all([Promise.all((environments.length > 0 ? environments : [undefined]).map(load)), checkWebhooksAt(dir)]);
+  const result = mergeResults(results);
   // webhooks.yaml is optional; when present, validate checks it too ("parse and check everything").
   const diagnostics = sortDiagnostics([...result.diagnostics, ...(webhooks?.diagnostics ?? [])]);
   const valid = result.desired !== undefined && !hasErrors(webhooks?.diagnostics ?? []);
@@ -82,6 +85,34 @@ async function knownFromState(dir: string, environment: string | undefined): Pro
   } catch {
     return undefined;
   }
+}
+
+/** The environments coursesync.yaml declares, read leniently (a broken file is reported by the compile). */
+async function declaredEnvironments(dir: string): Promise<string[]> {
+  const { readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { parse } = await import('yaml');
+  try {
+    const config = parse(await readFile(join(dir, 'coursesync.yaml'), 'utf8')) as { environments?: unknown } | null;
+    const envs = config?.environments;
+    return typeof envs === 'object' && envs !== null && !Array.isArray(envs) ? Object.keys(envs) : [];
+  } catch {
+    return [];
+  }
+}
+
+type LoadResult = Awaited<ReturnType<typeof import('../source/load-course.js').loadCourse>>;
+
+/** The compiles of several environments as one: every distinct diagnostic once, valid when all are. */
+function mergeResults(results: LoadResult[]): LoadResult {
+  const first = results[0]!;
+  if (results.length === 1) return first;
+  const seen = new Set<string>();
+  const diagnostics = results.flatMap((r) => r.diagnostics).filter((d) => {
+    const id = JSON.stringify([d.file, d.line, d.column, d.code, d.message]);
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
+  return { ...first, diagnostics, ...(results.every((r) => r.desired) ? {} : { desired: undefined }) };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -152,6 +152,11 @@ describe('environments: choosing one', () => {
     expect(unknown.stderr).toMatch(/--env names the environment "prod", which coursesync.yaml does not declare \(declared: staging, production\)/);
     const fromVariable = await refusedBeforeAnyRequest(['plan', dir], { COURSESYNC_ENV: 'qa' });
     expect(fromVariable.stderr).toMatch(/COURSESYNC_ENV names the environment "qa"/);
+    // validate talks to no school: it needs no environment, and checks the ids of all of them.
+    const valid = await runCli(['validate', dir], env());
+    expect(valid.code, valid.stderr).toBe(0);
+    expect(valid.stdout).toBe('1 program, 2 sections, 3 lessons: valid\n');
+    expect((await runCli(['validate', dir, '--env', 'prod'], env())).code).toBe(ExitCode.Usage);
   });
 
   it('the other school commands talk to the named environment\'s school with its token, and sections resolve its program id', async () => {
