@@ -139,7 +139,7 @@ async function findUnpublishedAssets(plan: Plan, desired: DesiredState): Promise
  * it completed, for the environments promoted from it (docs/environments.md#promotion).
  */
 async function recordContent(store: StateStore, dir: string, desired: DesiredState): Promise<void> {
-  if (store.environment === undefined || !store.existed && store.data.serial === 0) return;
+  if (store.environment === undefined || (!store.existed && store.data.serial === 0)) return;
   const content = contentOf(desired);
   // The commit that first applied this content: an apply with nothing new writes nothing.
   if (store.data.content?.digest === content.digest) return;
