@@ -18,6 +18,7 @@ export interface DuplicateCommandOptions extends ConnectionFlags {
   concurrency?: string;
   timeout?: string;
   yes?: boolean;
+  env?: string;
 }
 
 /**
@@ -47,8 +48,10 @@ export async function runDuplicateLessons(kind: 'lesson' | 'section', source: st
   const { duplicateLessons } = await import('../clone/duplicate-lessons.js');
   const show = progressLine(io);
   const pending = new Map<string, number>();
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const result = await duplicateLessons(await findRepoRoot(options.dir), { kind, arg: source }, {
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
+  const result = await duplicateLessons(dir, { kind, arg: source }, {
+    environment,
     to: options.to,
     name: options.name,
     position: positiveInt('--position', options.position),
@@ -91,8 +94,10 @@ export async function runDuplicateProgram(program: string, options: DuplicateCom
   if (!(await confirmCopy(`Copy the program ${program}${options.name ? ` as "${options.name}"` : ''}?`, options, io))) return ExitCode.Cancelled;
   const { duplicateProgram } = await import('../clone/duplicate-program.js');
   const show = progressLine(io);
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const result = await duplicateProgram(await findRepoRoot(options.dir), program, {
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
+  const result = await duplicateProgram(dir, program, {
+    environment,
     name: options.name,
     into: options.into,
     requestId: options.requestId,
@@ -123,7 +128,8 @@ function connectionOptions(command: Command): Command {
     .option('--request-id <id>', 'makes the idempotency key (default: recorded on the first run, so a re-run resumes)')
     .option('--timeout <seconds>', 'stop waiting for an operation after this long (a re-run resumes it)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
-    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN');
+    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
+    .option('--env <name>', 'the environment of coursesync.yaml to duplicate in (required in a repo with environments; default COURSESYNC_ENV)');
 }
 
 /** Add `duplicate lesson|section|program`. */

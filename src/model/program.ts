@@ -1,12 +1,13 @@
 /** program.yaml: marks a folder as a program (docs/course-repo.md). Source of schema/program.schema.json. */
 import { z } from 'zod';
 import { schoolId } from '../school-api/school-rules.js';
+import { idPerEnvironment } from './environments.js';
 import { LessonDefaultsSchema } from './lesson.js';
 import { VarsSchema } from './config.js';
 
 export const ProgramFileSchema = z
   .strictObject({
-    id: schoolId().describe('The program id in the school (required).'),
+    id: idPerEnvironment('program').describe('The program id in the school (required), or one per environment (e.g. {staging: prog_a, production: prog_b}).'),
     name: z.string().describe('Informational: the program name, for people reading the repo.').optional(),
     lesson_defaults: LessonDefaultsSchema.optional(),
     vars: VarsSchema.describe('Variables of this program: they override those of coursesync.yaml with the same name.').optional(),

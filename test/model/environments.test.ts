@@ -1,0 +1,98 @@
+/**
+ * Environments resolved into one configuration, and checked where a schema cannot see
+ * (src/model/environments.ts), and ids per environment compiled from real files (loadCourse):
+ * the chosen environment's id, a map that misses or adds an environment reported at its line.
+ */
+import { describe, expect, it } from 'vitest';
+import { effectiveConfig, environmentProblems, idIn } from '../../src/model/environments.js';
+import { CourseConfigSchema } from '../../src/model/config.js';
+import { loadCourse } from '../../src/source/load-course.js';
+import { lesson, removeRepos, writeRepo } from '../e2e/helpers.js';
+import { afterAll } from 'vitest';
+
+afterAll(removeRepos);
+
+const config = CourseConfigSchema.parse({
+  school: { base_url: 'https://school.example/api/v1', timeout_ms: 20000 },
+  assets: { base_url: 'https://cdn.example/all/' },
+  vars: { school_name: 'Academy', year: 2026, support: 'help@example.com' },
+  environments: {
+    staging: { school: { base_url: 'https://staging.example/api/v1' }, token_env: 'TOKEN_STAGING', vars: { school_name: 'Staging Academy' } },
+    production: { token_env: 'TOKEN_PRODUCTION', promote_from: 'staging' },
+  },
+});
+
+describe('effectiveConfig', () => {
+  it('lays the environment\'s school, assets and vars over the top-level ones, field by field', () => {
+    const staging = effectiveConfig(config, 'staging');
+    expect(staging.school).toEqual({ base_url: 'https://staging.example/api/v1', timeout_ms: 20000 });
+    expect(staging.assets).toEqual({ base_url: 'https://cdn.example/all/' });
+    expect(staging.vars).toEqual({ school_name: 'Staging Academy', year: 2026, support: 'help@example.com' });
+    const production = effectiveConfig(config, 'production');
+    expect(production.school).toEqual(config.school);
+    expect(production.vars).toEqual(config.vars);
+    // Without an environment, the file as it is.
+    expect(effectiveConfig(config, undefined)).toBe(config);
+  });
+});
+
+describe('environmentProblems', () => {
+  it('a promote_from that names no environment, itself, or a cycle; two environments on one token variable', () => {
+    const bad = CourseConfigSchema.parse({
+      environments: {
+        a: { promote_from: 'b', token_env: 'T_A' },
+        b: { promote_from: 'a', token_env: 'T_B' },
+        c: { promote_from: 'c', token_env: 'T_C' },
+        d: { promote_from: 'nope', token_env: 'T_A' },
+      },
+    });
+    expect(environmentProblems(bad).map(([path, message]) => `${path.join('.')}: ${message}`)).toEqual([
+      'environments.a.promote_from: promote_from makes a cycle (a ← b ← a)',
+      'environments.b.promote_from: promote_from makes a cycle (b ← a ← b)',
+      'environments.c.promote_from: environment c cannot be promoted from itself',
+      'environments.d.promote_from: promote_from names "nope", which is not an environment (declared: a, b, c, d)',
+      'environments.d.token_env: environments a and d both read their token from T_A: give each school its own token_env',
+    ]);
+    expect(environmentProblems(config)).toEqual([]);
+  });
+
+  it('idIn: one id, or the chosen environment\'s entry', () => {
+    expect(idIn('prog_a', 'staging', ['staging'])).toBe('prog_a');
+    expect(idIn({ staging: 'a', production: 'b' }, 'production', ['staging', 'production'])).toBe('b');
+    expect(idIn({ staging: 'a', production: 'b' }, undefined, ['production', 'staging'])).toBe('b');
+  });
+});
+
+describe('ids per environment in program.yaml and section.yaml', () => {
+  const base = {
+    'coursesync.yaml': 'environments:\n  staging: { token_env: T_STAGING }\n  production: { token_env: T_PRODUCTION }\n',
+    'intro/program.yaml': 'id:\n  staging: stg_intro\n  production: prd_intro\n',
+    'intro/a/section.yaml': 'id: { staging: stg_a, production: prd_a }\n',
+    'intro/a/1-welcome.md': lesson('name: Welcome\nlesson_type: text', 'Hello.'),
+  };
+
+  it('compile to the chosen environment\'s ids, and keep every environment\'s program id', async () => {
+    const dir = await writeRepo(base);
+    const result = await loadCourse(dir, { environment: 'production' });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.desired!.environment).toBe('production');
+    expect(result.desired!.programs[0]).toMatchObject({ id: 'prd_intro', ids: { staging: 'stg_intro', production: 'prd_intro' } });
+    expect(result.desired!.programs[0]!.sections[0]!.ref).toEqual({ id: 'prd_a' });
+  });
+
+  it('a map that misses an environment or names an unknown one, or a map without environments: errors at their lines', async () => {
+    const dir = await writeRepo({ ...base, 'intro/program.yaml': 'id:\n  staging: stg_intro\n  prod: prd_intro\n' });
+    const result = await loadCourse(dir, { environment: 'staging' });
+    expect(result.desired).toBeUndefined();
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
+      'intro/program.yaml:2:3 program/invalid-field id has no entry for environment production',
+      'intro/program.yaml:3:3 program/invalid-field "prod" is not an environment (declared: staging, production)',
+    ]);
+    const plain = await writeRepo({ ...base, 'coursesync.yaml': 'removed_lessons: keep\n' });
+    const without = await loadCourse(plain);
+    expect(without.diagnostics.map((d) => `${d.file}:${d.line} ${d.message}`)).toEqual([
+      'intro/a/section.yaml:1 id is given per environment, but coursesync.yaml declares no environments',
+      'intro/program.yaml:2 id is given per environment, but coursesync.yaml declares no environments',
+    ]);
+  });
+});
