@@ -32,6 +32,9 @@ async function confirmCopy(question: string, options: DuplicateCommandOptions, i
   return false;
 }
 
+/** ` in the school of the environment NAME`, for a question asked in a repo with environments. */
+const inEnvironment = (environment: string | undefined) => (environment === undefined ? '' : ` in the school of the environment ${environment}`);
+
 function progressLine(io: CommandIo): (text: string | null) => void {
   const tty = io.stderr.isTTY === true;
   return (text) => {
@@ -44,12 +47,13 @@ function progressLine(io: CommandIo): (text: string | null) => void {
 export async function runDuplicateLessons(kind: 'lesson' | 'section', source: string, options: DuplicateCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
   if (options.to === undefined) throw failure('cli/missing-option', { what: 'say where the copy goes: --to <section folder|section id>', example: `coursesync duplicate ${kind} ${source} --to my-program/02-next` });
-  if (!(await confirmCopy(`Copy ${kind === 'lesson' ? 'the lesson' : 'every lesson of the section'} ${source} into ${options.to}?`, options, io))) return ExitCode.Cancelled;
+  // A missing or unknown --env is a usage error, said before the question.
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
+  if (!(await confirmCopy(`Copy ${kind === 'lesson' ? 'the lesson' : 'every lesson of the section'} ${source} into ${options.to}${inEnvironment(environment)}?`, options, io))) return ExitCode.Cancelled;
   const { duplicateLessons } = await import('../clone/duplicate-lessons.js');
   const show = progressLine(io);
   const pending = new Map<string, number>();
-  const { repoAndEnvironment } = await import('./environment.js');
-  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
   const result = await duplicateLessons(dir, { kind, arg: source }, {
     environment,
     to: options.to,
@@ -91,11 +95,11 @@ export async function runDuplicateLessons(kind: 'lesson' | 'section', source: st
 
 /** `duplicate program`. */
 export async function runDuplicateProgram(program: string, options: DuplicateCommandOptions, io: CommandIo = processIo()): Promise<number> {
-  if (!(await confirmCopy(`Copy the program ${program}${options.name ? ` as "${options.name}"` : ''}?`, options, io))) return ExitCode.Cancelled;
-  const { duplicateProgram } = await import('../clone/duplicate-program.js');
-  const show = progressLine(io);
   const { repoAndEnvironment } = await import('./environment.js');
   const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
+  if (!(await confirmCopy(`Copy the program ${program}${options.name ? ` as "${options.name}"` : ''}${inEnvironment(environment)}?`, options, io))) return ExitCode.Cancelled;
+  const { duplicateProgram } = await import('../clone/duplicate-program.js');
+  const show = progressLine(io);
   const result = await duplicateProgram(dir, program, {
     environment,
     name: options.name,
