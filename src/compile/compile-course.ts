@@ -160,7 +160,7 @@ export function frameCourse(read: SourceTree, known?: KnownLessons, environment?
   const sections = compileSections(source, programs, counts, out, tocs, ids);
   const sectionOf = compileTocs(source, tocs, sections, counts, out);
   for (const lesson of source.lessons) {
-    if (!sectionOf.has(lesson.path) && !isPartial(lesson.path) && sections.get(dirOf(lesson.path))?.section) sectionOf.set(lesson.path, dirOf(lesson.path));
+    if (!sectionOf.has(lesson.path) && !isPartial(lesson.path) && sections.has(dirOf(lesson.path))) sectionOf.set(lesson.path, dirOf(lesson.path));
   }
   const depOf = depIndex(source, sectionOf);
   const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
