@@ -38,7 +38,7 @@ describe('apply --replace forgets nothing until the apply runs', () => {
 
     const refused = await runCli(['apply', '--replace', 'beta'], env, dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('Not run in a terminal, so nobody can confirm');
+    expect(refused.stderr).toContain('not run in a terminal, so nobody can confirm');
     expect(await stateText(dir)).toBe(before);
 
     const atTty = runInPty(['apply', dir, '--replace', 'beta'], env);
