@@ -28,6 +28,18 @@ function settingsOf(lesson: DesiredLesson): unknown {
   return fields;
 }
 
+/**
+ * What a lesson's own text is: with its build inputs, the file's bytes, the files it includes
+ * and the names of the vars it uses, never their values (an environment's vars differ by
+ * design, and a lesson known from the state and one compiled now give the same); without them
+ * (a lesson compiled with a diagnostic), its digest.
+ */
+function textOf(lesson: DesiredLesson): unknown {
+  const build = lesson.build;
+  if (!build) return lesson.digest;
+  return [build.file, build.includes?.map((i) => `${i.path}\0${i.digest}`) ?? [], build.vars?.map((v) => v.name) ?? []];
+}
+
 /** The content of every lesson of `desired`. */
 export function contentOf(desired: DesiredState): AppliedContent {
   const lessons: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -35,7 +47,7 @@ export function contentOf(desired: DesiredState): AppliedContent {
     for (const section of program.sections) {
       section.lessons.forEach((l, i) => {
         const deps = l.build?.deps.map((d) => `${d.path}\0${d.digest}`) ?? [];
-        lessons[l.key] = sha(JSON.stringify([program.path, section.path, i, l.path, l.digest, deps, settingsOf(l), l.aliases])).slice(0, 16);
+        lessons[l.key] = sha(JSON.stringify([program.path, section.path, i, l.path, textOf(l), deps, settingsOf(l), l.aliases])).slice(0, 16);
       });
     }
   }

@@ -9,6 +9,9 @@ import { CourseConfigSchema } from '../../src/model/config.js';
 import { loadCourse } from '../../src/source/load-course.js';
 import { lesson, removeRepos, writeRepo } from '../e2e/helpers.js';
 import { afterAll } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { contentOf } from '../../src/plan/promotion.js';
 
 afterAll(removeRepos);
 
@@ -94,5 +97,44 @@ describe('ids per environment in program.yaml and section.yaml', () => {
       'intro/a/section.yaml:1 id is given per environment, but coursesync.yaml declares no environments',
       'intro/program.yaml:2 id is given per environment, but coursesync.yaml declares no environments',
     ]);
+  });
+});
+
+describe('vars per environment (include\'s vars, laid over by environments.<name>.vars)', () => {
+  const files = {
+    'coursesync.yaml': [
+      'vars: { school_name: Academy, support: help@example.com }',
+      'environments:',
+      '  staging: { token_env: T_STAGING, vars: { school_name: Staging Academy } }',
+      '  production: { token_env: T_PRODUCTION, promote_from: staging }',
+      '',
+    ].join('\n'),
+    'intro/program.yaml': 'id: prog_intro\n',
+    'intro/a/section.yaml': 'id: sec_a\n',
+    'intro/a/1-welcome.md': lesson('name: Welcome to {{ vars.school_name }}\nlesson_type: text', 'Write to {{ vars.support }} if **{{ vars.school_name }}** is not what you expected.\n\n| week | topic |\n|---|---|\n| 1 | basics |'),
+  };
+
+  it('each environment sees its vars; what it applies is the same content for promotion, and an edit of the file is not', async () => {
+    const dir = await writeRepo(files);
+    const staging = await loadCourse(dir, { environment: 'staging' });
+    const production = await loadCourse(dir, { environment: 'production' });
+    expect([...staging.diagnostics, ...production.diagnostics]).toEqual([]);
+    const fields = (r: typeof staging) => r.desired!.programs[0]!.sections[0]!.lessons[0]!.fields;
+    expect(fields(staging).name).toBe('Welcome to Staging Academy');
+    expect(fields(staging).body).toContain('help@example.com</a> if <strong>Staging Academy</strong>');
+    expect(fields(production).name).toBe('Welcome to Academy');
+    // Vars differ by design between schools: promotion compares what the author wrote.
+    expect(contentOf(production.desired!)).toEqual(contentOf(staging.desired!));
+    await writeFile(join(dir, 'intro/a/1-welcome.md'), files['intro/a/1-welcome.md'].replace('basics', 'the basics'));
+    const edited = await loadCourse(dir, { environment: 'production' });
+    expect(contentOf(edited.desired!).lessons).not.toEqual(contentOf(staging.desired!).lessons);
+  });
+
+  it('an environment\'s var name follows the rules of the top-level vars', async () => {
+    const dir = await writeRepo({ ...files, 'coursesync.yaml': files['coursesync.yaml'].replace('vars: { school_name: Staging Academy }', "vars: { 'school name': Staging Academy }") });
+    const result = await loadCourse(dir, { environment: 'staging' });
+    expect(result.desired).toBeUndefined();
+    expect(result.diagnostics[0]).toMatchObject({ file: 'coursesync.yaml', line: 3, code: 'config/invalid-field' });
+    expect(result.diagnostics[0]!.message).toContain('environments.staging.vars.school name');
   });
 });
