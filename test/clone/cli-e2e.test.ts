@@ -52,7 +52,7 @@ describe('coursesync duplicate asks first (built CLI)', () => {
     const before = copies();
     const refused = await runCli(['duplicate', 'lesson', join(dir, 'p/s/01-one.md'), '--to', join(dir, 'p/t'), '--dir', dir], env);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`Not run in a terminal, so nobody can confirm: Copy the lesson ${join(dir, 'p/s/01-one.md')} into ${join(dir, 'p/t')}.`);
+    expect(refused.stderr).toContain(`not run in a terminal, so nobody can confirm: Copy the lesson ${join(dir, 'p/s/01-one.md')} into ${join(dir, 'p/t')}\n`);
     expect(refused.stderr).toMatch(/hint: .*--yes/);
     const atTty = runInPty(['duplicate', 'lesson', join(dir, 'p/s/01-one.md'), '--to', join(dir, 'p/t'), '--dir', dir], env);
     await atTty.waitFor(/\[y\/N\] /);
