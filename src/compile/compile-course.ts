@@ -158,7 +158,7 @@ export function frameCourse(read: SourceTree, known?: KnownLessons, environment?
   const tocs = new Map<string, TocProgram>();
   const programs = compilePrograms(source, counts, out, tocs, ids);
   const sections = compileSections(source, programs, counts, out, tocs, ids);
-  const sectionOf = compileTocs(source, tocs, sections, counts, out);
+  const sectionOf = compileTocs(source, tocs, sections, counts, out, ids);
   for (const lesson of source.lessons) {
     if (!sectionOf.has(lesson.path) && !isPartial(lesson.path) && sections.has(dirOf(lesson.path))) sectionOf.set(lesson.path, dirOf(lesson.path));
   }
@@ -432,19 +432,22 @@ interface IdContext {
  * its entry in a map by environment. A map must name exactly the declared environments (a
  * missing one would leave that school without the folder; an unknown one is a typo).
  */
-function idOfEnvironment(id: IdPerEnvironment, env: IdContext, file: string, yaml: ParsedYaml, kind: 'program' | 'section', out: Diagnostic[]): string | undefined {
+function idOfEnvironment(id: IdPerEnvironment, env: IdContext, file: string, yaml: ParsedYaml, kind: 'program' | 'section', out: Diagnostic[], at: string[] = ['id']): string | undefined {
   if (typeof id === 'string') return id;
-  const code = kind === 'program' ? 'program/invalid-field' : 'section/invalid-field';
+  // A program.yaml's sections: map (a book's chapter → section id) is a program.yaml too.
+  const code = kind === 'program' || at[0] !== 'id' ? 'program/invalid-field' : 'section/invalid-field';
+  // `id`, or `the id of "Chapter"` for an entry of a book's sections: map.
+  const what = at.length === 1 ? at[0]! : `the id of "${at[at.length - 1]}"`;
   if (env.declared.length === 0) {
-    out.push(diag(code, file, yaml.placeOf(['id']), 'id is given per environment, but coursesync.yaml declares no environments', 'give one id, or declare the environments under `environments:` in coursesync.yaml'));
+    out.push(diag(code, file, yaml.placeOf(at), `${what} is given per environment, but coursesync.yaml declares no environments`, 'give one id, or declare the environments under `environments:` in coursesync.yaml'));
     return undefined;
   }
   const before = out.length;
   for (const name of Object.keys(id)) {
-    if (!env.declared.includes(name)) out.push(diag(code, file, yaml.placeOf(['id', name], 'key'), `"${name}" is not an environment (declared: ${env.declared.join(', ')})`, 'name each declared environment once'));
+    if (!env.declared.includes(name)) out.push(diag(code, file, yaml.placeOf([...at, name], 'key'), `"${name}" is not an environment (declared: ${env.declared.join(', ')})`, 'name each declared environment once'));
   }
   const missing = env.declared.filter((n) => !(n in id));
-  if (missing.length > 0) out.push(diag(code, file, yaml.placeOf(['id']), `id has no entry for environment${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`, `add \`${missing[0]}: <${kind} id>\` under id`));
+  if (missing.length > 0) out.push(diag(code, file, yaml.placeOf(at), `${what} has no entry for environment${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`, `add \`${missing[0]}: <${kind} id>\` under ${at[at.length - 1]}`));
   if (out.length > before) return undefined;
   return env.environment !== undefined ? id[env.environment] : id[env.declared[0]!];
 }
@@ -676,15 +679,15 @@ interface TocProgram {
   yaml: ParsedYaml;
   /** Repo path of the SUMMARY.md. */
   summary: string;
-  /** Chapter title → section id, from program.yaml `sections:`. */
-  ids: Record<string, string>;
+  /** Chapter title → section id (or one per environment), from program.yaml `sections:`. */
+  ids: Record<string, IdPerEnvironment>;
 }
 
 /**
  * The sections of every book: one per chapter of its SUMMARY.md, named like the chapter (or
  * mapped to an id), holding the chapter's files in order. Returns lesson file → section key.
  */
-function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, sections: Map<string, SectionEntry>, counts: CompileCounts, out: Diagnostic[]): Map<string, string> {
+function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, sections: Map<string, SectionEntry>, counts: CompileCounts, out: Diagnostic[], env: IdContext): Map<string, string> {
   const sectionOf = new Map<string, string>();
   const lessons = new Map(source.lessons.map((l) => [l.path, l]));
   for (const [dir, toc] of tocs) {
@@ -704,7 +707,9 @@ function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, 
         out.push(diag('toc/missing-file', summary.path, f.place, `no file ${f.path} in the repo`, near));
         return false;
       });
-      const id = toc.ids[chapter.title];
+      const given = toc.ids[chapter.title];
+      // An id map with an error is reported; the chapter still holds its files (none is said to be unlisted).
+      const id = given === undefined ? undefined : idOfEnvironment(given, env, toc.file, toc.yaml, 'section', out, ['sections', chapter.title]);
       const seen = titles.get(chapter.title);
       if (seen !== undefined && id === undefined) {
         out.push(diag('repo/duplicate-section', summary.path, chapter.place, `chapter "${chapter.title}" has the same title as the chapter at line ${seen}, so both would be one section`, 'give one of them another title, or map each to its section id under `sections:` in program.yaml'));

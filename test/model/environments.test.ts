@@ -138,3 +138,33 @@ describe('vars per environment (include\'s vars, laid over by environments.<name
     expect(result.diagnostics[0]!.message).toContain('environments.staging.vars.school name');
   });
 });
+
+describe('a book\'s sections: map per environment', () => {
+  const files = {
+    'coursesync.yaml': 'environments:\n  staging: { token_env: T_STAGING }\n  production: { token_env: T_PRODUCTION }\n',
+    'book/program.yaml': 'id: { staging: stg_book, production: prd_book }\ntoc: SUMMARY.md\nsections:\n  Getting Started: { staging: stg_start, production: prd_start }\n  Reference: sec_ref\n',
+    'book/SUMMARY.md': '# Summary\n\n- [Getting Started](start.md)\n    - [Installation](install.md)\n- [Reference](reference.md)\n',
+    'book/start.md': '# Getting Started\n\nThis book walks through **installing** the tools, then a first program.\n',
+    'book/install.md': '# Installation\n\nRun `rustup` and check the version:\n\n```sh\nrustc --version\n```\n',
+    'book/reference.md': '# Reference\n\n| keyword | meaning |\n|---|---|\n| `fn` | a function |\n',
+  };
+
+  it('a chapter mapped per environment is the chosen environment\'s section; one id serves both', async () => {
+    const dir = await writeRepo(files);
+    for (const [name, start, book] of [['staging', 'stg_start', 'stg_book'], ['production', 'prd_start', 'prd_book']] as const) {
+      const result = await loadCourse(dir, { environment: name });
+      expect(result.diagnostics).toEqual([]);
+      expect(result.desired!.programs[0]!.id).toBe(book);
+      expect(result.desired!.programs[0]!.sections.map((s) => [s.ref, s.lessons.length])).toEqual([[{ id: start }, 2], [{ id: 'sec_ref' }, 1]]);
+    }
+  });
+
+  it('a map that misses an environment is an error at its line, and the chapter\'s files are not called unlisted', async () => {
+    const dir = await writeRepo({ ...files, 'book/program.yaml': files['book/program.yaml'].replace('{ staging: stg_start, production: prd_start }', '{ staging: stg_start }') });
+    const result = await loadCourse(dir, { environment: 'staging' });
+    expect(result.desired).toBeUndefined();
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line} ${d.code} ${d.message}`)).toEqual([
+      'book/program.yaml:4 program/invalid-field the id of "Getting Started" has no entry for environment production',
+    ]);
+  });
+});
