@@ -31,6 +31,11 @@ import { recordBuilds } from './record-builds.js';
 import { checkReplaced, withoutKeys } from './replace-lessons.js';
 import { compilerId } from '../source/lesson-cache-file.js';
 import { DEFAULT_CONCURRENCY } from '../model/config.js';
+import { checkStateEnvironment } from '../state/check-environment.js';
+import { stampEnvironment } from '../state/stamp-environment.js';
+import { contentOf } from '../plan/promotion.js';
+import { headCommit } from '../source/git-commit.js';
+import { nullRecord } from '../model/state/schema.js';
 
 export interface ApplyCourseOptions extends ConnectionFlags {
   /** A saved plan (`apply plan.json`) and its file name; without it the plan is built now. */
@@ -58,6 +63,10 @@ export interface ApplyCourseOptions extends ConnectionFlags {
   acceptImpact?: boolean;
   /** Hold back the updates whose HTML alone changes (`skip`), or send only them (`only`). */
   htmlOnly?: HtmlOnlySelection;
+  /** The environment chosen with --env, in a repo with environments (docs/environments.md). */
+  environment?: string | undefined;
+  /** Apply content not applied to the environment this one is promoted from (said in the plan). */
+  skipPromotionCheck?: boolean;
 }
 
 export interface ApplyCourseResult {
@@ -145,6 +154,21 @@ function renamedFiles(desired: DesiredState, state: Readonly<StateData>): Array<
   return out;
 }
 
+/**
+ * Record what an environment applied (its content digests and the git commit) once an apply of
+ * it completed, for the environments promoted from it (docs/environments.md#promotion).
+ */
+async function recordContent(store: StateStore, dir: string, desired: DesiredState): Promise<void> {
+  if (store.environment === undefined || (!store.existed && store.data.serial === 0)) return;
+  const content = contentOf(desired);
+  // The commit that first applied this content: an apply with nothing new writes nothing.
+  if (store.data.content?.digest === content.digest) return;
+  const commit = await headCommit(dir);
+  await store.update((d) => {
+    d.content = { digest: content.digest, commit, lessons: nullRecord(content.lessons) };
+  });
+}
+
 /** Find a repo lesson by key, for filling in the entry of an interrupted create. */
 function lookupIn(desired: DesiredState): LessonLookup {
   return (key) => findRepoLesson(desired, key);
@@ -164,20 +188,24 @@ export async function applyCourse(dir: string, options: ApplyCourseOptions = {})
   if (options.savedPlan && options.replace?.length) {
     throw failure('apply/replace-with-plan', { key: options.replace[0]! });
   }
-  const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: notice });
-  const result = await applyLocked(dir, options, store, env, notice).finally(() => store.close());
+  const environment = options.environment;
+  const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: notice, environment });
+  const result = await applyLocked(dir, options, store, env, notice, environment).finally(() => store.close());
   // A journal left unfolded: state.json lacks this run's changes, and a workflow must not commit it.
   if (store.foldError) throw failure('state/fold-failed', { file: store.file, journal: store.journalFile, reason: store.foldError.message }, { cause: store.foldError });
   return result;
 }
 
 /** applyCourse with the state locked (the caller closes the store). */
-async function applyLocked(dir: string, options: ApplyCourseOptions, store: StateStore, env: NodeJS.ProcessEnv, notice: (message: string) => void): Promise<ApplyCourseResult> {
+async function applyLocked(dir: string, options: ApplyCourseOptions, store: StateStore, env: NodeJS.ProcessEnv, notice: (message: string) => void, environment: string | undefined): Promise<ApplyCourseResult> {
   // Compiled once, the state read once (the locked store's), the school resolved once: every
   // buildPlan below reuses them.
   // --refresh may send a drifted body back: every lesson is compiled to its HTML then.
-  const course = await compileRepo(dir, env, options.refresh ? undefined : store.data);
-  const connection = resolveConnection({ flags: options, config: course.desired.config, env });
+  // A state of another environment is refused before what it knows is reused, and before any request.
+  checkStateEnvironment(store.data, store.file, environment);
+  const course = await compileRepo(dir, env, options.refresh ? undefined : store.data, environment);
+  checkStateEnvironment(store.data, store.file, environment, course.desired);
+  const connection = resolveConnection({ flags: options, config: course.desired.config, env, environment });
   const baseUrl = connection.baseUrl;
   const client = options.client ?? createSchoolClient({ baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });
   const planOptions = {
@@ -188,10 +216,16 @@ async function applyLocked(dir: string, options: ApplyCourseOptions, store: Stat
     course,
     state: { state: store.data as StateData, exists: store.existed },
     school: { baseUrl, client },
+    environment,
+    skipPromotionCheck: options.skipPromotionCheck,
   };
   // A lesson to replace may be gone from the school: read live lessons only once it is forgotten.
   let built: BuiltPlan = await buildPlan(dir, options.replace?.length ? { ...planOptions, refresh: false } : planOptions);
   const concurrency = options.concurrency ?? built.desired.config.apply?.concurrency ?? DEFAULT_CONCURRENCY;
+  if (options.savedPlan && options.savedPlan.plan.environment !== environment) {
+    const made = options.savedPlan.plan.environment;
+    throw failure('apply/stale-plan', { file: options.savedPlan.file, why: `it was made for ${made === undefined ? 'no environment' : `the environment ${made}`}, not ${environment === undefined ? 'a repo without environments' : `the environment ${environment}`}` });
+  }
   if (options.savedPlan) {
     checkSavedPlan(options.savedPlan.plan, {
       file: options.savedPlan.file,
@@ -230,7 +264,7 @@ async function applyLocked(dir: string, options: ApplyCourseOptions, store: Stat
     const view = withoutKeys(store.data, options.replace!);
     notice(`${replaced.map((r) => `${r.key} (${r.id})`).join(', ')} ${replaced.length === 1 ? 'is' : 'are'} gone from the school: this apply creates ${replaced.length === 1 ? 'it' : 'them'} anew`);
     // A forgotten lesson is created anew from its HTML: compiled again without what the state knew of it.
-    if (!options.refresh) planOptions.course = await compileRepo(dir, env, view);
+    if (!options.refresh) planOptions.course = await compileRepo(dir, env, view, environment);
     built = await buildPlan(dir, { ...planOptions, state: { state: view, exists: store.existed } });
   } else if (resolvedCount > 0 || options.recreate?.length) {
     built = await buildPlan(dir, planOptions);
@@ -272,6 +306,7 @@ async function applyLocked(dir: string, options: ApplyCourseOptions, store: Stat
       // before the first apply still matches it.
       if (!store.existed && d.serial === 0) d.lineage = plan.state.lineage;
       d.base_url = baseUrl;
+      if (environment !== undefined) stampEnvironment(d, environment, built.desired);
       for (const { key } of replaced) delete d.lessons[key];
       for (const { key, path } of movedFiles) d.lessons[key] = { ...d.lessons[key]!, path };
       Object.assign(d.sections, built.resolvedSections);
@@ -289,6 +324,7 @@ async function applyLocked(dir: string, options: ApplyCourseOptions, store: Stat
   }
   if (calls === 0) {
     await recordBuilds(store, dir, built.desired, await compilerId(), new Set(built.pendingLinks.keys()));
+    if (plan.summary.uncertain === 0 && (options.htmlOnly ?? 'all') === 'all') await recordContent(store, dir, built.desired);
     return { ...base, result: null, cancelled: false, serial: store.data.serial, pendingLeft: 0 };
   }
 
@@ -326,5 +362,10 @@ async function applyLocked(dir: string, options: ApplyCourseOptions, store: Stat
   }
   // The lessons now as the repo says get their digests, so the next plan need not render them.
   if (!options.signal?.aborted) await recordBuilds(store, dir, last.desired, await compilerId(), new Set(last.pendingLinks.keys()));
+  // Only a complete apply is something another environment may be promoted from.
+  const complete = result.outcomes.every((o) => o.status === 'done') && !result.interrupted && !options.signal?.aborted;
+  if (complete && readBackError === null && Object.keys(store.data.pending).length === 0 && plan.summary.uncertain === 0 && (options.htmlOnly ?? 'all') === 'all') {
+    await recordContent(store, dir, last.desired);
+  }
   return { ...base, result, linkPlan, cancelled: false, readBack, readBackError, serial: store.data.serial, pendingLeft: Object.keys(store.data.pending).length };
 }

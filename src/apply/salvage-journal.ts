@@ -13,9 +13,10 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { LESSON_KEY_PATTERN } from '../model/lesson.js';
 import { uncertainCreateEntry } from '../plan/uncertain-create.js';
 import { applyRecord, checkReplayed, journalPath, parseJournal, salvageJournal, type SalvagedJournal } from '../state/journal.js';
+import { checkStateEnvironment } from '../state/check-environment.js';
 import { acquireStateLock, type AcquireLockOptions } from '../state/lock-state.js';
 import { NotRegularFileError, readRegularFile } from '../state/read-regular-file.js';
-import { STATE_DIR, type StateData } from '../model/state/schema.js';
+import { stateFolderOf, type StateData } from '../model/state/schema.js';
 import { parseStateText, removeStaleTempFiles, statePath, syncFolder, writeStateFile } from '../state/state-file.js';
 
 export interface SalvageResult {
@@ -67,17 +68,20 @@ function foldSalvaged(state: StateData, journal: SalvagedJournal, file: string, 
   return uncertain.sort();
 }
 
-/** Salvage the journal of the repo at `dir` (see the file header). */
+/** Salvage the journal of the repo at `dir`, of `options.environment`'s state in a repo with environments (see the file header). */
 export async function salvageStateJournal(dir: string, options: AcquireLockOptions = {}): Promise<SalvageResult> {
   const lock = await acquireStateLock(dir, options);
   try {
-    await removeStaleTempFiles(dir);
-    const file = journalPath(dir);
-    const stateFile = statePath(dir);
+    const environment = options.environment;
+    await removeStaleTempFiles(dir, environment);
+    const file = journalPath(dir, environment);
+    const stateFile = statePath(dir, environment);
     const text = await readOptional(file);
     const stateText = await readOptional(stateFile);
     if (stateText === null) throw failure('state/none', {});
     const state = parseStateText(stateText, stateFile);
+    // A state another environment wrote is refused before anything is folded into it.
+    checkStateEnvironment(state, stateFile, environment);
     const intact = text === null ? 'absent' : (() => {
       try {
         parseJournal(text, file);
@@ -90,10 +94,10 @@ export async function salvageStateJournal(dir: string, options: AcquireLockOptio
     const journal = salvageJournal(text);
     const uncertain = foldSalvaged(state, journal, file, stateFile);
     const folded = checkReplayed(state, file);
-    await writeStateFile(dir, folded);
+    await writeStateFile(dir, folded, environment);
     const keptAs = `${file}.damaged-${folded.serial}`;
     await rename(file, keptAs);
-    await syncFolder(join(dir, STATE_DIR));
+    await syncFolder(join(dir, stateFolderOf(environment)));
     return { salvaged: true, kept: journal.records.length, damaged: journal.damaged, uncertain, keptAs, serial: folded.serial };
   } finally {
     await lock.release();

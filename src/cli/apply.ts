@@ -31,6 +31,8 @@ export interface ApplyCommandOptions extends ConnectionFlags {
   forceUnlock?: boolean;
   acceptImpact?: boolean;
   json?: boolean;
+  env?: string;
+  skipPromotionCheck?: boolean;
 }
 
 /** Add the apply command. */
@@ -53,6 +55,8 @@ export function register(program: Command): void {
     .option('--json', 'print what was done as JSON on stdout (the plan and progress go to stderr)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
+    .option('--env <name>', 'the environment of coursesync.yaml to apply to (required in a repo with environments; default COURSESYNC_ENV)')
+    .option('--skip-promotion-check', 'apply even content not applied to the environment this one is promoted from (said in the plan)')
     .action(async (target: string | undefined, options: ApplyCommandOptions) => {
       process.exitCode = await runApply(target, options);
     });
@@ -79,9 +83,12 @@ export async function runApply(target: string | undefined, options: ApplyCommand
   }
   // A folder in place of the plan is the old way to name the repo: read as --dir.
   const dir = await findRepoRoot(savedPlan ? options.dir : repoFolder(target, options.dir));
+  const { chooseEnvironment } = await import('./environment.js');
+  const environment = await chooseEnvironment(dir, options.env, io.env);
 
   const { applyCourse, describeOutcome, summarizeApply } = await import('../apply/index.js');
   const { renderText, summaryLine } = await import('../plan/index.js');
+  const { environmentLines } = await import('../plan/render-text.js');
   const { isCall } = await import('../plan/plan-schema.js');
   const err = io.stderr;
   // With --json, stdout holds the one JSON document; what a person reads goes to stderr.
@@ -124,6 +131,8 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       forceUnlock: options.forceUnlock,
       acceptImpact: options.acceptImpact,
       htmlOnly: selection,
+      environment,
+      skipPromotionCheck: options.skipPromotionCheck === true,
       signal: controller.signal,
       env: io.env,
       onNotice: (m) => err.write(`coursesync: ${m}\n`),
@@ -182,6 +191,7 @@ export async function runApply(target: string | undefined, options: ApplyCommand
       throw uncertainError(result.plan.summary.uncertain);
     }
     const settled = result.settledDrift.length;
+    out.write(environmentLines(result.plan).join('\n'));
     out.write(
       `${summaryLine(result.plan.summary)}${result.plan.renames.length > 0 ? ` Recorded ${result.plan.renames.length} rename(s) in state.` : ''}` +
         (settled > 0 ? ` Nothing to send: recorded ${settled} drifted lesson${settled === 1 ? '' : 's'} as the school has ${settled === 1 ? 'it' : 'them'} (${result.settledDrift.join(', ')}).` : '') +

@@ -16,10 +16,12 @@ export interface AuthStatusOptions extends SchoolFlags {
 /** The answer of `auth status`, also its --json document (with format_version). */
 export interface AuthStatus {
   school: string;
+  /** The environment checked (`--env`), in a repo with environments. */
+  environment?: string;
   /** Which setting gave the school address. */
   school_from: '--base-url' | 'COURSESYNC_BASE_URL' | 'coursesync.yaml';
   /** Where the token came from: the variable, or the file given to --token-file; null when none. */
-  token_from: { env: 'COURSESYNC_TOKEN' } | { file: string } | null;
+  token_from: { env: string } | { file: string } | null;
   accepted: boolean;
   /** The request made and its answer (`GET /members answered 200`), or why none was made. */
   check: string;
@@ -43,17 +45,23 @@ export function register(program: Command): void {
 
 /** Run `auth status`; returns the exit code. */
 export async function runAuthStatus(options: AuthStatusOptions, io: CommandIo = processIo()): Promise<number> {
-  const { findRepoRoot } = await import('../source/repo-root.js');
   const { resolveBaseUrl, resolveToken, explainSchoolError } = await import('../school/connection.js');
   const { isCoursesyncError } = await import('../diagnostics/errors.js');
-  const config = await readConfig(await findRepoRoot(options.dir));
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { effectiveConfig } = await import('../model/environments.js');
+  const { tokenVariable } = await import('../school/connection.js');
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
+  const declared = await readConfig(dir);
+  const config = declared && effectiveConfig(declared, environment);
   const flags: ConnectionFlags = { baseUrl: options.baseUrl, tokenFile: options.tokenFile };
   // A school address that cannot be used is an error of its own (exit 1 with its hint).
-  const school = resolveBaseUrl({ flags, config, env: io.env });
+  const school = resolveBaseUrl({ flags, config, env: io.env, environment });
+  const variable = tokenVariable(config, environment);
   const status: AuthStatus = {
     school,
+    ...(environment === undefined ? {} : { environment }),
     school_from: options.baseUrl !== undefined ? '--base-url' : io.env.COURSESYNC_BASE_URL ? 'COURSESYNC_BASE_URL' : 'coursesync.yaml',
-    token_from: options.tokenFile !== undefined ? { file: options.tokenFile } : io.env.COURSESYNC_TOKEN?.trim() ? { env: 'COURSESYNC_TOKEN' } : null,
+    token_from: options.tokenFile !== undefined ? { file: options.tokenFile } : io.env[variable]?.trim() ? { env: variable } : null,
     accepted: false,
     check: 'no request made',
     problem: null,
@@ -65,7 +73,7 @@ export async function runAuthStatus(options: AuthStatusOptions, io: CommandIo = 
     status.hint = e.hint ?? null;
   };
   try {
-    const token = resolveToken({ flags, env: io.env });
+    const token = resolveToken({ flags, config, env: io.env, environment });
     const { createSchoolClient } = await import('../school/client.js');
     const { SchoolApiError } = await import('../school/errors.js');
     const client = createSchoolClient({
@@ -100,8 +108,9 @@ export async function runAuthStatus(options: AuthStatusOptions, io: CommandIo = 
   } else {
     const { colors } = await import('./terminal.js');
     const c = colors(io.stdout, io.env);
-    const from = status.token_from === null ? 'none (set COURSESYNC_TOKEN or pass --token-file)' : 'env' in status.token_from ? 'the COURSESYNC_TOKEN variable' : `the file ${status.token_from.file}`;
+    const from = status.token_from === null ? `none (set ${variable} or pass --token-file)` : 'env' in status.token_from ? `the ${status.token_from.env} variable` : `the file ${status.token_from.file}`;
     const lines = [
+      ...(environment === undefined ? [] : [`Environment: ${environment}`]),
       `School: ${status.school} (from ${status.school_from})`,
       `Token:  ${from}`,
       `Status: ${status.accepted ? c.green('✓ accepted') : c.red('✗ not accepted')} (${status.check})`,

@@ -18,6 +18,7 @@ export interface DuplicateCommandOptions extends ConnectionFlags {
   concurrency?: string;
   timeout?: string;
   yes?: boolean;
+  env?: string;
 }
 
 /**
@@ -31,6 +32,9 @@ async function confirmCopy(question: string, options: DuplicateCommandOptions, i
   return false;
 }
 
+/** ` in the school of the environment NAME`, for a question asked in a repo with environments. */
+const inEnvironment = (environment: string | undefined) => (environment === undefined ? '' : ` in the school of the environment ${environment}`);
+
 function progressLine(io: CommandIo): (text: string | null) => void {
   const tty = io.stderr.isTTY === true;
   return (text) => {
@@ -43,12 +47,15 @@ function progressLine(io: CommandIo): (text: string | null) => void {
 export async function runDuplicateLessons(kind: 'lesson' | 'section', source: string, options: DuplicateCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
   if (options.to === undefined) throw failure('cli/missing-option', { what: 'say where the copy goes: --to <section folder|section id>', example: `coursesync duplicate ${kind} ${source} --to my-program/02-next` });
-  if (!(await confirmCopy(`Copy ${kind === 'lesson' ? 'the lesson' : 'every lesson of the section'} ${source} into ${options.to}?`, options, io))) return ExitCode.Cancelled;
+  // A missing or unknown --env is a usage error, said before the question.
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
+  if (!(await confirmCopy(`Copy ${kind === 'lesson' ? 'the lesson' : 'every lesson of the section'} ${source} into ${options.to}${inEnvironment(environment)}?`, options, io))) return ExitCode.Cancelled;
   const { duplicateLessons } = await import('../clone/duplicate-lessons.js');
   const show = progressLine(io);
   const pending = new Map<string, number>();
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const result = await duplicateLessons(await findRepoRoot(options.dir), { kind, arg: source }, {
+  const result = await duplicateLessons(dir, { kind, arg: source }, {
+    environment,
     to: options.to,
     name: options.name,
     position: positiveInt('--position', options.position),
@@ -88,11 +95,13 @@ export async function runDuplicateLessons(kind: 'lesson' | 'section', source: st
 
 /** `duplicate program`. */
 export async function runDuplicateProgram(program: string, options: DuplicateCommandOptions, io: CommandIo = processIo()): Promise<number> {
-  if (!(await confirmCopy(`Copy the program ${program}${options.name ? ` as "${options.name}"` : ''}?`, options, io))) return ExitCode.Cancelled;
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
+  if (!(await confirmCopy(`Copy the program ${program}${options.name ? ` as "${options.name}"` : ''}${inEnvironment(environment)}?`, options, io))) return ExitCode.Cancelled;
   const { duplicateProgram } = await import('../clone/duplicate-program.js');
   const show = progressLine(io);
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const result = await duplicateProgram(await findRepoRoot(options.dir), program, {
+  const result = await duplicateProgram(dir, program, {
+    environment,
     name: options.name,
     into: options.into,
     requestId: options.requestId,
@@ -123,7 +132,8 @@ function connectionOptions(command: Command): Command {
     .option('--request-id <id>', 'makes the idempotency key (default: recorded on the first run, so a re-run resumes)')
     .option('--timeout <seconds>', 'stop waiting for an operation after this long (a re-run resumes it)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
-    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN');
+    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
+    .option('--env <name>', 'the environment of coursesync.yaml to duplicate in (required in a repo with environments; default COURSESYNC_ENV)');
 }
 
 /** Add `duplicate lesson|section|program`. */

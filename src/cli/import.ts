@@ -16,22 +16,24 @@ export interface ImportCommandOptions extends ConnectionFlags {
   writeFile?: boolean;
   dir?: string;
   json?: boolean;
+  env?: string;
 }
 
 /** Keys of `keys` that the repo's plan would still change, with the action. */
-export async function pendingChangesFor(dir: string, keys: ReadonlySet<string>, flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promise<Array<{ key: string; action: string }>> {
+export async function pendingChangesFor(dir: string, keys: ReadonlySet<string>, flags: ConnectionFlags, env: NodeJS.ProcessEnv, environment?: string): Promise<Array<{ key: string; action: string }>> {
   const { buildPlan } = await import('../sync/build-plan.js');
-  // What is left for these keys only: the section check belongs to plan and apply.
-  const { plan } = await buildPlan(dir, { baseUrl: flags.baseUrl, tokenFile: flags.tokenFile, env, verifySections: false });
+  // What is left for these keys only: the section check belongs to plan and apply (so does the promotion check).
+  const { plan } = await buildPlan(dir, { baseUrl: flags.baseUrl, tokenFile: flags.tokenFile, env, verifySections: false, environment, skipPromotionCheck: true });
   return plan.changes.filter((c) => keys.has(c.key) && c.action !== 'orphan').map((c) => ({ key: c.key, action: c.action }));
 }
 
 /** Run import; returns the exit code. */
 export async function runImport(ids: string[], options: ImportCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { importLessons } = await import('../clone/import-lessons.js');
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const dir = await findRepoRoot(options.dir);
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { dir, environment } = await repoAndEnvironment(options.dir, options.env, io.env);
   const result = await importLessons(dir, ids, {
+    environment,
     into: options.into,
     key: options.key,
     keepHtml: options.keepHtml,
@@ -42,7 +44,7 @@ export async function runImport(ids: string[], options: ImportCommandOptions, io
     onNotice: (m) => io.stderr.write(`coursesync: ${m}\n`),
   });
   const keys = new Set(result.lessons.map((l) => l.key));
-  const left = await pendingChangesFor(dir, keys, options, io.env);
+  const left = await pendingChangesFor(dir, keys, options, io.env, environment);
   if (options.json) {
     const { printDocument } = await import('./terminal.js');
     printDocument({ lessons: result.lessons, resolved_uncertain: result.resolvedUncertain, next_plan: left }, io.stdout);
@@ -86,6 +88,7 @@ export function register(program: Command): void {
     .option('--json', 'print the result as JSON')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
+    .option('--env <name>', 'the environment of coursesync.yaml to import from (required in a repo with environments; default COURSESYNC_ENV)')
     .action(async (ids: string[], options: ImportCommandOptions) => {
       process.exitCode = await runImport(ids, options);
     });

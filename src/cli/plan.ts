@@ -23,6 +23,8 @@ export interface PlanCommandOptions extends ConnectionFlags {
   htmlDiff?: boolean;
   skipHtmlOnly?: boolean;
   htmlOnly?: boolean;
+  env?: string;
+  skipPromotionCheck?: boolean;
 }
 
 /** `--skip-html-only` / `--html-only` (plan and apply) as a selection of the plan. */
@@ -49,6 +51,8 @@ export function register(program: Command): void {
     .option('--html-only', 'only the updates whose HTML alone changes (the rest stays in the next plan)')
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
+    .option('--env <name>', 'the environment of coursesync.yaml to plan for (required in a repo with environments; default COURSESYNC_ENV)')
+    .option('--skip-promotion-check', 'plan even content not applied to the environment this one is promoted from (said in the plan)')
     .action(async (dir: string | undefined, options: PlanCommandOptions & { dir?: string }) => {
       process.exitCode = await runPlan(repoFolder(dir, options.dir), options);
     });
@@ -67,13 +71,18 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   let dir = resolve(dirArg ?? '.');
   let folder = courseFolderName(dir);
   let plan: import('../plan/plan-schema.js').Plan;
+  // Named in a failure's comment too, when the environment was chosen before the failure.
+  let environment: string | undefined;
   try {
     dir = await findRepoRoot(dirArg);
     folder = courseFolderName(dir);
-    plan = selectHtmlOnly((await buildPlan(dir, { ...options, concurrency, env: io.env })).plan, selection);
+    const { chooseEnvironment } = await import('./environment.js');
+    environment = await chooseEnvironment(dir, options.env, io.env);
+    const { env: _flag, ...flags } = options;
+    plan = selectHtmlOnly((await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true })).plan, selection);
   } catch (e) {
     // The pull-request comment must say that the plan failed, not keep showing an old plan.
-    if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io).catch(() => undefined);
+    if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io, environment).catch(() => undefined);
     throw e;
   }
   const { colors } = await import('./terminal.js');
@@ -116,13 +125,14 @@ function courseFolderName(dir: string): string {
 }
 
 /** A failed plan as Markdown on stdout (and in the job summary), for the comment that replaces the last one. */
-async function writeFailureMarkdown(e: unknown, dir: string, folder: string, options: PlanCommandOptions, io: CommandIo): Promise<void> {
+async function writeFailureMarkdown(e: unknown, dir: string, folder: string, options: PlanCommandOptions, io: CommandIo, environment: string | undefined): Promise<void> {
   const { isCoursesyncError } = await import('../diagnostics/errors.js');
   const { renderFailureMarkdown } = await import('../plan/render-markdown.js');
   const known = isCoursesyncError(e);
   const text = renderFailureMarkdown({
     folder,
-    baseUrl: await baseUrlForHeader(dir, options, io.env),
+    baseUrl: await baseUrlForHeader(dir, options, io.env, environment),
+    environment,
     message: known ? e.message : 'internal error (a bug in coursesync, please report it); see the job log',
     hint: known ? e.hint : undefined,
     diagnostics: known ? e.diagnostics : [],
@@ -135,14 +145,16 @@ async function writeFailureMarkdown(e: unknown, dir: string, folder: string, opt
 }
 
 /** The school's base URL from the flags, the environment or coursesync.yaml read leniently (the repo may be what failed). */
-async function baseUrlForHeader(dir: string, options: PlanCommandOptions, env: NodeJS.ProcessEnv): Promise<string | null> {
+async function baseUrlForHeader(dir: string, options: PlanCommandOptions, env: NodeJS.ProcessEnv, environment: string | undefined): Promise<string | null> {
   const given = options.baseUrl ?? env.COURSESYNC_BASE_URL;
   if (given) return given;
   const { readFile } = await import('node:fs/promises');
   const { parse } = await import('yaml');
   try {
-    const config = parse(await readFile(join(dir, 'coursesync.yaml'), 'utf8')) as { school?: { base_url?: unknown } } | null;
-    return typeof config?.school?.base_url === 'string' ? config.school.base_url : null;
+    type School = { school?: { base_url?: unknown } };
+    const config = parse(await readFile(join(dir, 'coursesync.yaml'), 'utf8')) as (School & { environments?: Record<string, School> }) | null;
+    const url = (environment === undefined ? undefined : config?.environments?.[environment]?.school?.base_url) ?? config?.school?.base_url;
+    return typeof url === 'string' ? url : null;
   } catch {
     return null;
   }

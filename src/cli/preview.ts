@@ -11,6 +11,7 @@ import { addDirOptions, repoFolder } from './repo-folder.js';
 interface PreviewCommandOptions extends ConnectionFlags {
   port: string;
   refresh?: boolean;
+  env?: string;
 }
 
 /** Add the preview command. */
@@ -21,6 +22,7 @@ export function register(program: Command): void {
     .option('--refresh', "read the sections' drip delays, publication and order from the school (GET /sections only; needs a token)")
     .option('--base-url <url>', 'school API address (implies --refresh; overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN (implies --refresh)')
+    .option('--env <name>', 'the environment of coursesync.yaml to preview (required in a repo with environments; default COURSESYNC_ENV)')
     .action(async (dir: string | undefined, options: PreviewCommandOptions & { dir?: string }) => {
       process.exitCode = await runPreview(repoFolder(dir, options.dir), options);
     });
@@ -43,6 +45,8 @@ async function runPreview(dirArg: string | undefined, options: PreviewCommandOpt
   const { failure } = await import('../diagnostics/error-codes/index.js');
   const { findRepoRoot } = await import('../source/repo-root.js');
   const dir = await findRepoRoot(dirArg);
+  const { chooseEnvironment } = await import('./environment.js');
+  const environment = await chooseEnvironment(dir, options.env, process.env);
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw failure('cli/bad-port', { port: String(options.port) });
@@ -53,7 +57,7 @@ async function runPreview(dirArg: string | undefined, options: PreviewCommandOpt
   // Connection flags mean the school should be read: they imply --refresh.
   if (options.refresh || options.baseUrl !== undefined || options.tokenFile !== undefined) {
     const { createSectionReader } = await import('../preview/school-sections.js');
-    readSections = createSectionReader(options);
+    readSections = createSectionReader(options, process.env, environment);
   }
   let preview: Awaited<ReturnType<typeof startPreview>>;
   try {
@@ -61,6 +65,7 @@ async function runPreview(dirArg: string | undefined, options: PreviewCommandOpt
       dir: resolve(dir),
       port,
       readSections,
+      environment,
       ownOutputs: await ownOutputs(),
       onError: (e) => process.stderr.write(`coursesync: internal error in the preview (a bug in coursesync, please report it); still serving the last page\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`),
       onCompile: (c) =>

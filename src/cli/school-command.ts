@@ -32,14 +32,17 @@ export function processIo(): CommandIo {
 export interface SchoolFlags extends ConnectionFlags {
   /** Folder holding coursesync.yaml (default: the current folder). */
   dir?: string | undefined;
+  /** `--env`: the environment of coursesync.yaml (required in a repo with environments). */
+  env?: string | undefined;
 }
 
-/** Add --base-url, --token-file and (unless the command takes a repo folder) --dir. */
+/** Add --base-url, --token-file, --env and (unless the command takes a repo folder) --dir. */
 export function addSchoolOptions(command: Command, options: { dir?: boolean } = {}): Command {
   if (options.dir !== false) command.option('--dir <dir>', 'folder holding coursesync.yaml (default: found from the current folder upward)');
   return command
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
-    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN');
+    .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
+    .option('--env <name>', 'the environment of coursesync.yaml to talk to (required in a repo with environments; default COURSESYNC_ENV)');
 }
 
 /**
@@ -68,9 +71,12 @@ export async function readConfig(dir: string): Promise<CourseConfig | undefined>
  * waits between retries (429, 503, network errors) are told on stderr.
  */
 export async function openSchool(flags: SchoolFlags, io: CommandIo, extra: Pick<SchoolClientOptions, 'onResponse'> = {}): Promise<SchoolClient> {
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const config = await readConfig(await findRepoRoot(flags.dir));
-  const { baseUrl, token } = resolveConnection({ flags, config, env: io.env });
+  const { repoAndEnvironment } = await import('./environment.js');
+  const { effectiveConfig } = await import('../model/environments.js');
+  const { dir, environment } = await repoAndEnvironment(flags.dir, flags.env, io.env);
+  const declared = await readConfig(dir);
+  const config = declared && effectiveConfig(declared, environment);
+  const { baseUrl, token } = resolveConnection({ flags, config, env: io.env, environment });
   return createSchoolClient({
     baseUrl,
     token,

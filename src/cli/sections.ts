@@ -22,7 +22,7 @@ export async function runSectionsList(arg: string, options: SectionsListOptions,
   const { failure } = await import('../diagnostics/error-codes/index.js');
   const { resolveProgramId } = await import('../source/resolve-program-id.js');
   const { programFolderFiles } = await import('../model/program-folder.js');
-  const programId = await resolveProgramId(arg);
+  const programId = await resolveProgramId(arg, options.env ?? (io.env.COURSESYNC_ENV?.trim() || undefined));
   const client = await openSchool(options, io);
   const sections: Section[] = [];
   const query = options.group === undefined ? { product_id: programId } : { product_id: programId, section_group_id: options.group };

@@ -13,13 +13,37 @@ export interface StateCommandOptions {
   dir?: string;
   json?: boolean;
   forceUnlock?: boolean;
+  env?: string;
 }
 
-async function readState(dirArg: string | undefined): Promise<{ dir: string; state: StateData; exists: boolean }> {
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const { readStateFile } = await import('../state/state-file.js');
-  const dir = await findRepoRoot(dirArg);
-  return { dir, ...(await readStateFile(dir)) };
+/** The repo and the environment whose state a command reads (`--env`, required in a repo with environments). */
+async function stateOf(options: StateCommandOptions, io: CommandIo): Promise<{ dir: string; environment: string | undefined }> {
+  const { repoAndEnvironment } = await import('./environment.js');
+  return repoAndEnvironment(options.dir, options.env, io.env);
+}
+
+async function readState(options: StateCommandOptions, io: CommandIo): Promise<{ dir: string; state: StateData; exists: boolean }> {
+  const { readStateFile, statePath } = await import('../state/state-file.js');
+  const { checkStateEnvironment } = await import('../state/check-environment.js');
+  const { dir, environment } = await stateOf(options, io);
+  const loaded = await readStateFile(dir, { environment });
+  checkStateEnvironment(loaded.state, statePath(dir, environment), environment);
+  return { dir, ...loaded };
+}
+
+/** The state store of `state rm` and `state compact`, locked, of the chosen environment (and refused when it belongs to another). */
+async function lockedStore(options: StateCommandOptions, io: CommandIo) {
+  const { StateStore } = await import('../state/state-store.js');
+  const { checkStateEnvironment } = await import('../state/check-environment.js');
+  const { dir, environment } = await stateOf(options, io);
+  const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: (m) => io.stderr.write(`coursesync: ${m}\n`), environment });
+  try {
+    checkStateEnvironment(store.data, store.file, environment);
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  return { dir, environment, store };
 }
 
 /** `id`, or `uncertain` for a create whose outcome is unknown. */
@@ -27,7 +51,7 @@ const idText = (l: LessonState) => l.id ?? 'uncertain';
 
 /** `state list`: every tracked lesson, by key. */
 export async function runStateList(options: StateCommandOptions, io: CommandIo = processIo()): Promise<number> {
-  const { state, exists } = await readState(options.dir);
+  const { state, exists } = await readState(options, io);
   const rows = Object.entries(state.lessons)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, l]) => ({ key, ...l }));
@@ -63,7 +87,7 @@ async function unknownKey(state: StateData, key: string): Promise<never> {
 
 /** `state show KEY`: what the state holds for one lesson. */
 export async function runStateShow(key: string, options: StateCommandOptions, io: CommandIo = processIo()): Promise<number> {
-  const { state } = await readState(options.dir);
+  const { state } = await readState(options, io);
   const entry = state.lessons[key];
   if (!entry) return unknownKey(state, key);
   if (options.json) {
@@ -87,10 +111,7 @@ export async function runStateShow(key: string, options: StateCommandOptions, io
 /** `state rm KEY...`: forget lessons (locked, atomic; the school is not changed). */
 export async function runStateRm(keys: string[], options: StateCommandOptions, io: CommandIo = processIo()): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const { StateStore } = await import('../state/state-store.js');
-  const dir = await findRepoRoot(options.dir);
-  const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn: (m) => io.stderr.write(`coursesync: ${m}\n`) });
+  const { store } = await lockedStore(options, io);
   try {
     if (!store.existed) throw failure('state/none', {});
     for (const key of keys) if (!store.data.lessons[key]) await unknownKey(store.data, key);
@@ -121,15 +142,13 @@ export async function runStateRm(keys: string[], options: StateCommandOptions, i
  * it (StateStore.load); with no journal, nothing is written.
  */
 export async function runStateCompact(options: StateCommandOptions & { salvage?: boolean }, io: CommandIo = processIo()): Promise<number> {
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  const { StateStore } = await import('../state/state-store.js');
   const { journalPath } = await import('../state/journal.js');
   const { access } = await import('node:fs/promises');
-  const dir = await findRepoRoot(options.dir);
+  const { dir, environment } = await stateOf(options, io);
   const warn = (m: string) => io.stderr.write(`coursesync: ${m}\n`);
   if (options.salvage) {
     const { salvageStateJournal } = await import('../apply/salvage-journal.js');
-    const r = await salvageStateJournal(dir, { force: options.forceUnlock, warn });
+    const r = await salvageStateJournal(dir, { force: options.forceUnlock, warn, environment });
     if (r.salvaged) {
       io.stdout.write(`Salvaged the state journal: folded its ${r.kept} intact record(s) into the state (serial ${r.serial}); left out ${r.damaged.map((d) => `record ${d.record} (${d.problem})`).join(', ')}.\n`);
       if (r.uncertain.length > 0) io.stdout.write(`The journal left ${r.uncertain.length} create(s) pending, now recorded as uncertain: ${r.uncertain.join(', ')}. \`coursesync plan\` shows each with its two ways out.\n`);
@@ -138,8 +157,8 @@ export async function runStateCompact(options: StateCommandOptions & { salvage?:
     }
     // An intact journal (or none): nothing to salvage, folded as a plain compact.
   }
-  const had = await access(journalPath(dir)).then(() => true, () => false);
-  const store = await StateStore.load(dir, { lock: true, force: options.forceUnlock, warn });
+  const had = await access(journalPath(dir, environment)).then(() => true, () => false);
+  const { store } = await lockedStore(options, io);
   await store.close();
   if (store.foldError) {
     const { failure } = await import('../diagnostics/error-codes/index.js');
@@ -152,7 +171,10 @@ export async function runStateCompact(options: StateCommandOptions & { salvage?:
 /** Add `state list|show|rm|compact`. */
 export function register(program: Command): void {
   const state = program.command('state').description('What the state records: which school lesson each repo key is (list, show, rm, compact)');
-  const dirOption = (c: Command) => c.option('--dir <dir>', 'the course repo (default: found from the current folder upward)');
+  const dirOption = (c: Command) =>
+    c
+      .option('--dir <dir>', 'the course repo (default: found from the current folder upward)')
+      .option('--env <name>', 'the environment whose state to use (required in a repo with environments; default COURSESYNC_ENV)');
   dirOption(state.command('list').description('Every lesson the state tracks: key, id, section, position, file').option('--json', 'print JSON')).action(
     async (options: StateCommandOptions) => {
       process.exitCode = await runStateList(options);

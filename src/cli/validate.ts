@@ -17,6 +17,7 @@ import { addDirOptions, repoFolder } from './repo-folder.js';
 export interface ValidateOptions {
   format?: string | undefined;
   json?: boolean;
+  env?: string;
 }
 
 /** Add the validate command. */
@@ -25,6 +26,7 @@ export function register(program: Command): void {
     .description('Parse and check the course repo: every problem at once, as path:line:col')
     .option('--json', 'print the diagnostics and counts as JSON (same as --format json)')
     .option('--format <format>', 'output format: text or json (versioned; default: text)')
+    .option('--env <name>', 'check the repo as this environment of coursesync.yaml sees it (default COURSESYNC_ENV; without one: as each environment sees it)')
     .action(async (dir: string | undefined, options: ValidateOptions & { dir?: string }) => {
       process.exitCode = await runValidate(repoFolder(dir, options.dir), options);
     });
@@ -45,8 +47,14 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
   const { githubAnnotation } = await import('../diagnostics/github.js');
   const { checkWebhooksAt } = await import('../webhooks/read-webhooks-file.js');
   const { hasErrors, sortDiagnostics } = await import('../diagnostics/diagnostic.js');
-  const known = await knownFromState(dir);
-  const [result, webhooks] = await Promise.all([loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env), known }), checkWebhooksAt(dir)]);
+  // validate talks to no school: an environment is optional, but one named must exist.
+  const named = options.env !== undefined || (io.env.COURSESYNC_ENV ?? '').trim() !== '';
+  const environment = named ? await (await import('./environment.js')).chooseEnvironment(dir, options.env, io.env) : undefined;
+  // Without one, the repo is checked as each of its environments sees it (none: as it is).
+  const environments = environment !== undefined ? [environment] : await declaredEnvironments(dir);
+  const load = async (name: string | undefined) => loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env), known: await knownFromState(dir, name), environment: name });
+  const [results, webhooks] = await Promise.all([Promise.all((environments.length > 0 ? environments : [undefined]).map(load)), checkWebhooksAt(dir)]);
+  const result = mergeResults(results);
   // webhooks.yaml is optional; when present, validate checks it too ("parse and check everything").
   const diagnostics = sortDiagnostics([...result.diagnostics, ...(webhooks?.diagnostics ?? [])]);
   const valid = result.desired !== undefined && !hasErrors(webhooks?.diagnostics ?? []);
@@ -69,16 +77,44 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
 }
 
 /** What the state knows of lessons compiled clean by this compiler; nothing when there is no readable state (validate checks the repo, not the state). */
-async function knownFromState(dir: string): Promise<import('../compile/compile-course.js').KnownLessons | undefined> {
+async function knownFromState(dir: string, environment: string | undefined): Promise<import('../compile/compile-course.js').KnownLessons | undefined> {
   const { readStateFile } = await import('../state/state-file.js');
   const { knownLessonsOf } = await import('../compile/known-lessons.js');
   const { compilerId } = await import('../source/lesson-cache-file.js');
   try {
-    const { state, exists } = await readStateFile(dir);
+    const { state, exists } = await readStateFile(dir, { environment });
     return exists ? knownLessonsOf(state, await compilerId()) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The environments coursesync.yaml declares, read leniently (a broken file is reported by the compile). */
+async function declaredEnvironments(dir: string): Promise<string[]> {
+  const { readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { parse } = await import('yaml');
+  try {
+    const config = parse(await readFile(join(dir, 'coursesync.yaml'), 'utf8')) as { environments?: unknown } | null;
+    const envs = config?.environments;
+    return typeof envs === 'object' && envs !== null && !Array.isArray(envs) ? Object.keys(envs) : [];
+  } catch {
+    return [];
+  }
+}
+
+type LoadResult = Awaited<ReturnType<typeof import('../source/load-course.js').loadCourse>>;
+
+/** The compiles of several environments as one: every distinct diagnostic once, valid when all are. */
+function mergeResults(results: LoadResult[]): LoadResult {
+  const first = results[0]!;
+  if (results.length === 1) return first;
+  const seen = new Set<string>();
+  const diagnostics = results.flatMap((r) => r.diagnostics).filter((d) => {
+    const id = JSON.stringify([d.file, d.line, d.column, d.code, d.message]);
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
+  return { ...first, diagnostics, ...(results.every((r) => r.desired) ? {} : { desired: undefined }) };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

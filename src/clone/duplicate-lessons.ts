@@ -166,11 +166,11 @@ export async function duplicateLessons(dir: string, source: { kind: 'lesson' | '
       throw failure('duplicate/position-needs-folder', { sectionId: dest.sectionId });
     }
 
-    const journal = await readJournal(repo.dir);
+    const journal = await readJournal(repo.dir, repo.store.environment);
     const jobId = `${source.kind}:${sourceId}->${dest.sectionId}`;
     const { job, resumed } = await findOrStartJob(repo, journal, jobId, sources, dest.folder, dest.sectionId, options);
     let journalWrite: Promise<void> = Promise.resolve();
-    const saveJournal = () => (journalWrite = journalWrite.then(() => writeJournal(repo.dir, journal)));
+    const saveJournal = () => (journalWrite = journalWrite.then(() => writeJournal(repo.dir, journal, repo.store.environment)));
 
     const copies: DuplicatedLesson[] = [];
     const limit = pLimit(Math.max(1, options.concurrency ?? repo.desired.config.apply?.concurrency ?? DEFAULT_CONCURRENCY));
@@ -257,7 +257,7 @@ async function findOrStartJob(
     })),
   };
   journal.jobs[jobId] = job;
-  await writeJournal(repo.dir, journal);
+  await writeJournal(repo.dir, journal, repo.store.environment);
   return { job, resumed: false };
 }
 

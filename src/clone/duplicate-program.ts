@@ -44,13 +44,13 @@ export interface DuplicateProgramResult {
 
 /** Copy a program in the school and write its folder (see the file header). */
 export async function duplicateProgram(dir: string, programArg: string, options: DuplicateProgramOptions): Promise<DuplicateProgramResult> {
-  const sourceId = await resolveProgramId(programArg);
+  const sourceId = await resolveProgramId(programArg, options.environment);
   const repo = await openRepo(dir, options);
   try {
     if (options.into !== undefined && (await access(join(resolve(options.into), 'program.yaml')).then(() => true, () => false))) {
       throw failure('duplicate/folder-exists', { into: options.into });
     }
-    const journal = await readJournal(repo.dir);
+    const journal = await readJournal(repo.dir, repo.store.environment);
     const jobId = `program:${sourceId}`;
     const name = options.name ?? '';
     let job = journal.jobs[jobId];
@@ -71,7 +71,7 @@ export async function duplicateProgram(dir: string, programArg: string, options:
       };
       journal.next += 1;
       journal.jobs[jobId] = job;
-      await writeJournal(repo.dir, journal);
+      await writeJournal(repo.dir, journal, repo.store.environment);
     }
     const item = job.items[0]!;
     const requestId = item.attempt === 0 ? job.request_id : `${job.request_id}.retry${item.attempt}`;
@@ -86,7 +86,7 @@ export async function duplicateProgram(dir: string, programArg: string, options:
     } catch (e) {
       if (e instanceof OperationFailedError) {
         item.attempt += 1;
-        await writeJournal(repo.dir, journal);
+        await writeJournal(repo.dir, journal, repo.store.environment);
         throw failure('duplicate/operation-failed', { what: `program ${sourceId}`, reason: e.message }, { cause: e });
       }
       if (e instanceof SchoolApiError && e.status === 422) {
@@ -109,7 +109,7 @@ export async function duplicateProgram(dir: string, programArg: string, options:
       await writeFile(join(folderAbs, f.path), f.text, { flag: 'wx' });
     }
     delete journal.jobs[jobId];
-    await writeJournal(repo.dir, journal);
+    await writeJournal(repo.dir, journal, repo.store.environment);
     const folder = repoPath(repo, folderAbs);
     return {
       sourceId,

@@ -9,7 +9,7 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { STATE_DIR } from '../model/state/schema.js';
+import { stateFolderOf } from '../model/state/schema.js';
 import { writeFileAtomic } from '../state/state-file.js';
 import { serializeStable } from '../state/serialize-state.js';
 
@@ -52,13 +52,14 @@ export type Journal = z.output<typeof JournalSchema>;
 export type Job = z.output<typeof JobSchema>;
 export type JobItem = z.output<typeof JobItemSchema>;
 
-export function journalPath(dir: string): string {
-  return join(dir, STATE_DIR, JOURNAL_FILE);
+/** Beside the state: one journal per environment in a repo with environments (they are duplications in different schools). */
+export function journalPath(dir: string, environment?: string): string {
+  return join(dir, stateFolderOf(environment), JOURNAL_FILE);
 }
 
 /** Read the journal (empty when there is none). @throws CoursesyncError `clone/journal-invalid` */
-export async function readJournal(dir: string): Promise<Journal> {
-  const file = journalPath(dir);
+export async function readJournal(dir: string, environment?: string): Promise<Journal> {
+  const file = journalPath(dir, environment);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -79,6 +80,6 @@ export async function readJournal(dir: string): Promise<Journal> {
 }
 
 /** Write the journal atomically; an empty one is written as such (kept small in git). */
-export async function writeJournal(dir: string, journal: Journal): Promise<void> {
-  await writeFileAtomic(journalPath(dir), serializeStable(journal));
+export async function writeJournal(dir: string, journal: Journal, environment?: string): Promise<void> {
+  await writeFileAtomic(journalPath(dir, environment), serializeStable(journal));
 }

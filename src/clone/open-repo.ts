@@ -16,6 +16,8 @@ import { slugify } from '../model/program-folder.js';
 import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { loadCourse } from '../source/load-course.js';
 import { StateStore, checkBaseUrl } from '../state/state-store.js';
+import { checkStateEnvironment } from '../state/check-environment.js';
+import { stampEnvironment } from '../state/stamp-environment.js';
 
 export interface OpenRepoOptions extends ConnectionFlags {
   env?: NodeJS.ProcessEnv;
@@ -23,6 +25,8 @@ export interface OpenRepoOptions extends ConnectionFlags {
   client?: SchoolClient;
   forceUnlock?: boolean;
   onNotice?: (message: string) => void;
+  /** The environment chosen with --env, in a repo with environments (docs/environments.md). */
+  environment?: string | undefined;
 }
 
 /** A course repo opened for a command that writes files and state. Close it with `close()`. */
@@ -51,16 +55,20 @@ export interface SectionPlace {
  */
 export async function openRepo(dir: string, options: OpenRepoOptions = {}): Promise<OpenRepo> {
   const abs = resolve(dir);
-  const result = await loadCourse(abs);
+  const environment = options.environment;
+  const result = await loadCourse(abs, { environment });
   if (!result.desired) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw failure('course/invalid', { dir, errors, action: 'changed' }, { diagnostics: result.diagnostics });
   }
   const desired = result.desired;
-  const connection = resolveConnection({ flags: options, config: desired.config, env: options.env ?? process.env });
-  const store = await StateStore.load(abs, { lock: true, force: options.forceUnlock, warn: options.onNotice });
+  const connection = resolveConnection({ flags: options, config: desired.config, env: options.env ?? process.env, environment });
+  const store = await StateStore.load(abs, { lock: true, force: options.forceUnlock, warn: options.onNotice, environment });
   try {
+    checkStateEnvironment(store.data, store.file, environment, desired);
     checkBaseUrl(store.data, connection.baseUrl, store.file);
+    // What these commands record belongs to this environment from the first write.
+    if (environment !== undefined && store.data.environment !== environment) await store.update((d) => stampEnvironment(d, environment, desired));
   } catch (e) {
     await store.close();
     throw e;

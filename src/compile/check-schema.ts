@@ -74,7 +74,8 @@ function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, value: unk
       return make({ kind: 'unknown-key', path, key, message: `unknown key "${key}"${where}`, hint }, yaml.placeOf([...path, key], 'key'));
     });
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined && path.length > 0) {
+  // A field left out fails a union (an id, or one per environment) as it fails one type.
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined && path.length > 0) {
     const parent = path.slice(0, -1);
     return [make({ kind: 'missing-field', path, message: `missing required field ${subject(path)}`, hint: undefined }, yaml.placeOf(parent) ?? yaml.start)];
   }

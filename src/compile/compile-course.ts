@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { sortDiagnostics, hasErrors } from '../diagnostics/diagnostic.js';
 import { CourseConfigSchema, DEFAULT_CONFIG, type CourseConfig, type Vars } from '../model/config.js';
+import { effectiveConfig, environmentNames, environmentProblems, type IdPerEnvironment } from '../model/environments.js';
 import type { DesiredLesson, DesiredProgram, DesiredSection, DesiredState, SectionRef } from '../model/desired.js';
 import { ProgramFileSchema } from '../model/program.js';
 import { presentKeys } from '../model/field-rules.js';
@@ -113,6 +114,8 @@ export interface CompileOptions {
   known?: KnownLessons;
   /** What frameCourse found in this very `read` with this `known` (made once, used once), when the caller needed it first. */
   frame?: CourseFrame;
+  /** The environment compiled for (`--env`): its settings and ids (docs/environments.md). */
+  environment?: string | undefined;
 }
 
 /**
@@ -144,18 +147,20 @@ export interface CourseFrame {
 }
 
 /** The frame of a compile of `read` (PURE): see CourseFrame. */
-export function frameCourse(read: SourceTree, known?: KnownLessons): CourseFrame {
+export function frameCourse(read: SourceTree, known?: KnownLessons, environment?: string): CourseFrame {
   const out: Diagnostic[] = [...read.diagnostics];
   // Counts are of what was found (folders and files), valid or not, so a summary with errors still adds up.
   const counts: CompileCounts = { programs: 0, sections: 0, lessons: 0 };
-  const config = compileConfig(read, out);
+  const declared = compileConfig(read, out);
+  const config = effectiveConfig(declared, environment);
+  const ids: IdContext = { environment, declared: environmentNames(declared) };
   const source = applyIgnore(read, config.ignore ?? []);
   const tocs = new Map<string, TocProgram>();
-  const programs = compilePrograms(source, counts, out, tocs);
-  const sections = compileSections(source, programs, counts, out, tocs);
-  const sectionOf = compileTocs(source, tocs, sections, counts, out);
+  const programs = compilePrograms(source, counts, out, tocs, ids);
+  const sections = compileSections(source, programs, counts, out, tocs, ids);
+  const sectionOf = compileTocs(source, tocs, sections, counts, out, ids);
   for (const lesson of source.lessons) {
-    if (!sectionOf.has(lesson.path) && !isPartial(lesson.path) && sections.get(dirOf(lesson.path))?.section) sectionOf.set(lesson.path, dirOf(lesson.path));
+    if (!sectionOf.has(lesson.path) && !isPartial(lesson.path) && sections.has(dirOf(lesson.path))) sectionOf.set(lesson.path, dirOf(lesson.path));
   }
   const depOf = depIndex(source, sectionOf);
   const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
@@ -214,7 +219,7 @@ function varsOfLesson(lesson: string, config: CourseConfig, programs: ProgramMap
 
 /** Compile a course repo's files into its desired state and diagnostics. */
 export function compileCourse(read: SourceTree, options: CompileOptions = {}): CompileResult {
-  const frame = options.frame ?? frameCourse(read, options.known);
+  const frame = options.frame ?? frameCourse(read, options.known, options.environment);
   const { source, config, programs, sections, counts, out, tocs } = frame;
   const lessonsBySection = compileLessons(frame, options);
   const allLessons = [...lessonsBySection.values()].flat();
@@ -239,7 +244,9 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
 
   const diagnostics = sortDiagnostics(out);
   if (hasErrors(diagnostics)) return { diagnostics, counts, unchanged };
-  return { desired: { config, programs: programList, digest: digestOf(programList) }, diagnostics, counts, unchanged };
+  const desired: DesiredState = { config, programs: programList, digest: digestOf(programList) };
+  if (options.environment !== undefined) desired.environment = options.environment;
+  return { desired, diagnostics, counts, unchanged };
 }
 
 /** The lesson defaults of a section's lessons, made once per section (digests memoize settings by this object). */
@@ -259,7 +266,7 @@ const programDefaults = new WeakMap<DesiredProgram, LessonDefaults>();
 const programSites = new WeakMap<DesiredProgram, string>();
 
 /** Programs: folders holding program.yaml, never nested. */
-function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnostic[], tocs: Map<string, TocProgram>): ProgramMap {
+function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnostic[], tocs: Map<string, TocProgram>, env: IdContext): ProgramMap {
   const dirs = new Set(source.programs.map((f) => dirOf(f.path)));
   const programs: ProgramMap = new Map();
   const ids = new Map<string, string>();
@@ -273,14 +280,17 @@ function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnos
     counts.programs++;
     programs.set(dir, undefined);
     const { data, yaml } = compileYamlFile(ProgramFileSchema, file, 'program', out);
-    if (!data) continue;
-    const seen = ids.get(data.id);
+    if (!data || !yaml) continue;
+    const id = idOfEnvironment(data.id, env, file.path, yaml, 'program', out);
+    if (id === undefined) continue;
+    const seen = ids.get(id);
     if (seen !== undefined) {
-      out.push(diag('repo/duplicate-program', file.path, yaml?.placeOf(['id']), `program id "${data.id}" is also used by ${seen}`));
+      out.push(diag('repo/duplicate-program', file.path, yaml.placeOf(['id']), `program id "${id}" is also used by ${seen}`));
       continue;
     }
-    ids.set(data.id, file.path);
-    const program: DesiredProgram = { path: dir, id: data.id, sections: [] };
+    ids.set(id, file.path);
+    const program: DesiredProgram = { path: dir, id, sections: [] };
+    if (typeof data.id !== 'string') program.ids = data.id;
     if (data.name !== undefined) program.name = data.name;
     if (data.lesson_defaults) programDefaults.set(program, data.lesson_defaults);
     if (data.vars) programVars.set(program, data.vars);
@@ -295,7 +305,7 @@ function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnos
 }
 
 /** Sections: folders holding section.yaml, directly inside a program folder; id or name, unique. */
-function compileSections(source: SourceTree, programs: ProgramMap, counts: CompileCounts, out: Diagnostic[], tocs: ReadonlyMap<string, TocProgram>): Map<string, SectionEntry> {
+function compileSections(source: SourceTree, programs: ProgramMap, counts: CompileCounts, out: Diagnostic[], tocs: ReadonlyMap<string, TocProgram>, env: IdContext): Map<string, SectionEntry> {
   const sections = new Map<string, SectionEntry>();
   const refs = new Map<string, string>();
   for (const file of source.sections) {
@@ -322,7 +332,9 @@ function compileSections(source: SourceTree, programs: ProgramMap, counts: Compi
       out.push(diag('section/id-or-name', file.path, both ? yaml.placeOf(['name'], 'key') : yaml.start, both ? 'section.yaml gives both id and name' : 'section.yaml gives neither id nor name'));
       continue;
     }
-    const ref: SectionRef = data.id !== undefined ? { id: data.id } : { name: data.name as string };
+    const id = data.id === undefined ? undefined : idOfEnvironment(data.id, env, file.path, yaml, 'section', out);
+    if (data.id !== undefined && id === undefined) continue;
+    const ref: SectionRef = id !== undefined ? { id } : { name: data.name as string };
     const program = programs.get(parent);
     // Ids are unique in the school; names only within their program.
     const refKey = 'id' in ref ? `id:${ref.id}` : `name:${parent}:${ref.name}`;
@@ -398,13 +410,46 @@ function compileConfig(source: SourceTree, out: Diagnostic[]): CourseConfig {
   if (!source.config) return DEFAULT_CONFIG;
   // `archive` with `removed_lessons: keep` is allowed: it is ready for when the policy changes.
   const { data, yaml } = compileYamlFile(CourseConfigSchema, source.config, 'config', out, true);
-  if (data?.ignore && yaml) {
+  if (!data) return DEFAULT_CONFIG;
+  if (data.ignore && yaml) {
     const paths = [...source.programs, ...source.sections, ...source.lessons].map((f) => f.path).concat([...(source.files?.keys() ?? []), ...(source.refused?.keys() ?? [])]);
     for (const i of unmatchedPatterns(data.ignore, paths)) {
       out.push(diag('config/ignore-unmatched', source.config.path, yaml.placeOf(['ignore', i]), `the \`ignore:\` pattern ${JSON.stringify(data.ignore[i])} matches no file of the repo`));
     }
   }
-  return data ?? DEFAULT_CONFIG;
+  for (const [path, message] of environmentProblems(data)) out.push(diag('config/invalid-field', source.config.path, yaml?.placeOf(path), message, 'see docs/environments.md'));
+  return data;
+}
+
+/** The environment compiled for and the declared ones, for ids given per environment. */
+interface IdContext {
+  environment: string | undefined;
+  declared: readonly string[];
+}
+
+/**
+ * The id of a program.yaml or section.yaml for the environment compiled for: the id itself, or
+ * its entry in a map by environment. A map must name exactly the declared environments (a
+ * missing one would leave that school without the folder; an unknown one is a typo).
+ */
+function idOfEnvironment(id: IdPerEnvironment, env: IdContext, file: string, yaml: ParsedYaml, kind: 'program' | 'section', out: Diagnostic[], at: string[] = ['id']): string | undefined {
+  if (typeof id === 'string') return id;
+  // A program.yaml's sections: map (a book's chapter → section id) is a program.yaml too.
+  const code = kind === 'program' || at[0] !== 'id' ? 'program/invalid-field' : 'section/invalid-field';
+  // `id`, or `the id of "Chapter"` for an entry of a book's sections: map.
+  const what = at.length === 1 ? at[0]! : `the id of "${at[at.length - 1]}"`;
+  if (env.declared.length === 0) {
+    out.push(diag(code, file, yaml.placeOf(at), `${what} is given per environment, but coursesync.yaml declares no environments`, 'give one id, or declare the environments under `environments:` in coursesync.yaml'));
+    return undefined;
+  }
+  const before = out.length;
+  for (const name of Object.keys(id)) {
+    if (!env.declared.includes(name)) out.push(diag(code, file, yaml.placeOf([...at, name], 'key'), `"${name}" is not an environment (declared: ${env.declared.join(', ')})`, 'name each declared environment once'));
+  }
+  const missing = env.declared.filter((n) => !(n in id));
+  if (missing.length > 0) out.push(diag(code, file, yaml.placeOf(at), `${what} has no entry for environment${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`, `add \`${missing[0]}: <${kind} id>\` under ${at[at.length - 1]}`));
+  if (out.length > before) return undefined;
+  return env.environment !== undefined ? id[env.environment] : id[env.declared[0]!];
 }
 
 /**
@@ -634,15 +679,15 @@ interface TocProgram {
   yaml: ParsedYaml;
   /** Repo path of the SUMMARY.md. */
   summary: string;
-  /** Chapter title → section id, from program.yaml `sections:`. */
-  ids: Record<string, string>;
+  /** Chapter title → section id (or one per environment), from program.yaml `sections:`. */
+  ids: Record<string, IdPerEnvironment>;
 }
 
 /**
  * The sections of every book: one per chapter of its SUMMARY.md, named like the chapter (or
  * mapped to an id), holding the chapter's files in order. Returns lesson file → section key.
  */
-function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, sections: Map<string, SectionEntry>, counts: CompileCounts, out: Diagnostic[]): Map<string, string> {
+function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, sections: Map<string, SectionEntry>, counts: CompileCounts, out: Diagnostic[], env: IdContext): Map<string, string> {
   const sectionOf = new Map<string, string>();
   const lessons = new Map(source.lessons.map((l) => [l.path, l]));
   for (const [dir, toc] of tocs) {
@@ -662,7 +707,9 @@ function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, 
         out.push(diag('toc/missing-file', summary.path, f.place, `no file ${f.path} in the repo`, near));
         return false;
       });
-      const id = toc.ids[chapter.title];
+      const given = toc.ids[chapter.title];
+      // An id map with an error is reported; the chapter still holds its files (none is said to be unlisted).
+      const id = given === undefined ? undefined : idOfEnvironment(given, env, toc.file, toc.yaml, 'section', out, ['sections', chapter.title]);
       const seen = titles.get(chapter.title);
       if (seen !== undefined && id === undefined) {
         out.push(diag('repo/duplicate-section', summary.path, chapter.place, `chapter "${chapter.title}" has the same title as the chapter at line ${seen}, so both would be one section`, 'give one of them another title, or map each to its section id under `sections:` in program.yaml'));

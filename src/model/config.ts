@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ConfigAcknowledgeSchema } from './acknowledge.js';
 import { MAX_NAME_LENGTH } from '../school-api/school-rules.js';
 import { LessonDefaultsSchema } from './lesson.js';
+import { environmentName, environmentSchema } from './environments.js';
 
 export const RemovedLessonsPolicy = z
   .enum(['keep', 'unpublish'])
@@ -38,19 +39,20 @@ export const VarsSchema = z
   .describe('Variables lessons use as {{ vars.name }} in bodies, front-matter values and partials (docs/course-repo.md#includes-and-variables).');
 export type Vars = z.output<typeof VarsSchema>;
 
+export const SchoolSettingsSchema = z
+  .strictObject({
+    base_url: z
+      .url({ protocol: /^https?$/ })
+      .describe('API base address including /api/v1. COURSESYNC_BASE_URL and --base-url take precedence.')
+      .optional(),
+    timeout_ms: z.int().min(1000).max(600_000).describe('Timeout of one request, in milliseconds.').optional(),
+    lesson_url: LessonUrlSchema.optional(),
+  })
+  .describe('How to reach the school. The token never goes here: use COURSESYNC_TOKEN or --token-file.');
+
 export const CourseConfigSchema = z
   .strictObject({
-    school: z
-      .strictObject({
-        base_url: z
-          .url({ protocol: /^https?$/ })
-          .describe('API base address including /api/v1. COURSESYNC_BASE_URL and --base-url take precedence.')
-          .optional(),
-        timeout_ms: z.int().min(1000).max(600_000).describe('Timeout of one request, in milliseconds.').optional(),
-        lesson_url: LessonUrlSchema.optional(),
-      })
-      .describe('How to reach the school. The token never goes here: use COURSESYNC_TOKEN or --token-file.')
-      .optional(),
+    school: SchoolSettingsSchema.optional(),
     apply: z
       .strictObject({
         concurrency: z.int().min(1).max(64).describe(`At most this many requests in flight (default ${DEFAULT_CONCURRENCY}).`).optional(),
@@ -71,6 +73,10 @@ export const CourseConfigSchema = z
       .optional(),
     lesson_defaults: LessonDefaultsSchema.optional(),
     vars: VarsSchema.optional(),
+    environments: z
+      .record(environmentName(), environmentSchema(SchoolSettingsSchema, AssetsSchema, VarsSchema))
+      .describe('Named schools (staging, production, …), each chosen with --env NAME (docs/environments.md).')
+      .optional(),
   })
   .describe('coursesync.yaml: school address and defaults');
 

@@ -92,6 +92,8 @@ export interface DesiredProgram {
   /** Repo-relative folder, `/` separators. */
   path: string;
   id: string;
+  /** With ids per environment (`id: {staging: a, production: b}`): every environment's id. */
+  ids?: Record<string, string>;
   name?: string;
   sections: DesiredSection[];
 }
@@ -101,4 +103,6 @@ export interface DesiredState {
   programs: DesiredProgram[];
   /** sha256 (hex) over every lesson's key, path, digest, order and section ref: a saved plan checks it. */
   digest: string;
+  /** The environment compiled for (`--env`), in a repo with environments. */
+  environment?: string;
 }

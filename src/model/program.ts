@@ -1,12 +1,12 @@
 /** program.yaml: marks a folder as a program (docs/course-repo.md). Source of schema/program.schema.json. */
 import { z } from 'zod';
-import { schoolId } from '../school-api/school-rules.js';
+import { idPerEnvironment } from './environments.js';
 import { LessonDefaultsSchema } from './lesson.js';
 import { VarsSchema } from './config.js';
 
 export const ProgramFileSchema = z
   .strictObject({
-    id: schoolId().describe('The program id in the school (required).'),
+    id: idPerEnvironment('program').describe('The program id in the school (required), or one per environment (e.g. {staging: prog_a, production: prog_b}).'),
     name: z.string().describe('Informational: the program name, for people reading the repo.').optional(),
     lesson_defaults: LessonDefaultsSchema.optional(),
     vars: VarsSchema.describe('Variables of this program: they override those of coursesync.yaml with the same name.').optional(),
@@ -21,8 +21,8 @@ export const ProgramFileSchema = z
       .describe("Where the book is published on the web (book.toml's site-url with its host, e.g. https://doc.rust-lang.org/book/): a link that leaves this folder to a file the repo does not hold (../std/index.html) goes to that page of the site.")
       .optional(),
     sections: z
-      .record(z.string().min(1), schoolId())
-      .describe('With toc: chapter title → section id, for a chapter whose school section is not named exactly like it. Other chapters are the sections of their name.')
+      .record(z.string().min(1), idPerEnvironment('section'))
+      .describe('With toc: chapter title → section id (or one per environment), for a chapter whose school section is not named exactly like it. Other chapters are the sections of their name.')
       .optional(),
   })
   .describe('program.yaml: a coursesync program folder');

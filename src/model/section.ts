@@ -2,14 +2,15 @@
 import { z } from 'zod';
 import { exactlyOne, fieldRulesSchema } from './field-rules.js';
 import { LESSON_KEY_PATTERN, LessonDefaultsSchema } from './lesson.js';
-import { MAX_NAME_LENGTH, schoolId } from '../school-api/school-rules.js';
+import { MAX_NAME_LENGTH } from '../school-api/school-rules.js';
+import { idPerEnvironment } from './environments.js';
 
 /** A section.yaml names its section by `id` or by `name`, never both. */
 export const SECTION_REF_RULE = exactlyOne(['id', 'name'] as const);
 
 export const SectionFileSchema = z
   .strictObject({
-    id: schoolId().describe('The section id in the school. Give id or name, not both.').optional(),
+    id: idPerEnvironment('section').describe('The section id in the school, or one per environment. Give id or name, not both.').optional(),
     name: z
       .string()
       .min(1)

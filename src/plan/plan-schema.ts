@@ -169,6 +169,18 @@ export const PlanSchema = z.strictObject({
   state: z.strictObject({ lineage: z.string(), serial: z.int() }),
   desired_digest: z.string(),
   base_url: z.string().nullable(),
+  /** The environment planned for (`--env`), in a repo with environments; named first in every rendering. */
+  environment: z.string().optional(),
+  /**
+   * An environment with `promote_from` whose promotion check was overridden
+   * (`--skip-promotion-check`): the lessons that were not applied to the source first.
+   */
+  promotion_skipped: z
+    .strictObject({
+      from: z.string(),
+      lessons: z.array(z.strictObject({ path: z.string(), why: z.string() })),
+    })
+    .optional(),
   /**
    * Lessons renamed through `aliases` (state key → repo key). Apply re-keys their state entries;
    * a rename alone sends no request.

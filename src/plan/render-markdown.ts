@@ -40,10 +40,22 @@ export function schoolHost(baseUrl: string | null | undefined): string | null {
 }
 
 /** `### coursesync plan for `intro-course` on school.example.com` */
-function header(folder: string | undefined, baseUrl: string | null | undefined): string[] {
+function header(folder: string | undefined, baseUrl: string | null | undefined, environment?: string): string[] {
   if (folder === undefined) return [];
   const host = schoolHost(baseUrl);
-  return [`### coursesync plan for \`${folder.replace(/`/g, "'")}\` ${host ? `on ${esc(host)}` : '(no school base URL configured)'}`, ''];
+  const where = `${environment === undefined ? '' : `environment **${esc(environment)}** `}${host ? `on ${esc(host)}` : '(no school base URL configured)'}`;
+  return [`### coursesync plan for \`${folder.replace(/`/g, "'")}\` ${where}`, ''];
+}
+
+/** An overridden promotion check, in the comment reviewers read (docs/environments.md#promotion). */
+function promotionSkipped(plan: Plan): string[] {
+  const skipped = plan.promotion_skipped;
+  if (!skipped) return [];
+  const list = skipped.lessons.map((l) => `\`${l.path.replace(/`/g, "'")}\` (${esc(l.why)})`).join(', ');
+  return [
+    `> **⚠ Promotion check skipped** (\`--skip-promotion-check\`): ${skipped.lessons.length === 0 ? `every lesson is as ${esc(skipped.from)} last applied it` : `not applied to ${esc(skipped.from)} first: ${list}`}`,
+    '',
+  ];
 }
 
 const TITLES: Record<PlanChange['action'], string> = {
@@ -89,7 +101,7 @@ function renderChange(c: PlanChange, withBodies: boolean, options: DetailOptions
 }
 
 function render(plan: Plan, withBodies: boolean, perAction: number, options: RenderMarkdownOptions): { text: string; omitted: number } {
-  const out = [...header(options.folder, plan.base_url), `**${summaryLine(plan.summary)}**`, ''];
+  const out = [...header(options.folder, plan.base_url, plan.environment), ...promotionSkipped(plan), `**${summaryLine(plan.summary)}**`, ''];
   for (const n of plan.notes ?? []) out.push(`> ${esc(n)}`, '');
   const warnings = plan.warnings ?? [];
   if (warnings.length > 0) {
@@ -160,6 +172,8 @@ export interface PlanFailure {
   folder: string;
   /** The school's base URL when known. */
   baseUrl: string | null;
+  /** The environment planned for, in a repo with environments. */
+  environment?: string | undefined;
   message: string;
   hint?: string;
   diagnostics: readonly Diagnostic[];
@@ -167,7 +181,7 @@ export interface PlanFailure {
 
 /** A failed plan as the pull-request comment (PURE). */
 export function renderFailureMarkdown(f: PlanFailure): string {
-  const out = [...header(f.folder, f.baseUrl), `**✖ The plan failed:** ${esc(f.message)}`, ''];
+  const out = [...header(f.folder, f.baseUrl, f.environment), `**✖ The plan failed:** ${esc(f.message)}`, ''];
   if (f.hint) out.push(`> ${esc(f.hint)}`, '');
   const sorted = sortDiagnostics([...f.diagnostics]);
   const errors = sorted.filter((d) => d.severity === 'error');

@@ -31,7 +31,7 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
     uncertain: c.magenta,
     drift: c.magenta,
   };
-  const out: string[] = [];
+  const out: string[] = environmentLines(plan).map((l, i) => (i === 0 ? c.bold(l) : c.yellow(l)));
   if (plan.changes.length > 0) {
     out.push(plan.changes.some(isCall) ? 'coursesync will perform these actions:' : 'coursesync will make no call; to note:', '');
     for (const change of plan.changes) if (!htmlOnlyCause(change)) out.push(...renderChange(change, tint[change.action], c, options), '');
@@ -56,6 +56,25 @@ export function renderText(plan: Plan, options: RenderTextOptions): string {
   if (impact.length > 0) out.push(...impact, '');
   out.push(c.bold(summaryLine(plan.summary)));
   return out.join('\n') + '\n';
+}
+
+/**
+ * The environment and its school, first (docs/environments.md), and a promotion check that was
+ * overridden, so nobody reads a plan without knowing where it goes.
+ */
+export function environmentLines(plan: Plan): string[] {
+  if (plan.environment === undefined) return [];
+  const lines = [`Environment ${plan.environment}: ${plan.base_url ?? '(no school address)'}`];
+  const skipped = plan.promotion_skipped;
+  if (skipped) {
+    const n = skipped.lessons.length;
+    lines.push(
+      n === 0
+        ? `Promotion check skipped (--skip-promotion-check): every lesson is as ${skipped.from} last applied it`
+        : `Promotion check skipped (--skip-promotion-check): ${n} lesson${n === 1 ? ' was' : 's were'} not applied to ${skipped.from} first: ${skipped.lessons.map((l) => `${l.path} (${l.why})`).join('; ')}`,
+    );
+  }
+  return [...lines, ''];
 }
 
 function tintDiff(d: string, c: Colors): string {

@@ -30,6 +30,8 @@ export interface PreviewOptions {
   readSections?: SectionReader;
   /** Threads rendering uncached bodies (default every core). */
   renderThreads?: number;
+  /** The environment previewed (`--env`): its settings and ids (docs/environments.md). */
+  environment?: string | undefined;
   /** Told of an unexpected failure of a recompile or of answering a request (a bug); the preview keeps serving the last page. */
   onError?: (e: unknown) => void;
   /**
@@ -68,7 +70,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   const compile = async () => {
     const started = performance.now();
     try {
-      const result = await loadCourse(options.dir, { cache: true, renderThreads: options.renderThreads });
+      const result = await loadCourse(options.dir, { cache: true, renderThreads: options.renderThreads, environment: options.environment });
       diagnostics = result.diagnostics;
       stale = result.desired === undefined;
       if (result.desired) desired = result.desired;

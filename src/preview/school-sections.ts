@@ -22,14 +22,16 @@ export type SectionReader = (desired: DesiredState) => Promise<SchoolSections>;
  * A reader of the school's sections. The token is resolved now, so a missing one fails at
  * start; the address when the first course is compiled (coursesync.yaml may hold it).
  */
-export function createSectionReader(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): SectionReader {
-  const token = resolveToken({ flags, env });
+export function createSectionReader(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, environment?: string): SectionReader {
+  // An environment's token variable is in coursesync.yaml: then resolved with the first course.
+  const token = environment === undefined ? resolveToken({ flags, env }) : undefined;
   // An address given on the command line is checked now (https, or plain http to loopback only).
   if (flags.baseUrl !== undefined) resolveBaseUrl({ flags, env });
   let client: ReturnType<typeof createSchoolClient> | undefined;
   const byProgram = new Map<string, Array<{ id: string; name: string; facts: SectionFacts }>>();
   return async (desired) => {
-    client ??= createSchoolClient({ baseUrl: resolveBaseUrl({ flags, config: desired.config, env }), token, timeoutMs: desired.config.school?.timeout_ms });
+    const connection = { flags, config: desired.config, env, environment };
+    client ??= createSchoolClient({ baseUrl: resolveBaseUrl(connection), token: token ?? resolveToken(connection), timeoutMs: desired.config.school?.timeout_ms });
     const out: SchoolSections = { facts: new Map(), ids: new Map() };
     for (const program of desired.programs) {
       let list = byProgram.get(program.id);

@@ -6,6 +6,10 @@
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { parse } from 'yaml';
+import { CourseConfigSchema } from '../model/config.js';
+import { chosenEnvironment, environmentNames } from '../model/environments.js';
+import { applyWorkflow, planWorkflow, type WorkflowEnvironment } from './environment-workflows.js';
 import { configTemplate, GITIGNORE_HEADING, GITIGNORE_LINES, REMARK_CONFIG, VSCODE_EXTENSIONS, VSCODE_SETTINGS, WORKFLOWS, WORKFLOW_DIR } from './init-templates.js';
 
 /** What happened to one file: written, extended (lines appended), or kept as it was. */
@@ -28,13 +32,31 @@ export async function initRepo(dir: string, options: { baseUrl?: string | undefi
   const steps: InitStep[] = [];
   steps.push(await writeMissing(dir, 'coursesync.yaml', configTemplate(options.baseUrl)));
   steps.push(await extendGitignore(dir));
+  const environments = await environmentsOf(dir);
   for (const name of WORKFLOWS) {
-    steps.push(await writeMissing(dir, `${WORKFLOW_DIR}/${name}`, await readFile(new URL(name, TEMPLATE_DIR), 'utf8')));
+    const template = await readFile(new URL(name, TEMPLATE_DIR), 'utf8');
+    // A repo with environments gets one plan per environment, and one apply job per environment.
+    const text = environments.length === 0 ? template : name === 'coursesync-plan.yml' ? planWorkflow(template, environments) : applyWorkflow(template, environments);
+    steps.push(await writeMissing(dir, `${WORKFLOW_DIR}/${name}`, text));
   }
   steps.push(await mergeJson(dir, '.vscode/settings.json', VSCODE_SETTINGS));
   steps.push(await mergeJson(dir, '.vscode/extensions.json', VSCODE_EXTENSIONS));
   steps.push(await writeMissing(dir, '.remarkrc.mjs', REMARK_CONFIG));
   return steps;
+}
+
+/** The environments of the repo's coursesync.yaml (none when it has none, or cannot be read: validate reports that). */
+async function environmentsOf(dir: string): Promise<WorkflowEnvironment[]> {
+  const text = await readIfExists(join(dir, 'coursesync.yaml'));
+  if (text === undefined) return [];
+  let parsed;
+  try {
+    parsed = CourseConfigSchema.safeParse(parse(text) ?? {});
+  } catch {
+    return [];
+  }
+  if (!parsed.success) return [];
+  return environmentNames(parsed.data).map((name) => chosenEnvironment(parsed.data, name));
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -71,6 +71,22 @@ export const CONFIG_TEMPLATE = `# yaml-language-server: $schema=./${SCHEMA_DIR}/
 # vars:
 #   support_email: help@example.com
 #   rust_version: "1.80"
+#   school_name: Example Academy
+
+# Named schools, e.g. a staging school tried before production (docs/environments.md). Each
+# command then needs --env NAME (or COURSESYNC_ENV); each has its own state, token variable,
+# settings laid over the ones above, and vars; ids that differ are maps in program.yaml and
+# section.yaml (id: {staging: prog_a, production: prog_b}). For their workflows (staging, then
+# production), remove .github/workflows/coursesync-*.yml and run \`coursesync init\` again.
+# environments:
+#   staging:
+#     school: { base_url: https://staging.example.com/api/v1 }
+#     token_env: COURSESYNC_TOKEN_STAGING
+#     vars: { school_name: Staging Academy }
+#   production:
+#     school: { base_url: https://school.example.com/api/v1 }
+#     token_env: COURSESYNC_TOKEN_PRODUCTION
+#     promote_from: staging
 `;
 
 /**
@@ -93,7 +109,16 @@ export function configTemplate(baseUrl?: string): string {
  * temporary files of atomic writes, and `_site/`, the folder the apply workflow writes the
  * assets into (`coursesync assets --out _site`) to publish them. The state file is committed.
  */
-export const GITIGNORE_LINES = ['node_modules/', `${STATE_DIR}/cache/`, `${STATE_DIR}/${LOCK_FILE}`, `${STATE_DIR}/*.tmp`, '_site/'] as const;
+export const GITIGNORE_LINES = [
+  'node_modules/',
+  `${STATE_DIR}/cache/`,
+  `${STATE_DIR}/${LOCK_FILE}`,
+  `${STATE_DIR}/*.tmp`,
+  // Each environment's state folder (docs/environments.md#state).
+  `${STATE_DIR}/env/*/${LOCK_FILE}`,
+  `${STATE_DIR}/env/*/*.tmp`,
+  '_site/',
+] as const;
 
 /** The heading written above the lines init adds to .gitignore. */
 export const GITIGNORE_HEADING = '# coursesync: local caches, the apply lock and temporary files (the state is committed)';

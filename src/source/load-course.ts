@@ -30,6 +30,8 @@ export interface LoadCourseOptions {
   known?: KnownLessons;
   /** What renders, on this thread, a text compile needs that was not rendered ahead (default renderMarkdown). */
   render?: RenderFn;
+  /** The environment compiled for (`--env`): its settings and ids (docs/environments.md). */
+  environment?: string | undefined;
 }
 
 /**
@@ -41,12 +43,12 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const threads = options.renderThreads ?? defaultRenderThreads();
   // What compile will compile is rendered ahead, on every core: not the lessons the state knows
   // unchanged (file, settings and references), not Markdown outside sections (READMEs).
-  const frame = frameCourse(source, options.known);
+  const frame = frameCourse(source, options.known, options.environment);
   const toRender = frame.toCompile;
   const maybeKnown = options.known?.lessons;
   if (!options.cache) {
     const rendered = await renderAhead(source, frame, toRender, new Map(), threads, () => true);
-    return compileCourse(source, { render: createCachedRender(rendered.entries, options.render, rendered.digests).render, frame });
+    return compileCourse(source, { render: createCachedRender(rendered.entries, options.render, rendered.digests).render, frame, environment: options.environment });
   }
   // Unchanged files come compiled from the lesson cache; only the others are rendered (bodies
   // on every core first) and compiled.
@@ -66,7 +68,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const rendered = await renderAhead(source, frame, fresh, storedRenders, threads, (l) => !storedFiles.has(lessonCacheKey(l)));
   const renders = createCachedRender(rendered.entries, options.render, rendered.digests);
   const lessons = createCachedCompile(storedLessons);
-  const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson, frame });
+  const result = compileCourse(source, { render: renders.render, compileLesson: lessons.compileLesson, frame, environment: options.environment });
   // Lessons the state knew unchanged keep their cache entries.
   const unchanged = new Set(result.unchanged);
   for (const [key, entry] of storedLessons) if (unchanged.has(key.slice(0, key.indexOf('\0'))) && !lessons.used.has(key)) lessons.used.set(key, entry);

@@ -13,7 +13,7 @@ import { ProgramFileSchema } from '../model/program.js';
  * The program id of `arg` (a program folder or an id).
  * @throws CoursesyncError `sections/not-a-program` for a folder without program.yaml, or an invalid one
  */
-export async function resolveProgramId(arg: string): Promise<string> {
+export async function resolveProgramId(arg: string, environment?: string): Promise<string> {
   const isDir = await stat(arg).then((s) => s.isDirectory(), () => false);
   if (!isDir) {
     if (/[\\/]/.test(arg)) {
@@ -29,5 +29,11 @@ export async function resolveProgramId(arg: string): Promise<string> {
   const out: Diagnostic[] = [];
   const { data } = compileYamlFile(ProgramFileSchema, { path: file, text: text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'), digest: '' }, 'program', out);
   if (!data) throw failure('sections/not-a-program', { arg: file, problem: 'invalid' }, { diagnostics: out });
-  return data.id;
+  if (typeof data.id === 'string') return data.id;
+  // Ids per environment: the chosen one's (a missing entry is a usage error listing them).
+  const names = Object.keys(data.id);
+  if (environment === undefined) throw failure('environment/not-chosen', { names });
+  const id = data.id[environment];
+  if (id === undefined) throw failure('environment/unknown', { name: environment, names, from: file });
+  return id;
 }

@@ -19,20 +19,20 @@
  */
 import { createHash } from 'node:crypto';
 import { failure } from '../diagnostics/error-codes/index.js';
-import { STATE_DIR, StateSchema, type StateData } from '../model/state/schema.js';
+import { StateSchema, type StateData, stateFolderOf } from '../model/state/schema.js';
 import { join } from 'node:path';
 
 export const JOURNAL_FILE = 'state.journal';
 
-export function journalPath(dir: string): string {
-  return join(dir, STATE_DIR, JOURNAL_FILE);
+export function journalPath(dir: string, environment?: string): string {
+  return join(dir, stateFolderOf(environment), JOURNAL_FILE);
 }
 
 /** The keyed records of the state a journal record can change. */
 export const KEYED = ['lessons', 'sections', 'pending'] as const;
 export type KeyedField = (typeof KEYED)[number];
-/** The top-level scalar fields (serial is carried by every record). */
-export const TOP = ['version', 'lineage', 'base_url'] as const;
+/** The top-level fields, each replaced whole (serial is carried by every record); the last three: environments (docs/environments.md#state). */
+export const TOP = ['version', 'lineage', 'base_url', 'environment', 'program_ids', 'content'] as const;
 export type TopField = (typeof TOP)[number];
 
 export interface JournalHeader {

@@ -14,7 +14,7 @@ import { link, open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CoursesyncError } from '../diagnostics/errors.js';
-import { LOCK_FILE, STATE_DIR } from '../model/state/schema.js';
+import { LOCK_FILE, stateFolderOf } from '../model/state/schema.js';
 import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 import { ensureWritableStateFolder } from './state-folder.js';
 
@@ -26,6 +26,8 @@ export interface AcquireLockOptions {
   force?: boolean;
   /** Told about a stale lock being taken over. */
   warn?: (message: string) => void;
+  /** The environment whose state is locked (each has its own lock). */
+  environment?: string | undefined;
 }
 
 /** A held lock; `release()` removes the file (idempotent). */
@@ -34,8 +36,8 @@ export interface StateLock {
   release(): Promise<void>;
 }
 
-export function lockPath(dir: string): string {
-  return join(dir, STATE_DIR, LOCK_FILE);
+export function lockPath(dir: string, environment?: string): string {
+  return join(dir, stateFolderOf(environment), LOCK_FILE);
 }
 
 /**
@@ -151,8 +153,8 @@ async function breakLock(file: string, seen: string, me: LockInfo): Promise<void
  * check) → CoursesyncError naming the holder and the two ways to break it.
  */
 export async function acquireStateLock(dir: string, options: AcquireLockOptions = {}): Promise<StateLock> {
-  const file = lockPath(dir);
-  const folder = await ensureWritableStateFolder(dir);
+  const file = lockPath(dir, options.environment);
+  const folder = await ensureWritableStateFolder(dir, options.environment);
   await removeDeadTempFiles(folder);
   const me: LockInfo = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
   for (let attempt = 0; attempt < 20; attempt++) {

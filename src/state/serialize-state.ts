@@ -38,6 +38,7 @@ export function serializeState(state: StateData): string {
     let text: string;
     if (key === 'lessons') text = lines(state.lessons, (entry) => lessonLine(entry, compiler, folders[entry.section_id]));
     else if (key === 'sections' || key === 'pending' || key === 'folders') text = lines(value as Record<string, unknown>, (v) => JSON.stringify(sortKeys(v)));
+    else if (key === 'content') text = contentText(value as NonNullable<StateData['content']>);
     else text = JSON.stringify(sortKeys(value));
     parts.push(`  ${JSON.stringify(key)}: ${text}`);
   }
@@ -72,6 +73,13 @@ function commonCompiler(lessons: Record<string, LessonState>): string | undefine
   const counts = new Map<string, number>();
   for (const l of Object.values(lessons)) if (l.compiler !== undefined && l.digest !== undefined) counts.set(l.compiler, (counts.get(l.compiler) ?? 0) + 1);
   return counts.size === 0 ? undefined : mostCommon(counts);
+}
+
+/** An environment's applied content (docs/environments.md#promotion): one line per lesson, so a one-lesson change is a one-line diff. */
+function contentText(content: NonNullable<StateData['content']>): string {
+  const keys = Object.keys(content.lessons).sort();
+  const lessons = keys.length === 0 ? '{}' : `{\n${keys.map((k) => `      ${JSON.stringify(k)}: ${JSON.stringify(content.lessons[k])}`).join(',\n')}\n    }`;
+  return `{\n    "commit": ${JSON.stringify(content.commit)},\n    "digest": ${JSON.stringify(content.digest)},\n    "lessons": ${lessons}\n  }`;
 }
 
 /** A keyed record as `{`, one `"key": value` line per entry (sorted), `}`. */

@@ -8,19 +8,19 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STATE_DIR, STATE_FILE, STATE_VERSION, StateSchema, emptyState, protoKeyIn, type StateData } from '../model/state/schema.js';
+import { STATE_FILE, STATE_VERSION, StateSchema, emptyState, protoKeyIn, type StateData, stateFolderOf } from '../model/state/schema.js';
 import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 import { serializeState } from './serialize-state.js';
 import { journalFits, journalPath, parseJournal, replayJournal } from './journal.js';
 import { migrateV1, StateV1Schema } from './state-v1.js';
 
 /** Absolute path of the state file of a course repo. */
-export function statePath(dir: string): string {
-  return join(dir, STATE_DIR, STATE_FILE);
+export function statePath(dir: string, environment?: string): string {
+  return join(dir, stateFolderOf(environment), STATE_FILE);
 }
 
 /** Read a file of the state folder: its text, or null when it does not exist. */
-async function readStateFolderFile(dir: string, file: string): Promise<string | null> {
+async function readStateFolderFile(folder: string, file: string): Promise<string | null> {
   try {
     return await readRegularFile(file);
   } catch (e) {
@@ -29,7 +29,7 @@ async function readStateFolderFile(dir: string, file: string): Promise<string | 
     }
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     const blocked = (e as NodeJS.ErrnoException).code === 'ENOTDIR';
-    const reason = blocked ? `${join(dir, STATE_DIR)} is a file, not a folder` : (e as Error).message;
+    const reason = blocked ? `${folder} is a file, not a folder` : (e as Error).message;
     throw failure('state/unreadable', { file, reason, blocked }, { cause: e });
   }
 }
@@ -50,11 +50,12 @@ export interface LoadedState {
  * reads; without it the journal is read first, so a compaction between the reads shows as a
  * journal state.json already holds.
  */
-export async function readStateFile(dir: string, options: { locked?: boolean } = {}): Promise<LoadedState> {
-  const file = statePath(dir);
-  const journalFile = journalPath(dir);
-  const journalText = await readStateFolderFile(dir, journalFile);
-  const text = await readStateFolderFile(dir, file);
+export async function readStateFile(dir: string, options: { locked?: boolean; environment?: string | undefined } = {}): Promise<LoadedState> {
+  const file = statePath(dir, options.environment);
+  const journalFile = journalPath(dir, options.environment);
+  const folder = join(dir, stateFolderOf(options.environment));
+  const journalText = await readStateFolderFile(folder, journalFile);
+  const text = await readStateFolderFile(folder, file);
   const journal = journalText === null ? null : parseJournal(journalText, journalFile);
   if (text === null) {
     if (journal !== null) throw failure('state/journal-mismatch', { file: journalFile, stateFile: file, why: `${file} does not exist` });
@@ -71,12 +72,12 @@ export async function readStateFile(dir: string, options: { locked?: boolean } =
  * journal: state.json is written whole and atomically first, so a kill at any instant leaves a
  * state that reads the same. Call only with the state lock held.
  */
-export async function compactStateFile(dir: string): Promise<LoadedState> {
-  const loaded = await readStateFile(dir, { locked: true });
+export async function compactStateFile(dir: string, environment?: string): Promise<LoadedState> {
+  const loaded = await readStateFile(dir, { locked: true, environment });
   if (!loaded.journaled) return loaded;
-  await writeStateFile(dir, loaded.state);
-  await rm(journalPath(dir), { force: true });
-  await syncFolder(join(dir, STATE_DIR));
+  await writeStateFile(dir, loaded.state, environment);
+  await rm(journalPath(dir, environment), { force: true });
+  await syncFolder(join(dir, stateFolderOf(environment)));
   return { ...loaded, journaled: false };
 }
 
@@ -109,8 +110,8 @@ export function parseStateText(text: string, file: string): StateData {
 }
 
 /** Write `state` atomically to the repo's state file (creating `.coursesync/` when needed). */
-export async function writeStateFile(dir: string, state: StateData): Promise<void> {
-  await writeFileAtomic(statePath(dir), serializeState(state));
+export async function writeStateFile(dir: string, state: StateData, environment?: string): Promise<void> {
+  await writeFileAtomic(statePath(dir, environment), serializeState(state));
 }
 
 /**
@@ -119,8 +120,8 @@ export async function writeStateFile(dir: string, state: StateData): Promise<voi
  * the crash-loop test). Call only with the state lock held, so no write of another process is
  * in progress. Best effort: a file that cannot be removed is left.
  */
-export async function removeStaleTempFiles(dir: string): Promise<void> {
-  const folder = join(dir, STATE_DIR);
+export async function removeStaleTempFiles(dir: string, environment?: string): Promise<void> {
+  const folder = join(dir, stateFolderOf(environment));
   const names = await readdir(folder).catch(() => [] as string[]);
   const pattern = new RegExp(`^${STATE_FILE.replace(/\./g, '\\.')}\\.\\d+\\.[0-9a-f]{8}\\.tmp$`);
   await Promise.all(names.filter((n) => pattern.test(n)).map((n) => rm(join(folder, n), { force: true }).catch(() => undefined)));

@@ -10,7 +10,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { CoursesyncError } from '../diagnostics/errors.js';
-import { STATE_DIR } from '../model/state/schema.js';
+import { stateFolderOf } from '../model/state/schema.js';
 
 /** The error for a state folder that cannot be made or written, by the system's error code. */
 export function stateFolderError(folder: string, error: NodeJS.ErrnoException): CoursesyncError {
@@ -24,8 +24,8 @@ export function stateFolderError(folder: string, error: NodeJS.ErrnoException): 
  * Make sure `<dir>/.coursesync/` exists and this process may create files in it.
  * @throws CoursesyncError `state/folder-unwritable`
  */
-export async function ensureWritableStateFolder(dir: string): Promise<string> {
-  const folder = join(dir, STATE_DIR);
+export async function ensureWritableStateFolder(dir: string, environment?: string): Promise<string> {
+  const folder = join(dir, stateFolderOf(environment));
   try {
     await mkdir(folder, { recursive: true });
     await access(folder, constants.W_OK | constants.X_OK);

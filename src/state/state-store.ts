@@ -23,7 +23,7 @@ import { withoutTrailingSlash } from '../school/base-url.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { encodeRecord, journalPath } from './journal.js';
 import { acquireStateLock, type AcquireLockOptions, type StateLock } from './lock-state.js';
-import { STATE_DIR, type PendingCall, type StateData } from '../model/state/schema.js';
+import { stateFolderOf, type PendingCall, type StateData } from '../model/state/schema.js';
 import { compactStateFile, readStateFile, removeStaleTempFiles, statePath, syncFolder, writeStateFile } from './state-file.js';
 import { ChangeTracker } from './track-changes.js';
 
@@ -80,9 +80,11 @@ export class StateStore {
     /** Whether the file existed when loaded. */
     readonly existed: boolean,
     private lock: StateLock | undefined,
+    /** The environment whose state this is (its own folder), in a repo with environments. */
+    readonly environment: string | undefined,
   ) {
     this.onDisk = existed;
-    this.journalPathname = journalPath(dir);
+    this.journalPathname = journalPath(dir, environment);
     this.tracker = new ChangeTracker(current);
   }
 
@@ -93,12 +95,12 @@ export class StateStore {
   static async load(dir: string, options: { lock?: boolean } & AcquireLockOptions = {}): Promise<StateStore> {
     const lock = options.lock ? await acquireStateLock(dir, options) : undefined;
     try {
-      if (lock) await removeStaleTempFiles(dir);
+      if (lock) await removeStaleTempFiles(dir, options.environment);
       // Only the lock holder folds the journal in: a reader must not rewrite state.json under a live writer.
-      const { state, exists, tornBytes } = lock ? await compactStateFile(dir) : await readStateFile(dir);
+      const { state, exists, tornBytes } = lock ? await compactStateFile(dir, options.environment) : await readStateFile(dir, { environment: options.environment });
       // Said only by the lock holder: a reader may see the tail of an append still in progress.
       if (lock && tornBytes) options.warn?.(`the state journal ended in ${tornBytes} bytes of a record a killed process never finished writing (no newline): dropped (that write was never acknowledged, so it held no call that was sent)`);
-      return new StateStore(dir, state, exists, lock);
+      return new StateStore(dir, state, exists, lock, options.environment);
     } catch (e) {
       await lock?.release();
       throw e;
@@ -111,7 +113,7 @@ export class StateStore {
   }
 
   get file(): string {
-    return statePath(this.dir);
+    return statePath(this.dir, this.environment);
   }
 
   get journalFile(): string {
@@ -171,7 +173,7 @@ export class StateStore {
       // No state.json yet: the first write creates it whole (it fixes the lineage), fsynced.
       this.current.serial += 1;
       this.tracker.take(this.current.serial);
-      this.creating = writeStateFile(this.dir, this.current).then(
+      this.creating = writeStateFile(this.dir, this.current, this.environment).then(
         () => {
           this.onDisk = true;
         },
@@ -239,7 +241,7 @@ export class StateStore {
     try {
       await datasync(this.journal!);
       if (!this.journalNamed) {
-        await syncFolder(join(this.dir, STATE_DIR));
+        await syncFolder(join(this.dir, stateFolderOf(this.environment)));
         this.journalNamed = true;
       }
     } catch (e) {
@@ -286,7 +288,7 @@ export class StateStore {
         this.journal = undefined;
         // The journal is durable and the next load folds it in; a caller that commits state.json
         // must not go on as if it were whole: foldError says it is not.
-        if (this.failure === undefined) await compactStateFile(this.dir).catch((e: unknown) => (this.foldError = e instanceof Error ? e : new Error(String(e))));
+        if (this.failure === undefined) await compactStateFile(this.dir, this.environment).catch((e: unknown) => (this.foldError = e instanceof Error ? e : new Error(String(e))));
       }
     } finally {
       await this.lock?.release();

@@ -21,7 +21,11 @@ import { explainReferences } from '../plan/explain-references.js';
 import { type SchoolClient, createSchoolClient } from '../school/client.js';
 import { listProgramSections, sectionNamed } from '../school/program-sections.js';
 import { SchoolApiError, SchoolConnectionError } from '../school/errors.js';
-import { explainSchoolError, resolveBaseUrl, resolveToken } from '../school/connection.js';
+import { explainSchoolError, resolveBaseUrl, resolveToken, tokenVariable } from '../school/connection.js';
+import { checkStateEnvironment } from '../state/check-environment.js';
+import { chosenEnvironment } from '../model/environments.js';
+import { contentOf, notPromoted } from '../plan/promotion.js';
+import { isCoursesyncError } from '../diagnostics/errors.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadCourse } from '../source/load-course.js';
 import { renderThreadsFromEnv } from '../source/render-pool.js';
@@ -51,6 +55,10 @@ export interface BuildPlanOptions extends ConnectionFlags {
   state?: { state: StateData; exists: boolean };
   /** The school already resolved and connected, so the base URL is resolved once. */
   school?: { baseUrl: string; client: SchoolClient };
+  /** The environment chosen with --env, in a repo with environments (docs/environments.md). */
+  environment?: string | undefined;
+  /** Plan content not applied to the environment this one is promoted from (said in the plan). */
+  skipPromotionCheck?: boolean;
 }
 
 /** A valid repo, compiled: its desired state and its (warning) diagnostics. */
@@ -66,9 +74,9 @@ export interface CompiledRepo {
  * record is taken from it, not read, parsed or rendered, cache or no cache.
  * @throws CoursesyncError `course/invalid` with the diagnostics when the repo has errors
  */
-export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.env, state?: Readonly<StateData>): Promise<CompiledRepo> {
+export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.env, state?: Readonly<StateData>, environment?: string): Promise<CompiledRepo> {
   const known = state ? knownLessonsOf(state, await compilerId()) : undefined;
-  const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env), known });
+  const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env), known, environment });
   if (!result.desired) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw failure('course/invalid', { dir, errors, action: 'planned' }, { diagnostics: result.diagnostics });
@@ -103,21 +111,29 @@ export interface BuiltPlan {
  */
 export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Promise<BuiltPlan> {
   const env = options.env ?? process.env;
-  const { state, exists } = options.state ?? (await readStateFile(dir));
+  const environment = options.environment;
+  const { state, exists } = options.state ?? (await readStateFile(dir, { environment }));
+  const file = statePath(dir, environment);
+  // Before the compile reuses what the state knows: a state of another environment is refused.
+  checkStateEnvironment(state, file, environment);
   // --refresh may send a drifted body back: every lesson is compiled to its HTML then.
-  const result = options.course ?? (await compileRepo(dir, env, options.refresh ? undefined : state));
+  const result = options.course ?? (await compileRepo(dir, env, options.refresh ? undefined : state, environment));
   const desired = result.desired;
+  checkStateEnvironment(state, file, environment, desired);
+  const promotion = await checkPromotion(dir, desired, options.skipPromotionCheck === true);
+  const connection = { flags: options, config: desired.config, env, environment };
 
   // The base URL is needed only to talk to the school or to check the state belongs to it.
   let baseUrl: string | undefined = options.school?.baseUrl;
   if (baseUrl === undefined) {
     try {
-      baseUrl = resolveBaseUrl({ flags: options, config: desired.config, env });
+      baseUrl = resolveBaseUrl(connection);
     } catch (e) {
-      if (options.refresh) throw e;
+      // An address that belongs to another environment is refused even when none is needed.
+      if (options.refresh || (isCoursesyncError(e) && e.code.startsWith('environment/'))) throw e;
     }
   }
-  if (baseUrl !== undefined) checkBaseUrl(state, baseUrl, statePath(dir));
+  if (baseUrl !== undefined) checkBaseUrl(state, baseUrl, file);
 
   // Sections: by id, by a name the state already resolved, or through GET /sections.
   const sectionIds = new Map<string, string>();
@@ -139,11 +155,12 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     if (client) return client;
     let token: string;
     try {
-      token = resolveToken({ flags: options, env });
+      token = resolveToken(connection);
     } catch (e) {
+      if (isCoursesyncError(e) && e.code === 'environment/token-mismatch') throw e;
       throw failure('plan/needs-token', { why, byName: unresolved.map((u) => u.path) }, { cause: e });
     }
-    if (baseUrl === undefined) baseUrl = resolveBaseUrl({ flags: options, config: desired.config, env });
+    if (baseUrl === undefined) baseUrl = resolveBaseUrl(connection);
     client = createSchoolClient({ baseUrl, token, timeoutMs: desired.config.school?.timeout_ms });
     return client;
   };
@@ -169,7 +186,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   // Check before any write: every section id exists and is of its folder's program. Needs the
   // school, so a plan without a token says it was skipped (apply always has one).
   const notes: string[] = [];
-  const tokenGiven = options.school !== undefined || options.tokenFile !== undefined || (env.COURSESYNC_TOKEN ?? '') !== '';
+  const tokenGiven = options.school !== undefined || options.tokenFile !== undefined || (env[tokenVariable(desired.config, environment)] ?? '') !== '';
   if (options.verifySections === false) {
     // The caller checks them itself.
   } else if (tokenGiven && (baseUrl !== undefined || options.baseUrl !== undefined || env.COURSESYNC_BASE_URL)) {
@@ -201,12 +218,31 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   const linked = linkLessons(desired, state);
   const compiler = await compilerId();
   const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections, compiler }), linked.desired, linked.pending);
+  if (environment !== undefined) plan.environment = environment;
+  if (promotion) plan.promotion_skipped = promotion;
   await addCallSources(plan, state, dir);
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) plan.warnings = warnings;
   notes.push(...driftNotes(plan));
   if (notes.length > 0) plan.notes = notes;
   return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, sectionIds, listed: byProgram, live, pendingLinks: linked.pending };
+}
+
+/**
+ * An environment with `promote_from` plans only the content its source environment applied
+ * last (docs/environments.md#promotion): anything else is refused, naming the lessons, unless
+ * the check is skipped; then the plan says what was not promoted.
+ * @throws CoursesyncError `environment/not-promoted`
+ */
+async function checkPromotion(dir: string, desired: DesiredState, skip: boolean): Promise<Plan['promotion_skipped']> {
+  const from = desired.environment === undefined ? undefined : chosenEnvironment(desired.config, desired.environment).promote_from;
+  if (from === undefined) return undefined;
+  const source = (await readStateFile(dir, { environment: from })).state;
+  checkStateEnvironment(source, statePath(dir, from), from);
+  const lessons = notPromoted(desired, contentOf(desired), source.content, from);
+  if (skip) return { from, lessons };
+  if (lessons.length > 0) throw failure('environment/not-promoted', { environment: desired.environment!, source: from, lessons, commit: source.content?.commit ?? undefined });
+  return undefined;
 }
 
 /**

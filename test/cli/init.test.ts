@@ -87,6 +87,8 @@ describe('coursesync init', () => {
     // The folder the apply workflow builds the assets into (`assets --out _site`) is never committed.
     expect(ignored('_site/img/logo.3f2a9c1e.png')).toBe(true);
     expect(ignored('.coursesync/state.json')).toBe(false);
+    expect(ignored('.coursesync/env/staging/state.lock')).toBe(true);
+    expect(ignored('.coursesync/env/staging/state.json')).toBe(false);
   });
 
   it('run again, adds only what is missing and never overwrites an edited file', async () => {
@@ -94,7 +96,7 @@ describe('coursesync init', () => {
     await writeFile(join(dir, '.gitignore'), 'dist/\nnode_modules/\n');
     expect((await runCli(['init'], {}, dir)).code).toBe(0);
     expect(await read(dir, '.gitignore')).toBe(
-      'dist/\nnode_modules/\n\n# coursesync: local caches, the apply lock and temporary files (the state is committed)\n.coursesync/cache/\n.coursesync/state.lock\n.coursesync/*.tmp\n_site/\n',
+      'dist/\nnode_modules/\n\n# coursesync: local caches, the apply lock and temporary files (the state is committed)\n.coursesync/cache/\n.coursesync/state.lock\n.coursesync/*.tmp\n.coursesync/env/*/state.lock\n.coursesync/env/*/*.tmp\n_site/\n',
     );
 
     const edited = (await read(dir, 'coursesync.yaml')).replace('# removed_lessons: keep', 'removed_lessons: unpublish');

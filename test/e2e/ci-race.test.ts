@@ -18,7 +18,7 @@ import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../app
 import { BASE_REPO } from '../apply/course-files.js';
 import { CLI, EXAMPLES, lesson, writeRepo } from './helpers.js';
 import { serveAssets } from './static-server.js';
-import { expand, installPinnedCoursesync, runShellStep, workflowSteps } from './workflow-steps.js';
+import { expand, installPinnedCoursesync, pushedOrigin, runShellStep, workflowSteps } from './workflow-steps.js';
 
 const run = promisify(execFile);
 
@@ -100,16 +100,8 @@ async function schoolNames(): Promise<string[]> {
 }
 
 /** A bare origin holding BASE_REPO on main, and a teammate's clone of it. */
-async function origin(): Promise<{ origin: string; team: string }> {
-  const origin = join(root, `origin-${Math.random().toString(36).slice(2)}.git`);
-  await git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
-  const team = await writeRepo(BASE_REPO, join(root, `team-${Math.random().toString(36).slice(2)}`));
-  await git(team, 'init', '--quiet', '--initial-branch=main');
-  await git(team, 'add', '.');
-  await git(team, 'commit', '--quiet', '-m', 'The course');
-  await git(team, 'remote', 'add', 'origin', origin);
-  await git(team, 'push', '--quiet', 'origin', 'main');
-  return { origin, team };
+function origin(): Promise<{ origin: string; team: string }> {
+  return pushedOrigin(root, BASE_REPO, git);
 }
 
 describe('the shipped apply workflow publishes the referenced files before apply', () => {

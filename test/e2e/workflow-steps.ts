@@ -9,7 +9,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { CLI, EXAMPLES } from './helpers.js';
+import { CLI, EXAMPLES, writeRepo } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -44,6 +44,23 @@ export async function runShellStep(step: WorkflowStep & { run: string }, cwd: st
     const err = e as { stdout: string; stderr: string };
     return { ok: false, output: err.stdout + err.stderr };
   }
+}
+
+/**
+ * A bare origin under `root` whose main holds `files`, pushed from a teammate's clone (returned
+ * too); `git(cwd, ...args)` runs git as the test's teammate.
+ */
+export async function pushedOrigin(root: string, files: Record<string, string>, git: (cwd: string, ...args: string[]) => Promise<string>): Promise<{ origin: string; team: string }> {
+  const id = Math.random().toString(36).slice(2);
+  const origin = join(root, `origin-${id}.git`);
+  await git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
+  const team = await writeRepo(files, join(root, `team-${id}`));
+  await git(team, 'init', '--quiet', '--initial-branch=main');
+  await git(team, 'add', '.');
+  await git(team, 'commit', '--quiet', '-m', 'The course');
+  await git(team, 'remote', 'add', 'origin', origin);
+  await git(team, 'push', '--quiet', 'origin', 'main');
+  return { origin, team };
 }
 
 /**

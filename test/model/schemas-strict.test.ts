@@ -34,8 +34,9 @@ const hasType = (doc: unknown) => typeof doc === 'object' && doc !== null && 'le
 let validators: Record<Kind, ValidateFunction>;
 beforeAll(async () => {
   // The schemas are draft-07 (what editors and linters read best). Formats (uri) are not checked; errorMessage is read by
-  // editors; `required` inside if/oneOf names properties declared at the object level.
-  const ajv = new Ajv({ allErrors: true, validateFormats: false, strict: true, strictRequired: false });
+  // editors; `required` inside if/oneOf names properties declared at the object level; a value of `vars:` is
+  // `type: [string, number, boolean]` (draft-07 allows a list of types).
+  const ajv = new Ajv({ allErrors: true, validateFormats: false, strict: true, strictRequired: false, allowUnionTypes: true });
   ajv.addKeyword('errorMessage');
   const entries = await Promise.all(
     Object.entries(SCHEMA_FILES).map(async ([kind, file]) => [kind, ajv.compile(JSON.parse(await readFile(join(root, 'schema', file), 'utf8')) as object)] as const),

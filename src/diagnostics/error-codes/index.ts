@@ -9,11 +9,12 @@ import { CoursesyncError } from '../errors.js';
 import { CLONE_ERRORS } from './clone.js';
 import { COMMAND_ERRORS } from './commands.js';
 import { CONNECTION_ERRORS } from './connection.js';
+import { ENVIRONMENT_ERRORS } from './environments.js';
 import type { ErrorEntry } from './entry.js';
 import { STATE_ERRORS } from './state.js';
 import { SYNC_ERRORS } from './sync.js';
 
-export const ERRORS = { ...CONNECTION_ERRORS, ...STATE_ERRORS, ...SYNC_ERRORS, ...CLONE_ERRORS, ...COMMAND_ERRORS };
+export const ERRORS = { ...CONNECTION_ERRORS, ...STATE_ERRORS, ...SYNC_ERRORS, ...CLONE_ERRORS, ...COMMAND_ERRORS, ...ENVIRONMENT_ERRORS };
 export type ErrorCode = keyof typeof ERRORS;
 export type ErrorArgs<C extends ErrorCode> = (typeof ERRORS)[C] extends ErrorEntry<infer A> ? A : never;
 

@@ -55,6 +55,15 @@ export const STATE_DIR = '.coursesync';
 export const STATE_FILE = 'state.json';
 export const LOCK_FILE = 'state.lock';
 
+/**
+ * The folder of a state's files (state.json, its journal, lock and temp files), from the repo
+ * root: `.coursesync` for a repo without environments, `.coursesync/env/<name>` for each
+ * environment of one that has them (docs/environments.md#state).
+ */
+export function stateFolderOf(environment?: string): string {
+  return environment === undefined ? STATE_DIR : `${STATE_DIR}/env/${environment}`;
+}
+
 export { LessonFieldsSchema } from '../../school-api/school-rules.js';
 
 /** A create whose outcome is unknown (the connection dropped after the request was sent). */
@@ -183,6 +192,21 @@ export const StateSchema = z
     serial: z.int().min(0),
     /** The school this state belongs to; null until the first apply. */
     base_url: z.string().nullable(),
+    /** The environment this state belongs to (repos with environments; docs/environments.md). */
+    environment: z.string().optional(),
+    /** The program ids of the school this state belongs to, stamped by every apply of an environment. */
+    program_ids: z.array(z.string()).optional(),
+    /** What the last complete apply of an environment applied, for promotion (docs/environments.md#promotion). */
+    content: z
+      .strictObject({
+        /** sha256 over every lesson's content digest. */
+        digest: z.string(),
+        /** The git commit the repo was at, when known. */
+        commit: z.string().nullable(),
+        /** Per lesson key: 16 hex of its content (file, referenced files, settings, place; no ids, no vars). */
+        lessons: z.record(z.string(), z.string()).transform((r) => nullRecord(r)),
+      })
+      .optional(),
     /** As written: the `compiler` of every lesson with a digest that does not give its own (serialize-state.ts). */
     compiler: z.string().regex(COMPILER_PATTERN).optional(),
     /** As written: each section's folder and program, which its lessons' lines leave out (state-layout.ts). */
