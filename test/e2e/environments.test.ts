@@ -5,12 +5,13 @@
  * address or a key of the other environment is refused before any request (counted on both
  * emulators); production refuses content staging has not applied.
  */
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 import { startEmulator, type RunningEmulator, type SeedInput } from '../../src/emulator/index.js';
+import { encodeRecord } from '../../src/state/journal.js';
 import { lesson, removeRepos, runCli, writeRepo } from './helpers.js';
 
 const STAGING_KEY = 'tok_STAGING_7f3a';
@@ -307,6 +308,47 @@ describe('environments: state commands and import work per environment', () => {
     expect(plan.stdout).toMatch(/No changes\. 3 lessons unchanged\./);
     expect(await readFile(join(dir, '.coursesync/env/staging/state.json'), 'utf8')).toBe(stagingBefore);
     expect(JSON.parse(await readFile(join(dir, '.coursesync/env/production/state.json'), 'utf8'))).toMatchObject({ environment: 'production' });
+  });
+});
+
+describe('environments: a damaged journal is salvaged per environment', () => {
+  it('state compact --salvage --env staging salvages staging\'s journal only, and refuses staging\'s state in production\'s folder', async () => {
+    const dir = await writeRepo(repoFiles());
+    expect((await runCli(['apply', dir, '--env', 'staging', '--yes'], env())).code).toBe(0);
+    expect((await runCli(['apply', dir, '--env', 'production', '--yes'], env())).code).toBe(0);
+    const folder = join(dir, '.coursesync/env/staging');
+    const state = JSON.parse(await readFile(join(folder, 'state.json'), 'utf8')) as { lineage: string; serial: number };
+    // A create recorded as pending (then killed), its record damaged on disk after its newline.
+    const pending = { action: 'create', key: 'extra', lesson_id: null, request: 'POST /lessons', fields: ['section_id', 'name'], started_at: new Date().toISOString(), name: 'Extra', section_id: 'stg_start' };
+    const journal = encodeRecord({ journal: 1, lineage: state.lineage, base: state.serial }) + encodeRecord({ serial: state.serial + 1, pending: { call_1: pending } });
+    await writeFile(join(folder, 'state.journal'), journal.replace('"name":"Extra"', '"name":"Extrb"'));
+    const productionBefore = await readFile(join(dir, '.coursesync/env/production/state.json'), 'utf8');
+
+    const before = requests();
+    const salvaged = await runCli(['state', 'compact', '--salvage', '--dir', dir, '--env', 'staging'], env());
+    expect(salvaged.code, salvaged.stderr).toBe(0);
+    expect(salvaged.stdout).toContain('now recorded as uncertain: extra.');
+    expect((await readdir(folder)).filter((n) => n.startsWith('state.journal.damaged-'))).toHaveLength(1);
+    expect(await readFile(join(dir, '.coursesync/env/production/state.json'), 'utf8')).toBe(productionBefore);
+    expect(requests()).toBe(before);
+
+    // Staging's state dropped into production's folder is refused before anything is folded.
+    await cp(join(folder, 'state.json'), join(dir, '.coursesync/env/production/state.json'));
+    const copied = await runCli(['state', 'compact', '--salvage', '--dir', dir, '--env', 'production'], env());
+    expect(copied.code).toBe(1);
+    expect(copied.stderr).toMatch(/env\/production\/state.json belongs to the environment staging, not to production/);
+    expect(requests()).toBe(before);
+  });
+});
+
+describe('environments: the token variable', () => {
+  it('an environment whose token variable is set but empty is told so, naming the variable, before any request', async () => {
+    const dir = await writeRepo(repoFiles());
+    const before = requests();
+    const r = await runCli(['apply', dir, '--env', 'staging', '--yes'], { ...env(), COURSESYNC_TOKEN_STAGING: '' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('the environment staging reads its token from COURSESYNC_TOKEN_STAGING, which is set but empty');
+    expect(requests()).toBe(before);
   });
 });
 
