@@ -72,7 +72,7 @@ describe('the compiler id: our code and the installed renderer packages, one rul
   });
 
   it('records the exact installed versions of those packages and of what they depend on', async () => {
-    const versions = await installedVersions(COMPILER_PACKAGES, ROOT);
+    const versions = installedVersions(COMPILER_PACKAGES, ROOT);
     const gfm = JSON.parse(await readFile(path.join(ROOT, 'node_modules/remark-gfm/package.json'), 'utf8')) as { version: string };
     expect(versions).toContain(`remark-gfm@${gfm.version}`);
     // Transitive: remark-parse's own parser, never named by us.
@@ -86,14 +86,14 @@ describe('the compiler id: our code and the installed renderer packages, one rul
     await pkg(tmp, 'a', '1.0.0', { shared: '^2' });
     await pkg(tmp, 'shared', '1.0.0');
     await pkg(path.join(tmp, 'node_modules', 'a'), 'shared', '2.1.0');
-    expect(await installedVersions(['a', 'gone'], tmp)).toEqual(['a@1.0.0', 'gone@missing', 'shared@2.1.0']);
+    expect(installedVersions(['a', 'gone'], tmp)).toEqual(['a@1.0.0', 'gone@missing', 'shared@2.1.0']);
   });
 
   it('is the same twice for an unchanged install, and the same as this process computes', async () => {
     const install = await linkedInstall();
     const inputs = { root: SRC, ext: '.ts', packagesFrom: install.from };
-    const first = await computeCompilerDigest(inputs);
-    expect(await computeCompilerDigest(inputs)).toBe(first);
+    const first = computeCompilerDigest(inputs);
+    expect(computeCompilerDigest(inputs)).toBe(first);
     expect(first).toBe(await compilerDigest());
     expect(await compilerId()).toBe(first.slice(0, 12));
   });
@@ -101,7 +101,7 @@ describe('the compiler id: our code and the installed renderer packages, one rul
   it('changes when a renderer package is upgraded, and then the render and lesson caches miss: the text is rendered again', async () => {
     const install = await linkedInstall();
     const inputs = { root: SRC, ext: '.ts', packagesFrom: install.from };
-    const before = await computeCompilerDigest(inputs);
+    const before = computeCompilerDigest(inputs);
 
     // A repo loaded with the caches, as a plan does: both caches written under this install's id.
     const repo = path.join(tmp, 'repo');
@@ -121,7 +121,7 @@ describe('the compiler id: our code and the installed renderer packages, one rul
     expect(unchanged.misses).toBe(0);
 
     await install.setGfmVersion('4.0.2');
-    const after = await computeCompilerDigest(inputs);
+    const after = computeCompilerDigest(inputs);
     expect(after).not.toBe(before);
     expect((await readLessonCache(repo, after)).size).toBe(0);
     const upgraded = createCachedRender(await readRenderCache(repo, after));
@@ -134,11 +134,11 @@ describe('the compiler id: our code and the installed renderer packages, one rul
     const code = path.join(tmp, 'code');
     for (const folder of COMPILER_FOLDERS) await cp(path.join(SRC, folder), path.join(code, folder), { recursive: true });
     const inputs = { root: code, ext: '.ts', packagesFrom: ROOT };
-    const before = await computeCompilerDigest(inputs);
+    const before = computeCompilerDigest(inputs);
     expect(before).toBe(await compilerDigest());
     // A nested module counts as much as a top-level one.
     const nested = path.join(code, 'model', 'state', 'schema.ts');
     await writeFile(nested, (await readFile(nested, 'utf8')) + '\n// changed\n');
-    expect(await computeCompilerDigest(inputs)).not.toBe(before);
+    expect(computeCompilerDigest(inputs)).not.toBe(before);
   });
 });
