@@ -80,7 +80,7 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
 async function knownFromState(dir: string, environment: string | undefined): Promise<import('../compile/compile-course.js').KnownLessons | undefined> {
   const { readStateFile } = await import('../state/state-file.js');
   const { knownLessonsOf } = await import('../compile/known-lessons.js');
-  const { compilerId } = await import('../source/lesson-cache-file.js');
+  const { compilerId } = await import('../source/compiler-id.js');
   try {
     const { state, exists } = await readStateFile(dir, { environment });
     return exists ? knownLessonsOf(state, await compilerId()) : undefined;

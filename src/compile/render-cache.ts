@@ -11,15 +11,11 @@ import type { RenderFn } from './compile-lesson.js';
 import { renderMarkdown, type RenderResult } from './render.js';
 
 /**
- * Names the renderer's output. Change it whenever renderMarkdown can give different HTML or
- * problems for the same Markdown (a plugin, option or dependency upgrade): every stored entry
- * then misses and is rendered again.
+ * The cache key of a Markdown text: its sha256. Which renderer made an entry is the cache
+ * file's tag (the compiler id, source/compiler-id.ts), so a new renderer misses every entry.
  */
-export const RENDERER_ID = 'coursesync-render/4 remark-parse@11 remark-gfm@4 remark-rehype@11 rehype-raw@7 hast-util-to-html@9 github-slugger@2';
-
-/** The cache key of a Markdown text: sha256 of the renderer id and the text. */
 export function renderDigest(markdown: string): string {
-  return createHash('sha256').update(RENDERER_ID).update('\0').update(markdown).digest('hex');
+  return createHash('sha256').update(markdown).digest('hex');
 }
 
 export interface CachedRender {

@@ -8,7 +8,8 @@ import type { RenderResult } from '../compile/render.js';
 import type { RenderFn } from '../compile/compile-lesson.js';
 import { readSource } from './read-source.js';
 import { renderMissingBodies } from './render-bodies.js';
-import { compilerDigest, readLessonCache, writeLessonCache } from './lesson-cache-file.js';
+import { compilerDigest } from './compiler-id.js';
+import { readLessonCache, writeLessonCache } from './lesson-cache-file.js';
 import { readRenderCache, writeRenderCache } from './render-cache-file.js';
 import { defaultRenderThreads } from './render-pool.js';
 import type { KnownLessons } from '../compile/compile-course.js';
@@ -64,7 +65,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   // render cache (tens of MB) is read, and with less memory: it is read and rewritten only
   // when more changed, or when there is no lesson cache (first run, new compiler).
   const useRenders = fresh.length > FEW_CHANGED || (storedLessons.size === 0 && !stateAnswers);
-  const storedRenders = useRenders ? await readRenderCache(dir) : new Map<string, RenderResult>();
+  const storedRenders = useRenders ? await readRenderCache(dir, compiler) : new Map<string, RenderResult>();
   const rendered = await renderAhead(source, frame, fresh, storedRenders, threads, (l) => !storedFiles.has(lessonCacheKey(l)));
   const renders = createCachedRender(rendered.entries, options.render, rendered.digests);
   const lessons = createCachedCompile(storedLessons);
@@ -75,7 +76,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   if (!stateAnswers && changed(lessons.used, storedLessons)) await writeLessonCache(dir, compiler, lessons.used);
   if (useRenders) {
     // Keep the renderings of every body still in the repo (should the lesson cache be dropped
-    // by a new compiler, nothing unchanged is rendered again), plus this run's.
+    // or damaged, or the state answer no more, nothing unchanged is rendered again), plus this run's.
     const keep = new Map(renders.used);
     for (const lesson of source.lessons) {
       if (unchanged.has(lesson.path)) continue; // never read
@@ -83,7 +84,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
       const entry = storedRenders.get(digest);
       if (entry && !keep.has(digest)) keep.set(digest, entry);
     }
-    if (changed(keep, storedRenders)) await writeRenderCache(dir, keep);
+    if (changed(keep, storedRenders)) await writeRenderCache(dir, compiler, keep);
   }
   return result;
 }

@@ -6,7 +6,7 @@
  * Each write keeps only the entries the run used, so the file never outgrows the repo.
  */
 import { join } from 'node:path';
-import { isRenderResult, RENDERER_ID } from '../compile/render-cache.js';
+import { isRenderResult } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
 
@@ -19,13 +19,14 @@ export function renderCachePath(dir: string): string {
 }
 
 /**
- * Read the render cache of the repo at `dir`: digest → result. Anything missing, unreadable,
- * written by another renderer, or not shaped like a result is left out.
+ * Read the render cache of the repo at `dir` made by `compiler` (source/compiler-id.ts):
+ * digest → result. Anything missing, unreadable, written by other code or other installed
+ * packages, or not shaped like a result is left out.
  */
-export async function readRenderCache(dir: string): Promise<Map<string, RenderResult>> {
+export async function readRenderCache(dir: string, compiler: string): Promise<Map<string, RenderResult>> {
   const entries = new Map<string, RenderResult>();
   // A key that is not a digest can never be looked up, so only the values are checked.
-  await readCacheFile(renderCachePath(dir), 'renderer', (tag) => tag === RENDERER_ID, (digest, value) => {
+  await readCacheFile(renderCachePath(dir), 'renderer', (tag) => tag === compiler, (digest, value) => {
     if (isRenderResult(value)) entries.set(digest, value);
   });
   return entries;
@@ -35,6 +36,6 @@ export async function readRenderCache(dir: string): Promise<Map<string, RenderRe
  * Replace the render cache of the repo at `dir` with `entries`. Returns false when it could not
  * be written (read-only checkout, full disk): the next run renders again, nothing else changes.
  */
-export async function writeRenderCache(dir: string, entries: ReadonlyMap<string, RenderResult>): Promise<boolean> {
-  return writeCacheFile(renderCachePath(dir), 'renderer', RENDERER_ID, entries);
+export async function writeRenderCache(dir: string, compiler: string, entries: ReadonlyMap<string, RenderResult>): Promise<boolean> {
+  return writeCacheFile(renderCachePath(dir), 'renderer', compiler, entries);
 }

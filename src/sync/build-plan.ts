@@ -32,7 +32,7 @@ import { renderThreadsFromEnv } from '../source/render-pool.js';
 import { responseRecord } from '../model/state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
 import { knownLessonsOf } from '../compile/known-lessons.js';
-import { compilerId } from '../source/lesson-cache-file.js';
+import { compilerId } from '../source/compiler-id.js';
 import { checkBaseUrl } from '../state/state-store.js';
 import { verifySections } from './verify-sections.js';
 import { addCallSources } from './call-sources.js';

@@ -22,7 +22,7 @@ const { appliedOf } = await import('../../dist/model/state/fingerprint.js');
 const { statePath, writeStateFile } = await import('../../dist/state/state-file.js');
 const { StateStore } = await import('../../dist/state/state-store.js');
 const { recordBuilds } = await import('../../dist/apply/record-builds.js');
-const { compilerId } = await import('../../dist/source/lesson-cache-file.js');
+const { compilerId } = await import('../../dist/source/compiler-id.js');
 
 const BASE_URL = 'http://127.0.0.1:4010/api/v1'; // what generate-repo writes in coursesync.yaml
 const cores = availableParallelism();

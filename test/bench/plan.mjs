@@ -28,7 +28,8 @@ const { readSource } = await import('../../dist/source/read-source.js');
 const { compileCourse } = await import('../../dist/compile/index.js');
 const { createCachedRender } = await import('../../dist/compile/render-cache.js');
 const { createCachedCompile } = await import('../../dist/compile/lesson-cache.js');
-const { compilerDigest, compilerId, lessonCachePath, readLessonCache } = await import('../../dist/source/lesson-cache-file.js');
+const { compilerDigest, compilerId } = await import('../../dist/source/compiler-id.js');
+const { lessonCachePath, readLessonCache } = await import('../../dist/source/lesson-cache-file.js');
 const { readRenderCache, renderCachePath } = await import('../../dist/source/render-cache-file.js');
 const { writeStateFile } = await import('../../dist/state/state-file.js');
 const { StateStore } = await import('../../dist/state/state-store.js');
@@ -124,7 +125,7 @@ await writeStateFile(big, state);
 // Nothing unchanged is compiled or rendered: with the caches as the plan left them, a compile
 // whose lesson compiler and renderer throw still succeeds.
 const lessonEntries = await readLessonCache(big, await compilerDigest());
-const renderEntries = await readRenderCache(big);
+const renderEntries = await readRenderCache(big, await compilerDigest());
 const refuse = (what) => () => {
   throw new Error(`${what} although the cache holds it`);
 };

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadCourse } from '../../src/source/load-course.js';
-import { compilerDigest, lessonCachePath, readLessonCache } from '../../src/source/lesson-cache-file.js';
+import { compilerDigest } from '../../src/source/compiler-id.js';
+import { lessonCachePath, readLessonCache } from '../../src/source/lesson-cache-file.js';
 import { renderCachePath } from '../../src/source/render-cache-file.js';
 
 let dir: string;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/sync/build-plan.js';
-import { renderDigest, RENDERER_ID } from '../../src/compile/render-cache.js';
+import { renderDigest } from '../../src/compile/render-cache.js';
+import { compilerDigest } from '../../src/source/compiler-id.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { loadCourse } from '../../src/source/load-course.js';
 import { lessonCachePath } from '../../src/source/lesson-cache-file.js';
@@ -34,7 +35,7 @@ describe('the render cache under .coursesync/cache/', () => {
   it('is written by a load, and a load with it gives the same HTML as rendering', async () => {
     const first = await body();
     expect(first.body).toBe(renderMarkdown(BODY).html);
-    const entries = await readRenderCache(dir);
+    const entries = await readRenderCache(dir, await compilerDigest());
     expect(entries.get(renderDigest(BODY))?.html).toBe(first.body);
     expect(entries.get(renderDigest('A *short* one.'))?.html).toBe(first.description);
     const before = await cacheText();
@@ -46,16 +47,16 @@ describe('the render cache under .coursesync/cache/', () => {
     await body();
     await writeFile(path.join(dir, 'p/s/01-welcome.md'), '---\nname: Welcome\n---\n# Changed\n');
     expect((await body()).body).toBe('<h1 id="changed">Changed</h1>\n');
-    const entries = await readRenderCache(dir);
+    const entries = await readRenderCache(dir, await compilerDigest());
     expect([...entries.keys()]).toEqual([renderDigest('# Changed\n')]);
   });
 
   it('ignores a damaged entry and writes it again', async () => {
     await mkdir(path.dirname(renderCachePath(dir)), { recursive: true });
     const wrong = { html: '<p>stale</p>', problems: 'none' };
-    await writeFile(renderCachePath(dir), JSON.stringify({ renderer: RENDERER_ID, entries: { [renderDigest(BODY)]: wrong } }));
+    await writeFile(renderCachePath(dir), JSON.stringify({ renderer: await compilerDigest(), entries: { [renderDigest(BODY)]: wrong } }));
     expect((await body()).body).toBe(renderMarkdown(BODY).html);
-    expect((await readRenderCache(dir)).get(renderDigest(BODY))?.html).toBe(renderMarkdown(BODY).html);
+    expect((await readRenderCache(dir, await compilerDigest())).get(renderDigest(BODY))?.html).toBe(renderMarkdown(BODY).html);
   });
 
   it('ignores a file that is not JSON, or of another renderer, and writes it again', async () => {
@@ -63,7 +64,7 @@ describe('the render cache under .coursesync/cache/', () => {
     for (const text of ['{"renderer": "coursesync-render/1", "entr', JSON.stringify({ renderer: 'old', entries: { [renderDigest(BODY)]: { html: '<p>old</p>', problems: [] } } })]) {
       await writeFile(renderCachePath(dir), text);
       expect((await body()).body).toBe(renderMarkdown(BODY).html);
-      expect(JSON.parse(await cacheText()).renderer).toBe(RENDERER_ID);
+      expect(JSON.parse(await cacheText()).renderer).toBe(await compilerDigest());
     }
   });
 

@@ -18,7 +18,7 @@ import { renderMarkdown } from '../../src/compile/render.js';
 import { parseDepRecord } from '../../src/compile/lesson-digest.js';
 import { readSource } from '../../src/source/read-source.js';
 import { loadCourse } from '../../src/source/load-course.js';
-import { compilerId } from '../../src/source/lesson-cache-file.js';
+import { compilerId } from '../../src/source/compiler-id.js';
 import { knownLessonsOf } from '../../src/compile/known-lessons.js';
 import { readStateFile } from '../../src/state/state-file.js';
 import { isCall } from '../../src/plan/plan-schema.js';

@@ -1,0 +1,148 @@
+/**
+ * The id of the code that derives lessons (I/O): one invalidation rule for every stored answer
+ * compile gave (the lesson cache, the render cache, the state's `compiler` per lesson). It is
+ * the sha256 of
+ * - every module under compile/, model/, school-api/ and diagnostics/ (compile imports nothing
+ *   else of ours; built JavaScript, or the sources under a test runner), and
+ * - the exact installed version of every package those modules import and, transitively, of
+ *   every package those depend on (read from each one's package.json where Node resolves it),
+ *   so an upgrade within a version range (a new micromark under remark-parse) counts too.
+ * Computed once per process, when first asked.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Our folders whose code can change what compiling a lesson gives. */
+export const COMPILER_FOLDERS = ['compile', 'model', 'school-api', 'diagnostics'];
+
+/**
+ * The packages those folders import (test/source/compiler-id.test.ts checks this list against
+ * their imports, so it cannot fall behind).
+ */
+export const COMPILER_PACKAGES = [
+  'fastest-levenshtein',
+  'github-slugger',
+  'hast-util-from-html',
+  'hast-util-to-html',
+  'ignore',
+  'rehype-raw',
+  'remark-gfm',
+  'remark-parse',
+  'remark-rehype',
+  'unified',
+  'yaml',
+  'zod',
+];
+
+interface Installed {
+  dir: string;
+  version: string;
+  dependencies: string[];
+}
+
+/** Reads what a package lookup needs, each folder and manifest at most once. */
+function packageFinder(): (name: string, fromDir: string) => Installed | undefined {
+  const hasModules = new Map<string, boolean>();
+  const manifests = new Map<string, Installed | undefined>();
+  const manifest = (dir: string): Installed | undefined => {
+    if (!manifests.has(dir)) {
+      let found: Installed | undefined;
+      try {
+        const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: unknown; dependencies?: Record<string, unknown> };
+        found = { dir, version: typeof json.version === 'string' ? json.version : '', dependencies: Object.keys(json.dependencies ?? {}) };
+      } catch {
+        // not installed here (or unreadable): Node would look further up too
+      }
+      manifests.set(dir, found);
+    }
+    return manifests.get(dir);
+  };
+  // The nearest node_modules up the tree holding `name`, as Node resolves it.
+  return (name, fromDir) => {
+    for (let dir = fromDir; ; dir = dirname(dir)) {
+      const modules = join(dir, 'node_modules');
+      if (!hasModules.has(modules)) hasModules.set(modules, existsSync(modules));
+      const found = hasModules.get(modules) ? manifest(join(modules, name)) : undefined;
+      if (found) return found;
+      if (dirname(dir) === dir) return undefined;
+    }
+  };
+}
+
+/**
+ * `name@version` of `packages` and everything they depend on, as installed and resolved from
+ * `fromDir`, sorted (a package not found is listed as `name@missing`: never an error here, the
+ * import itself would fail). Synchronous: about 200 small reads, far quicker without a round
+ * trip through the thread pool for each.
+ */
+export function installedVersions(packages: readonly string[], fromDir: string): string[] {
+  const findPackage = packageFinder();
+  const seen = new Set<string>();
+  const found = new Set<string>();
+  const visit = (name: string, from: string): void => {
+    if (seen.has(`${name}\0${from}`)) return;
+    seen.add(`${name}\0${from}`);
+    const pkg = findPackage(name, from);
+    if (!pkg) return void found.add(`${name}@missing`);
+    if (seen.has(pkg.dir)) return;
+    seen.add(pkg.dir);
+    found.add(`${name}@${pkg.version}`);
+    for (const dep of pkg.dependencies) visit(dep, pkg.dir);
+  };
+  for (const name of packages) visit(name, fromDir);
+  return [...found].sort();
+}
+
+/** Every module file under `dir` (and its subfolders) ending with `ext`. */
+function moduleFiles(dir: string, ext: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...moduleFiles(path, ext));
+    else if (entry.isFile() && entry.name.endsWith(ext)) files.push(path);
+  }
+  return files;
+}
+
+export interface CompilerIdInputs {
+  /** The built root holding compile/, model/, … (dist/, or src/ under a test runner). */
+  root: string;
+  /** Module extension: `.js` built, `.ts` under a test runner. */
+  ext: string;
+  /** Where packages are resolved from (the installed coursesync's folder). */
+  packagesFrom: string;
+}
+
+/** The full (64 hex) id of the code found at `inputs`; see the module comment. */
+export function computeCompilerDigest(inputs: CompilerIdInputs): string {
+  const hash = createHash('sha256');
+  for (const file of COMPILER_FOLDERS.flatMap((folder) => moduleFiles(join(inputs.root, folder), inputs.ext)).sort()) {
+    hash.update(relative(inputs.root, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  for (const version of installedVersions(COMPILER_PACKAGES, inputs.packagesFrom)) hash.update(version).update('\n');
+  return hash.digest('hex');
+}
+
+/** This installed coursesync's inputs. */
+function ownInputs(): CompilerIdInputs {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  return { root, ext: import.meta.url.endsWith('.ts') ? '.ts' : '.js', packagesFrom: join(root, '..') };
+}
+
+let memo: string | undefined;
+
+/**
+ * sha256 of the code that compiles lessons in this process, installed packages included (once
+ * per process; read synchronously, a few ms, so async only for its callers' sake).
+ */
+export async function compilerDigest(): Promise<string> {
+  memo ??= computeCompilerDigest(ownInputs());
+  return memo;
+}
+
+/** The short id the state records per lesson and the caches are tagged with (12 hex of compilerDigest). */
+export async function compilerId(): Promise<string> {
+  return (await compilerDigest()).slice(0, 12);
+}
