@@ -2,7 +2,8 @@
  * Vitest global setup: tests of the CLI run the built `dist/`, so a test run never uses a build
  * older than `src/`. When any source file (or the build configuration) is newer than the oldest
  * file of the last build, or a source file has no output, `tsc` runs once before any test file.
- * A fresh build (as `npm test` makes it) costs one walk of the trees.
+ * A fresh build (as `npm test` makes it) costs one walk of the trees. Like `npm run build`,
+ * the build then writes the completion data (scripts/write-completion-data.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -23,6 +24,7 @@ export function staleBecause(root = ROOT): string | null {
   const sources = files(join(root, 'src'), '.ts');
   const outputs = files(join(root, 'dist'), '.js');
   if (outputs.length === 0) return 'there is no build';
+  if (!existsSync(join(root, 'dist/cli/completion-data.json'))) return 'dist/cli/completion-data.json was never written';
   const built = new Set(outputs.map((f) => relative(join(root, 'dist'), f).replace(/\.js$/, '')));
   const missing = sources.find((f) => !built.has(relative(join(root, 'src'), f).replace(/\.ts$/, '')));
   if (missing) return `${relative(root, missing)} was never built`;
@@ -36,4 +38,5 @@ export default function setup(): void {
   if (why === null) return;
   process.stderr.write(`global setup: building dist/ (${why})\n`);
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'scripts/write-completion-data.mjs')], { cwd: ROOT, stdio: 'inherit' });
 }

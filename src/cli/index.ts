@@ -1,38 +1,12 @@
 #!/usr/bin/env node
 /**
  * The coursesync command line: commander wiring only. Each command lives in its own file and
- * imports its heavy modules only when it runs. One catch turns errors into exit codes.
+ * imports its heavy modules only when it runs; a run loads only the module of the command it
+ * names (program.ts). One catch turns errors into exit codes.
  */
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import { ExitCode } from '../diagnostics/exit-codes.js';
-import { redactUsageError } from './redact-usage-error.js';
-import { reportFatal } from './report-error.js';
-
-/** Each command file exports one function that adds its command to the program. */
-type Register = (program: Command) => void;
-
-// In the order --help lists them: setting up a repo, the sync workflow, then the rest of the API, then the emulator.
-const commands: Array<() => Promise<{ register: Register }>> = [
-  () => import('./init.js'),
-  () => import('./validate.js'),
-  () => import('./plan.js'),
-  () => import('./apply.js'),
-  () => import('./preview.js'),
-  () => import('./assets.js'),
-  () => import('./state.js'),
-  () => import('./import.js'),
-  () => import('./duplicate.js'),
-  () => import('./clone.js'),
-  () => import('./webhooks.js'),
-  () => import('./members.js'),
-  () => import('./offers.js'),
-  () => import('./badges.js'),
-  () => import('./custom-code.js'),
-  () => import('./sections.js'),
-  () => import('./auth.js'),
-  () => import('./completion.js'),
-  () => import('./emulator.js'),
-];
+import { addCommandsFor, rootCommand } from './program.js';
 
 /**
  * A reader that stops early (`coursesync --help | head`) closes the pipe: what is left to print
@@ -48,21 +22,16 @@ ignoreClosedReader(process.stdout);
 ignoreClosedReader(process.stderr);
 
 async function main(argv: string[]): Promise<number> {
-  const program = new Command('coursesync')
-    .description('Declarative course-as-code: sync a repo of programs, sections and lessons to an online school.')
-    .version(await readVersion(), '-V, --version')
-    .showHelpAfterError('(run with --help for usage)')
-    // Set before the commands are added: each command copies these settings.
-    .configureOutput({ outputError: (message, write) => write(redactUsageError(message)) })
-    .exitOverride();
-  for (const load of commands) (await load()).register(program);
-  (await import('./help-examples.js')).addExamples(program);
-  program.addHelpText('after', '\nColour: on a terminal; --no-color or NO_COLOR turns it off, --color or FORCE_COLOR forces it (every command).');
   // --color/--no-color are read by terminal.ts colors() from the command line itself, for any
   // command and in any position; commander never sees them.
-  const { COLOR_FLAGS } = await import('./terminal.js');
+  const { COLOR_FLAGS } = await import('./color-flags.js');
   const end = argv.indexOf('--');
   const args = argv.filter((a, i) => !((end === -1 || i < end) && (COLOR_FLAGS as readonly string[]).includes(a)));
+  const program = rootCommand(await readVersion());
+  // Only the named command's module is loaded (program.ts): --version and --help load none.
+  await addCommandsFor(program, args.slice(2));
+  (await import('./help-examples.js')).addExamples(program);
+  program.addHelpText('after', '\nColour: on a terminal; --no-color or NO_COLOR turns it off, --color or FORCE_COLOR forces it (every command).');
   try {
     await program.parseAsync(args);
   } catch (e) {
@@ -83,7 +52,9 @@ main(process.argv).then(
   (code) => {
     process.exitCode = code;
   },
-  (e: unknown) => {
+  async (e: unknown) => {
+    // Loaded only here: it brings the diagnostics and the terminal, which --version never needs.
+    const { reportFatal } = await import('./report-error.js');
     process.exitCode = reportFatal(e);
   },
 );

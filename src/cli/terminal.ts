@@ -9,6 +9,7 @@ import pc from 'picocolors';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
+import { COLOR_FLAGS } from './color-flags.js';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
@@ -23,8 +24,7 @@ export function isInteractive(): boolean {
   return process.stdin.isTTY === true && process.stdout.isTTY === true;
 }
 
-/** The switches every command takes; the CLI entry takes them out before commander parses. */
-export const COLOR_FLAGS = ['--color', '--no-color'] as const;
+export { COLOR_FLAGS };
 
 /** The last colour switch on the command line (before a `--`), if any. */
 export function colorFlag(argv: readonly string[]): (typeof COLOR_FLAGS)[number] | undefined {

@@ -18,6 +18,7 @@ const steps = [
   ['preview.mjs', '500', '30'],
   ['hostile.mjs', '1', '1'],
   ['validate.mjs', '2000', '3'],
+  ['startup.mjs', '10'],
 ];
 const t0 = performance.now();
 console.log(`# coursesync benchmarks, ${new Date().toISOString()}`);

@@ -1,5 +1,5 @@
 /**
- * The command tree of the CLI, built the way src/cli/index.ts builds it (every src/cli module
+ * The command tree of the CLI, every command registered (every src/cli module
  * that exports `register`), so tests can walk every command and option that exists, including
  * commands added after these tests were written.
  */
