@@ -30,6 +30,9 @@ function inputOf(key: string, path: string, f: LessonFields): LearnerLessonInput
  * @param state the state the plan was made from (positions as the planner saw them)
  */
 export function assessImpact(desired: DesiredState, state: StateData, plan: Omit<Plan, 'impact'>, options: ImpactOptions): Impact[] {
+  // No call and no rename: the school learners see stays as it is. Building both views of a
+  // large school only to find them equal was a tenth of a warm plan (test/bench/README.md).
+  if (plan.changes.length === 0 && plan.renames.length === 0) return [];
   const facts = options.sections ?? new Map<string, SectionFacts>();
   const renamedTo = new Map(plan.renames.map((r) => [r.from, r.to]));
   const desiredByKey = new Map<string, DesiredLesson>();
