@@ -4,9 +4,7 @@
  * imports its heavy modules only when it runs; a run loads only the module of the command it
  * names (program.ts). One catch turns errors into exit codes.
  */
-import { CommanderError } from 'commander';
 import { ExitCode } from '../diagnostics/exit-codes.js';
-import { addCommandsFor, rootCommand } from './program.js';
 
 /**
  * A reader that stops early (`coursesync --help | head`) closes the pipe: what is left to print
@@ -27,7 +25,16 @@ async function main(argv: string[]): Promise<number> {
   const { COLOR_FLAGS } = await import('./color-flags.js');
   const end = argv.indexOf('--');
   const args = argv.filter((a, i) => !((end === -1 || i < end) && (COLOR_FLAGS as readonly string[]).includes(a)));
-  const program = rootCommand(await readVersion());
+  const version = await readVersion();
+  // `--version` alone is answered before commander loads: commander is most of what is left of
+  // a start-up above bare Node (test/bench/README.md, "Startup").
+  if (args.length === 3 && (args[2] === '--version' || args[2] === '-V')) {
+    process.stdout.write(`${version}\n`);
+    return ExitCode.Ok;
+  }
+  const { CommanderError } = await import('commander');
+  const { addCommandsFor, rootCommand } = await import('./program.js');
+  const program = rootCommand(version);
   // Only the named command's module is loaded (program.ts): --version and --help load none.
   await addCommandsFor(program, args.slice(2));
   (await import('./help-examples.js')).addExamples(program);
