@@ -1,0 +1,25 @@
+/** Repo paths (PURE): `/`-separated, relative to the repo root, which is ''. */
+
+export const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+/** Folders above `dir`, nearest first, ending with the repo root ''. */
+export function ancestors(dir: string): string[] {
+  const list: string[] = [];
+  let d = dir;
+  while (d !== '') {
+    d = dirOf(d);
+    list.push(d);
+  }
+  return list;
+}
+
+/** `dir` + a relative path, `.` and `..` resolved (a path leaving the repo keeps its `..`: no file has it). */
+export function joinPath(dir: string, rel: string): string {
+  const parts = dir === '' ? [] : dir.split('/');
+  for (const seg of rel.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..' && parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
+    else parts.push(seg);
+  }
+  return parts.join('/');
+}
