@@ -13,12 +13,12 @@ import { compileLesson, type RenderFn } from './compile-lesson.js';
 import { checkDuplicateKeys, orderLessons } from './order-lessons.js';
 import { assignKeys } from './lesson-keys.js';
 import { inTocOrder } from './book-sections.js';
-import type { CompileCounts } from './course-parts.js';
+import type { CompileCounts, LessonCompiler } from './course-parts.js';
 import { frameCourse, type CourseFrame } from './course-frame.js';
 import { desiredLesson, digestOf } from './desired-state.js';
 import { recordBuilds, type KnownLessons } from './lesson-builds.js';
 import { compileLessons, warnUnusedPartials } from './lessons-by-section.js';
-import { notLessonReason, resolveAll, siteOf } from './resolve-lessons.js';
+import { resolveAll } from './resolve-lessons.js';
 import { ancestors, dirOf } from './repo-paths.js';
 
 // What other folders import from here, wherever it is made.
@@ -58,12 +58,13 @@ export interface CompileOptions {
 export function compileCourse(read: SourceTree, options: CompileOptions = {}): CompileResult {
   const frame = options.frame ?? frameCourse(read, options.known, options.environment);
   const { source, config, programs, sections, counts, out, tocs } = frame;
-  const lessonsBySection = compileLessons(frame, options);
+  const compile: LessonCompiler = (lesson, out, defaults) => (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults);
+  const lessonsBySection = compileLessons(frame, compile);
   const allLessons = [...lessonsBySection.values()].flat();
   assignKeys(allLessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: frame.keyAt });
   checkDuplicateKeys(allLessons, out);
   warnUnusedPartials(source, programs, allLessons, out);
-  resolveAll(source, read, allLessons, config, out, options, { expand: frame.expand, notLesson: notLessonReason(frame), siteOf: siteOf(frame) });
+  resolveAll(frame, read, allLessons, compile);
   recordBuilds(allLessons, frame.depOf, config, out);
   const unchanged = allLessons.filter((e) => e.known).map((e) => e.source.path);
 

@@ -2,6 +2,7 @@
  * The parts of a course as compile holds them while it works (PURE): the counts, programs by
  * folder with what their program.yaml gives beyond the desired state, section and lesson entries.
  */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Vars } from '../model/config.js';
 import type { IdPerEnvironment } from '../model/environments.js';
 import type { DesiredProgram, DesiredSection } from '../model/desired.js';
@@ -45,6 +46,9 @@ export interface SectionEntry {
   /** The defaults its lessons inherit (the repo's under the section's), made once. */
   inherited?: LessonDefaults;
 }
+
+/** Compile one lesson file with the defaults it inherits (compileLesson with the renderer of this compile). */
+export type LessonCompiler = (lesson: LessonSource, out: Diagnostic[], defaults: LessonDefaults) => CompiledLesson;
 
 /** The lesson defaults of a section's lessons, made once per section (digests memoize settings by this object). */
 export function inheritedDefaults(section: SectionEntry, config: CourseConfig): LessonDefaults {

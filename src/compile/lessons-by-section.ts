@@ -5,15 +5,13 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { diag } from './codes.js';
-import { compileLesson } from './compile-lesson.js';
-import type { CompileOptions } from './compile-course.js';
 import type { CourseFrame } from './course-frame.js';
-import { inheritedDefaults, type LessonEntry, type ProgramMap } from './course-parts.js';
+import { inheritedDefaults, type LessonCompiler, type LessonEntry, type ProgramMap } from './course-parts.js';
 import { isPartial } from './expand-lesson.js';
 import { ancestors, dirOf } from './repo-paths.js';
 
 /** Lessons: *.md directly inside a section folder, compiled; Markdown elsewhere is placed or ignored. */
-export function compileLessons(frame: CourseFrame, options: CompileOptions): Map<string, LessonEntry[]> {
+export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Map<string, LessonEntry[]> {
   const { source, programs, sections, counts, out } = frame;
   const bySection = new Map<string, LessonEntry[]>();
   // A section.yaml that exists but could not be read is reported already (by source/): its
@@ -30,7 +28,7 @@ export function compileLessons(frame: CourseFrame, options: CompileOptions): Map
       const defaults = inheritedDefaults(section, frame.config);
       const known = frame.known.get(lesson.path);
       const expanded = known ? lesson : frame.expand(lesson);
-      list.push(known ?? { source: expanded, defaults, compiled: (options.compileLesson ?? compileLesson)(expanded, out, options.render, defaults) });
+      list.push(known ?? { source: expanded, defaults, compiled: compile(expanded, out, defaults) });
       bySection.set(sectionKey, list);
       continue;
     }

@@ -4,13 +4,10 @@
  * why a Markdown file is not a lesson, where a program is published).
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { CourseConfig } from '../model/config.js';
-import type { LessonSource, SourceTree } from '../model/source-tree.js';
+import type { SourceTree } from '../model/source-tree.js';
 import { DEFAULT_LESSON_FIELDS } from '../school-api/school-rules.js';
-import { compileLesson } from './compile-lesson.js';
-import type { CompileOptions } from './compile-course.js';
 import type { CourseFrame } from './course-frame.js';
-import { programSites, type LessonEntry } from './course-parts.js';
+import { programSites, type LessonCompiler, type LessonEntry } from './course-parts.js';
 import { isPartial } from './expand-lesson.js';
 import { isMissingSetting, summarizeMissingSettings } from './missing-settings.js';
 import { resolveRefs, type RepoIndex } from './resolve-refs.js';
@@ -20,15 +17,8 @@ import { ancestors, dirOf } from './repo-paths.js';
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
  */
-export function resolveAll(
-  source: SourceTree,
-  read: SourceTree,
-  entries: LessonEntry[],
-  config: CourseConfig,
-  out: Diagnostic[],
-  options: CompileOptions,
-  { expand, notLesson, siteOf }: Pick<RepoIndex, 'notLesson' | 'siteOf'> & { expand: (lesson: LessonSource) => LessonSource },
-): void {
+export function resolveAll(frame: CourseFrame, read: SourceTree, entries: LessonEntry[], compile: LessonCompiler): void {
+  const { source, config, out, expand } = frame;
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
@@ -41,7 +31,7 @@ export function resolveAll(
         key,
         draft,
         get anchors() {
-          const found = (anchors ??= { set: setOf((options.compileLesson ?? compileLesson)(expand(e.source), [], options.render, e.defaults).anchors) });
+          const found = (anchors ??= { set: setOf(compile(expand(e.source), [], e.defaults).anchors) });
           return found.set;
         },
       };
@@ -55,7 +45,7 @@ export function resolveAll(
   if (read !== source) {
     for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) ignored.add(path);
   }
-  const index: RepoIndex = { files, lessons, config, ignored, notLesson, siteOf };
+  const index: RepoIndex = { files, lessons, config, ignored, notLesson: notLessonReason(frame), siteOf: siteOf(frame) };
   if (source.refused) index.refused = source.refused;
   const needSettings: Diagnostic[] = [];
   for (const entry of entries) {
@@ -81,7 +71,7 @@ export function resolveAll(
 const setOf = (list: readonly string[] | undefined): ReadonlySet<string> | undefined => list && new Set(list);
 
 /** The program folder of a lesson file and the site its program.yaml says it is published at. */
-export function siteOf(frame: CourseFrame): (path: string) => { dir: string; url: string } | undefined {
+function siteOf(frame: CourseFrame): (path: string) => { dir: string; url: string } | undefined {
   return (path) => {
     const dir = [dirOf(path), ...ancestors(dirOf(path))].find((d) => frame.programs.has(d));
     const program = dir === undefined ? undefined : frame.programs.get(dir);
@@ -91,7 +81,7 @@ export function siteOf(frame: CourseFrame): (path: string) => { dir: string; url
 }
 
 /** Why a Markdown file of the repo is not a lesson, for a link to it (docs/course-repo.md#links-to-markdown). */
-export function notLessonReason(frame: CourseFrame): (path: string) => string {
+function notLessonReason(frame: CourseFrame): (path: string) => string {
   return (path) => {
     const dir = dirOf(path);
     if (frame.sectionOf.has(path)) return 'is a lesson file with errors (see its own diagnostics)';
