@@ -1,21 +1,20 @@
 /**
  * Source files → desired state (PURE): find programs, sections and lessons by their folders,
  * compile every file, check keys across the repo and lesson order, and report every problem
- * at once. The desired state exists only when there is no error.
+ * at once. The desired state exists only when there is no error. compileCourse composes the
+ * steps; each lives in the module named for it (course-frame.ts, lessons-by-section.ts, …).
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { sortDiagnostics, hasErrors } from '../diagnostics/diagnostic.js';
 import type { DesiredState } from '../model/desired.js';
 import type { SourceTree } from '../model/source-tree.js';
-import { diag } from './codes.js';
-import { compareNatural } from './natural-order.js';
 import { compileLesson, type RenderFn } from './compile-lesson.js';
-import { checkDuplicateKeys, orderLessons } from './order-lessons.js';
+import { checkDuplicateKeys } from './order-lessons.js';
 import { assignKeys } from './lesson-keys.js';
-import { inTocOrder } from './book-sections.js';
 import type { CompileCounts, LessonCompiler } from './course-parts.js';
 import { frameCourse, type CourseFrame } from './course-frame.js';
-import { desiredLesson, digestOf } from './desired-state.js';
+import { reportNoPrograms } from './course-programs.js';
+import { desiredPrograms, desiredState } from './desired-state.js';
 import { recordBuilds, type KnownLessons } from './lesson-builds.js';
 import { compileLessons, warnUnusedPartials } from './lessons-by-section.js';
 import { resolveAll } from './resolve-lessons.js';
@@ -57,32 +56,24 @@ export interface CompileOptions {
 /** Compile a course repo's files into its desired state and diagnostics. */
 export function compileCourse(read: SourceTree, options: CompileOptions = {}): CompileResult {
   const frame = options.frame ?? frameCourse(read, options.known, options.environment);
-  const { source, config, programs, sections, counts, out, tocs } = frame;
-  const compile: LessonCompiler = (lesson, out, defaults) => (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults);
+  const { source, config, programs, counts, out } = frame;
+  const compile = lessonCompiler(options);
   const lessonsBySection = compileLessons(frame, compile);
-  const allLessons = [...lessonsBySection.values()].flat();
-  assignKeys(allLessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: frame.keyAt });
-  checkDuplicateKeys(allLessons, out);
-  warnUnusedPartials(source, programs, allLessons, out);
-  resolveAll(frame, read, allLessons, compile);
-  recordBuilds(allLessons, frame.depOf, config, out);
-  const unchanged = allLessons.filter((e) => e.known).map((e) => e.source.path);
-
-  for (const [dir, entry] of sections) {
-    if (!entry.section) continue;
-    const ordered = entry.tocOrder ? inTocOrder(lessonsBySection.get(dir) ?? [], entry.tocOrder) : orderLessons(dir, lessonsBySection.get(dir) ?? [], entry.lessonOrder, out);
-    entry.section.lessons = ordered.flatMap((e) => desiredLesson(e) ?? []);
-  }
-  const programList = [...programs.values()].flatMap((p) => p ?? []).sort((a, b) => compareNatural(a.path, b.path));
-  // A book's chapters stay in SUMMARY.md order.
-  for (const p of programList) if (!tocs.has(p.path)) p.sections.sort((a, b) => compareNatural(a.path, b.path));
-  if (source.programs.length === 0) {
-    out.push(diag('repo/no-programs', '.', undefined, 'no program folder found (a folder holding program.yaml)'));
-  }
-
+  const lessons = [...lessonsBySection.values()].flat();
+  assignKeys(lessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: frame.keyAt });
+  checkDuplicateKeys(lessons, out);
+  warnUnusedPartials(source, programs, lessons, out);
+  resolveAll(frame, read, lessons, compile);
+  recordBuilds(lessons, frame.depOf, config, out);
+  const unchanged = lessons.filter((e) => e.known).map((e) => e.source.path);
+  const programList = desiredPrograms(frame, lessonsBySection);
+  reportNoPrograms(source, out);
   const diagnostics = sortDiagnostics(out);
   if (hasErrors(diagnostics)) return { diagnostics, counts, unchanged };
-  const desired: DesiredState = { config, programs: programList, digest: digestOf(programList) };
-  if (options.environment !== undefined) desired.environment = options.environment;
-  return { desired, diagnostics, counts, unchanged };
+  return { desired: desiredState(config, programList, options.environment), diagnostics, counts, unchanged };
+}
+
+/** compileLesson (or the caller's cached one) with this compile's renderer. */
+function lessonCompiler(options: CompileOptions): LessonCompiler {
+  return (lesson, out, defaults) => (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults);
 }

@@ -47,3 +47,10 @@ export function compilePrograms(source: SourceTree, counts: CompileCounts, out: 
   }
   return programs;
 }
+
+/** A repo with no program folder compiles to nothing: said so. */
+export function reportNoPrograms(source: SourceTree, out: Diagnostic[]): void {
+  if (source.programs.length === 0) {
+    out.push(diag('repo/no-programs', '.', undefined, 'no program folder found (a folder holding program.yaml)'));
+  }
+}

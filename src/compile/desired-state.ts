@@ -1,9 +1,41 @@
-/** The desired state's parts made from compiled lessons (PURE), and its digest for saved plans. */
+/**
+ * The desired state made of what compiled (PURE): programs, their sections and each section's
+ * lessons in order, each lesson as it would be sent, and the digest a saved plan is checked by.
+ */
 import { createHash } from 'node:crypto';
-import type { DesiredLesson, DesiredProgram } from '../model/desired.js';
+import type { CourseConfig } from '../model/config.js';
+import type { DesiredLesson, DesiredProgram, DesiredState } from '../model/desired.js';
+import { inTocOrder } from './book-sections.js';
+import type { CourseFrame } from './course-frame.js';
 import type { LessonEntry } from './course-parts.js';
+import { compareNatural } from './natural-order.js';
+import { orderLessons } from './order-lessons.js';
 
-export function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
+/**
+ * The programs in path order, each section's lessons in the order section.yaml gives (or its
+ * book's SUMMARY.md), a folder program's sections by path.
+ */
+export function desiredPrograms(frame: CourseFrame, lessonsBySection: ReadonlyMap<string, LessonEntry[]>): DesiredProgram[] {
+  const { sections, programs, tocs, out } = frame;
+  for (const [dir, entry] of sections) {
+    if (!entry.section) continue;
+    const ordered = entry.tocOrder ? inTocOrder(lessonsBySection.get(dir) ?? [], entry.tocOrder) : orderLessons(dir, lessonsBySection.get(dir) ?? [], entry.lessonOrder, out);
+    entry.section.lessons = ordered.flatMap((e) => desiredLesson(e) ?? []);
+  }
+  const programList = [...programs.values()].flatMap((p) => p ?? []).sort((a, b) => compareNatural(a.path, b.path));
+  // A book's chapters stay in SUMMARY.md order.
+  for (const p of programList) if (!tocs.has(p.path)) p.sections.sort((a, b) => compareNatural(a.path, b.path));
+  return programList;
+}
+
+/** The desired state of the programs compiled for `environment`. */
+export function desiredState(config: CourseConfig, programs: DesiredProgram[], environment: string | undefined): DesiredState {
+  const desired: DesiredState = { config, programs, digest: digestOf(programs) };
+  if (environment !== undefined) desired.environment = environment;
+  return desired;
+}
+
+function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
   const { identity, copied_from, acknowledge } = entry.compiled;
   const resolved = entry.resolved;
   if (!identity || !resolved) return undefined;
@@ -33,7 +65,7 @@ export function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
 }
 
 /** sha256 over everything a saved plan depends on in the repo: program ids, lesson identity, place and content. */
-export function digestOf(programs: DesiredProgram[]): string {
+function digestOf(programs: DesiredProgram[]): string {
   const hash = createHash('sha256');
   for (const p of programs) {
     hash.update(`program\0${p.id}\0${p.path}\n`);
