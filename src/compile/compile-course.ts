@@ -11,14 +11,13 @@ import type { SourceTree } from '../model/source-tree.js';
 import { compileLesson, type RenderFn } from './compile-lesson.js';
 import { checkDuplicateKeys } from './order-lessons.js';
 import { assignKeys } from './lesson-keys.js';
-import type { CompileCounts, LessonCompiler } from './course-parts.js';
+import { programDirOf, type CompileCounts, type LessonCompiler } from './course-parts.js';
 import { frameCourse, type CourseFrame } from './course-frame.js';
 import { reportNoPrograms } from './course-programs.js';
 import { desiredPrograms, desiredState } from './desired-state.js';
 import { recordBuilds, type KnownLessons } from './lesson-builds.js';
 import { compileLessons, warnUnusedPartials } from './lessons-by-section.js';
 import { resolveAll } from './resolve-lessons.js';
-import { ancestors, dirOf } from './repo-paths.js';
 
 // What other folders import from here, wherever it is made.
 export { frameCourse, type CourseFrame } from './course-frame.js';
@@ -60,7 +59,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const compile = lessonCompiler(options);
   const lessonsBySection = compileLessons(frame, compile);
   const lessons = [...lessonsBySection.values()].flat();
-  assignKeys(lessons, { programDirOf: (path) => [dirOf(path), ...ancestors(dirOf(path))].find((d) => programs.has(d)) ?? '', recordedKeyAt: frame.keyAt });
+  assignKeys(lessons, { programDirOf: (path) => programDirOf(programs, path) ?? '', recordedKeyAt: frame.keyAt });
   checkDuplicateKeys(lessons, out);
   warnUnusedPartials(source, programs, lessons, out);
   resolveAll(frame, read, lessons, compile);

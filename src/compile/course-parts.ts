@@ -14,6 +14,7 @@ import type { LessonOrder } from './order-lessons.js';
 import type { ParsedYaml } from './parse-yaml.js';
 import type { ResolvedLesson } from './resolve-refs.js';
 import type { LessonBuildInputs } from './lesson-digest.js';
+import { ancestors, dirOf } from './repo-paths.js';
 
 export interface CompileCounts {
   programs: number;
@@ -57,6 +58,12 @@ export function inheritedDefaults(section: SectionEntry, config: CourseConfig): 
 
 /** Program folder → its program (undefined when its program.yaml is not valid). */
 export type ProgramMap = Map<string, DesiredProgram | undefined>;
+
+/** The program folder a file is in: the nearest folder holding program.yaml, at or above its own. */
+export function programDirOf(programs: ProgramMap, path: string): string | undefined {
+  const dir = dirOf(path);
+  return [dir, ...ancestors(dir)].find((d) => programs.has(d));
+}
 
 /** Program → the variables its program.yaml gives. */
 export const programVars = new WeakMap<DesiredProgram, Vars>();

@@ -6,7 +6,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { diag } from './codes.js';
 import type { CourseFrame } from './course-frame.js';
-import { inheritedDefaults, type LessonCompiler, type LessonEntry, type ProgramMap } from './course-parts.js';
+import { inheritedDefaults, programDirOf, type LessonCompiler, type LessonEntry, type ProgramMap } from './course-parts.js';
 import { isPartial } from './expand-lesson.js';
 import { ancestors, dirOf } from './repo-paths.js';
 
@@ -45,7 +45,7 @@ export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Map
       out.push(diag('repo/nested-lesson-folder', lesson.path, undefined, `lesson file is in a subfolder of the section folder ${outer}`));
       continue;
     }
-    const programDir = [dir, ...chain].find((a) => programs.has(a));
+    const programDir = programDirOf(programs, lesson.path);
     if (programDir === undefined) continue; // Markdown outside programs (READMEs, docs) is not course content.
     if (programDir === dir) {
       out.push(diag('repo/stray-markdown', lesson.path, undefined, 'Markdown file directly in a program folder is not in any section'));
@@ -69,8 +69,7 @@ export function warnUnusedPartials(source: SourceTree, programs: ProgramMap, ent
   const included = new Set(entries.flatMap((e) => (e.known ? (e.build?.includes ?? []).map((i) => i.path) : (e.source.expanded?.includes ?? []))));
   for (const lesson of source.lessons) {
     if (!isPartial(lesson.path) || included.has(lesson.path)) continue;
-    const dir = dirOf(lesson.path);
-    if (![dir, ...ancestors(dir)].some((a) => programs.has(a))) continue;
+    if (programDirOf(programs, lesson.path) === undefined) continue;
     out.push(diag('include/unused-partial', lesson.path, undefined, 'no lesson includes this file, and as a partial (under _partials/ or named _*.md) it is not a lesson itself'));
   }
 }

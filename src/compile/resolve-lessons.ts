@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { DEFAULT_LESSON_FIELDS } from '../school-api/school-rules.js';
 import type { CourseFrame } from './course-frame.js';
-import { programSites, type LessonCompiler, type LessonEntry } from './course-parts.js';
+import { programDirOf, programSites, type LessonCompiler, type LessonEntry } from './course-parts.js';
 import { isPartial } from './expand-lesson.js';
 import { isMissingSetting, summarizeMissingSettings } from './missing-settings.js';
 import { resolveRefs, type RepoIndex } from './resolve-refs.js';
@@ -73,7 +73,7 @@ const setOf = (list: readonly string[] | undefined): ReadonlySet<string> | undef
 /** The program folder of a lesson file and the site its program.yaml says it is published at. */
 function siteOf(frame: CourseFrame): (path: string) => { dir: string; url: string } | undefined {
   return (path) => {
-    const dir = [dirOf(path), ...ancestors(dirOf(path))].find((d) => frame.programs.has(d));
+    const dir = programDirOf(frame.programs, path);
     const program = dir === undefined ? undefined : frame.programs.get(dir);
     const url = program ? programSites.get(program) : undefined;
     return dir !== undefined && url !== undefined ? { dir, url } : undefined;
@@ -87,7 +87,7 @@ function notLessonReason(frame: CourseFrame): (path: string) => string {
     if (frame.sectionOf.has(path)) return 'is a lesson file with errors (see its own diagnostics)';
     if (isPartial(path)) return 'is a partial (under _partials/ or named _*.md), which lessons include with {{#include}} and which is never a lesson';
     const chain = [dir, ...ancestors(dir)];
-    const program = chain.find((d) => frame.programs.has(d));
+    const program = programDirOf(frame.programs, path);
     if (program === undefined) return 'is outside every program folder (no program.yaml above it), so it is not a lesson';
     const summary = frame.tocs.get(program);
     if (summary === path) return 'is the book\'s table of contents, not a lesson';
