@@ -1,5 +1,6 @@
 /** Repo paths (PURE): `/`-separated, relative to the repo root, which is ''. */
 
+/** The folder of a path ('' for a file at the root). */
 export const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
 /** Folders above `dir`, nearest first, ending with the repo root ''. */
@@ -20,6 +21,19 @@ export function joinPath(dir: string, rel: string): string {
     if (seg === '' || seg === '.') continue;
     if (seg === '..' && parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
     else parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+/** `a/./b/../c` → `a/c`; undefined when the path climbs above the repo root. */
+export function normalizePath(path: string): string | undefined {
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(part);
   }
   return parts.join('/');
 }
