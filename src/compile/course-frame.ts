@@ -4,20 +4,18 @@
  * compile (what to render ahead).
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { CourseConfig } from '../model/config.js';
+import type { CourseConfig, Vars } from '../model/config.js';
 import { effectiveConfig, environmentNames } from '../model/environments.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import { compileTocs } from './book-sections.js';
 import { compileConfig } from './course-config.js';
 import { inheritedDefaults, type CompileCounts, type LessonEntry, type ProgramMap, type SectionEntry, type TocProgram } from './course-parts.js';
 import { compilePrograms } from './course-programs.js';
-import { compileSections } from './course-sections.js';
+import { compileSections, placeFolderLessons } from './course-sections.js';
 import type { IdContext } from './environment-ids.js';
-import { isPartial } from './expand-lesson.js';
 import { applyIgnore } from './ignore-paths.js';
 import { depIndex, knownEntry, type KnownLessons } from './lesson-builds.js';
 import { expander, varsOfLesson } from './lesson-expander.js';
-import { dirOf } from './repo-paths.js';
 
 /**
  * The first half of a compile: the config, programs and sections, and which lesson files are
@@ -60,14 +58,19 @@ export function frameCourse(read: SourceTree, known?: KnownLessons, environment?
   const programs = compilePrograms(source, counts, out, tocs, ids);
   const sections = compileSections(source, programs, counts, out, tocs, ids);
   const sectionOf = compileTocs(source, tocs, sections, counts, out, ids);
-  for (const lesson of source.lessons) {
-    if (!sectionOf.has(lesson.path) && !isPartial(lesson.path) && sections.has(dirOf(lesson.path))) sectionOf.set(lesson.path, dirOf(lesson.path));
-  }
+  placeFolderLessons(source, sections, sectionOf);
   const depOf = depIndex(source, sectionOf);
   const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
   const varsOf = (lesson: string) => varsOfLesson(lesson, config, programs);
   const expand = expander(source, varsOf, out);
   const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, expand, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
+  knownOrToCompile(frame, known, varsOf);
+  return frame;
+}
+
+/** Each lesson of a section: taken as the state records it when its digest still matches, else to compile (expanded). */
+function knownOrToCompile(frame: CourseFrame, known: KnownLessons | undefined, varsOf: (lesson: string) => Vars): void {
+  const { source, sections, sectionOf, config, depOf } = frame;
   for (const lesson of source.lessons) {
     const section = sections.get(sectionOf.get(lesson.path) ?? '\0');
     if (!section) continue;
@@ -75,5 +78,4 @@ export function frameCourse(read: SourceTree, known?: KnownLessons, environment?
     if (entry) frame.known.set(lesson.path, entry);
     else frame.toCompile.push(frame.expand(lesson));
   }
-  return frame;
 }

@@ -8,6 +8,7 @@ import { diag } from './codes.js';
 import { compileYamlFile } from './compile-yaml-file.js';
 import { programDefaults, programSites, type CompileCounts, type ProgramMap, type SectionEntry, type TocProgram } from './course-parts.js';
 import { idOfEnvironment, type IdContext } from './environment-ids.js';
+import { isPartial } from './expand-lesson.js';
 import { ancestors, dirOf } from './repo-paths.js';
 
 /** Sections: folders holding section.yaml, directly inside a program folder; id or name, unique. */
@@ -59,4 +60,11 @@ export function compileSections(source: SourceTree, programs: ProgramMap, counts
     program?.sections.push(entry.section);
   }
   return sections;
+}
+
+/** Lesson files directly in a section folder belong to that section (a book's chapters have placed theirs already). */
+export function placeFolderLessons(source: SourceTree, sections: ReadonlyMap<string, SectionEntry>, sectionOf: Map<string, string>): void {
+  for (const lesson of source.lessons) {
+    if (!sectionOf.has(lesson.path) && !isPartial(lesson.path) && sections.has(dirOf(lesson.path))) sectionOf.set(lesson.path, dirOf(lesson.path));
+  }
 }
