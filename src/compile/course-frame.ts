@@ -14,7 +14,7 @@ import { compilePrograms } from './course-programs.js';
 import { compileSections, placeFolderLessons } from './course-sections.js';
 import type { IdContext } from './environment-ids.js';
 import { applyIgnore } from './ignore-paths.js';
-import { depIndex, knownEntry, type KnownLessons } from './lesson-builds.js';
+import { depIndex, knownEntry, type DepOf, type KnownLessons } from './lesson-builds.js';
 import { expander, varsOfLesson } from './lesson-expander.js';
 
 /**
@@ -34,7 +34,7 @@ export interface CourseFrame {
   /** The lesson files compile will compile: in a section, not ignored, not known unchanged. What to render ahead. */
   toCompile: LessonSource[];
   /** How each file a lesson may reference is known now (depIndex). */
-  depOf: ReturnType<typeof depIndex>;
+  depOf: DepOf;
   /** A lesson as it compiles: includes expanded (made once per lesson; problems reported once). */
   expand: (lesson: LessonSource) => LessonSource;
   /** Lesson file → the key of its section in `sections` (its folder, or its chapter in a book's SUMMARY.md). */

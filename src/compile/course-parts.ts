@@ -3,10 +3,9 @@
  * folder with what their program.yaml gives beyond the desired state, section and lesson entries.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { Vars } from '../model/config.js';
+import type { CourseConfig, Vars } from '../model/config.js';
 import type { IdPerEnvironment } from '../model/environments.js';
 import type { DesiredProgram, DesiredSection } from '../model/desired.js';
-import type { CourseConfig } from '../model/config.js';
 import type { LessonSource } from '../model/source-tree.js';
 import type { LessonDefaults } from '../model/lesson.js';
 import type { CompiledLesson } from './compile-lesson.js';

@@ -37,8 +37,11 @@ export interface KnownLessons {
   keyAt?(path: string): string | undefined;
 }
 
+/** How a file a lesson may reference is known now (its kind and digest); undefined when the repo has no such file. */
+export type DepOf = (path: string) => Omit<LessonDep, 'path'> | undefined;
+
 /** How each file a lesson may reference is known now: lesson files of sections, then every other file. */
-export function depIndex(source: SourceTree, sectionOf: ReadonlyMap<string, string>): (path: string) => Omit<LessonDep, 'path'> | undefined {
+export function depIndex(source: SourceTree, sectionOf: ReadonlyMap<string, string>): DepOf {
   const lessons = new Map(source.lessons.map((l) => [l.path, l.digest]));
   return (path) => {
     const lesson = lessons.get(path);
@@ -57,7 +60,7 @@ export function knownEntry(
   lesson: LessonSource,
   defaults: LessonDefaults,
   options: { known?: KnownLessons | undefined; config: CourseConfig; vars: Vars },
-  depOf: ReturnType<typeof depIndex> | undefined,
+  depOf: DepOf | undefined,
 ): LessonEntry | undefined {
   const known = options.known?.lessons.get(lesson.path);
   if (!known || !depOf) return undefined;
@@ -81,7 +84,7 @@ export function knownEntry(
 }
 
 /** The build inputs of every lesson that compiled and resolved with no diagnostic on its file. */
-export function recordBuilds(entries: LessonEntry[], depOf: ReturnType<typeof depIndex>, config: CourseConfig, out: Diagnostic[]): void {
+export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: CourseConfig, out: Diagnostic[]): void {
   const flagged = new Set(out.map((d) => d.file));
   for (const entry of entries) {
     if (entry.known || !entry.resolved || flagged.has(entry.source.path)) continue;
