@@ -14,7 +14,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LineOrigin } from '../model/source-tree.js';
 import { diag, type Place } from './codes.js';
-import { normalizePath } from './resolve-refs.js';
+import { dirOf, normalizePath } from './repo-paths.js';
 import { suggest } from './suggest.js';
 
 /** The repo files an include can read. */
@@ -47,8 +47,6 @@ const MAX_DEPTH = 10;
 const MAX_EXPANDED = 10 * 1024 * 1024;
 /** Past this many includes in one lesson (files including each other many times over), expansion stops with an error. */
 const MAX_INCLUDES = 10_000;
-
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
 /** A text and the line, in its file, of each of its lines. */
 interface Lines {

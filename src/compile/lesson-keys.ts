@@ -8,7 +8,7 @@
  * docs/course-repo.md#lesson-keys.
  */
 import { keyFromFileName } from './compile-lesson.js';
-import type { LessonEntry } from './compile-course.js';
+import type { LessonEntry } from './course-parts.js';
 
 export interface KeyContext {
   /** The program folder holding a lesson file. */

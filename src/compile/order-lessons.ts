@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from './codes.js';
-import type { LessonEntry } from './compile-course.js';
+import type { LessonEntry } from './course-parts.js';
 import { compareNatural } from './natural-order.js';
 import type { ParsedYaml } from './parse-yaml.js';
 import { suggest } from './suggest.js';

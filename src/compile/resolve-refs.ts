@@ -14,6 +14,7 @@ import { lessonLinkMarker } from '../model/lesson-links.js';
 import { diag } from './codes.js';
 import type { PlacedRef } from './compile-lesson.js';
 import { escapeAttribute, REF_MARKER } from './render.js';
+import { dirOf, normalizePath } from './repo-paths.js';
 import { suggest } from './suggest.js';
 
 /** What a reference can point at. */
@@ -44,21 +45,6 @@ export interface ResolvedLesson {
   links: string[];
   /** Repo paths of every file and lesson it references, sorted: what its digest depends on. */
   deps: string[];
-}
-
-const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-
-/** `a/./b/../c` → `a/c`; undefined when the path climbs above the repo root. */
-export function normalizePath(path: string): string | undefined {
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join('/');
 }
 
 function decode(s: string): string {

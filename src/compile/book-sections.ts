@@ -1,0 +1,75 @@
+/**
+ * A book's sections (PURE): a program with `toc:` takes its sections from the chapters of its
+ * SUMMARY.md (summary-toc.ts parses it), in that order, and its lessons from the files each
+ * chapter lists.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { DesiredSection } from '../model/desired.js';
+import type { SourceTree } from '../model/source-tree.js';
+import { diag } from './codes.js';
+import { programDefaults, programSites, type CompileCounts, type LessonEntry, type SectionEntry, type TocProgram } from './course-parts.js';
+import { idOfEnvironment, type IdContext } from './environment-ids.js';
+import { parseSummary } from './summary-toc.js';
+import { suggest } from './suggest.js';
+
+/**
+ * The sections of every book: one per chapter of its SUMMARY.md, named like the chapter (or
+ * mapped to an id), holding the chapter's files in order. Returns lesson file → section key.
+ */
+export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, sections: Map<string, SectionEntry>, counts: CompileCounts, out: Diagnostic[], env: IdContext): Map<string, string> {
+  const sectionOf = new Map<string, string>();
+  const lessons = new Map(source.lessons.map((l) => [l.path, l]));
+  for (const [dir, toc] of tocs) {
+    const summary = lessons.get(toc.summary);
+    if (!summary) {
+      out.push(diag('toc/not-found', toc.file, toc.yaml.placeOf(['toc']), `no file ${toc.summary} in the repo`, suggestFile(toc.summary, [...lessons.keys()].filter((p) => p.startsWith(dir === '' ? '' : `${dir}/`)))));
+      continue;
+    }
+    const chapters = parseSummary(summary.path, summary.text, out);
+    const titles = new Map<string, number>();
+    for (const chapter of chapters) {
+      counts.sections++;
+      const where = { file: summary.path, ...chapter.place };
+      const files = chapter.files.filter((f) => {
+        if (lessons.has(f.path)) return true;
+        const near = suggestFile(f.path, [...lessons.keys()]);
+        out.push(diag('toc/missing-file', summary.path, f.place, `no file ${f.path} in the repo`, near));
+        return false;
+      });
+      const given = toc.ids[chapter.title];
+      // An id map with an error is reported; the chapter still holds its files (none is said to be unlisted).
+      const id = given === undefined ? undefined : idOfEnvironment(given, env, toc.file, toc.yaml, 'section', out, ['sections', chapter.title]);
+      const seen = titles.get(chapter.title);
+      if (seen !== undefined && id === undefined) {
+        out.push(diag('repo/duplicate-section', summary.path, chapter.place, `chapter "${chapter.title}" has the same title as the chapter at line ${seen}, so both would be one section`, 'give one of them another title, or map each to its section id under `sections:` in program.yaml'));
+        continue;
+      }
+      titles.set(chapter.title, chapter.place.line);
+      const key = chapter.files[0]?.path ?? `${summary.path}:${chapter.place.line}`;
+      const section: DesiredSection = { path: key, ref: id !== undefined ? { id } : { name: chapter.title }, lessons: [], toc: where };
+      const entry: SectionEntry = { section, tocOrder: files.map((f) => f.path), defaults: { ...programDefaults.get(toc.program) } };
+      if (programSites.has(toc.program)) entry.sited = true;
+      sections.set(key, entry);
+      toc.program.sections.push(section);
+      for (const f of files) sectionOf.set(f.path, key);
+    }
+    const known = new Set(chapters.map((c) => c.title));
+    for (const title of Object.keys(toc.ids)) {
+      if (known.has(title)) continue;
+      const near = suggest(title, [...known]);
+      out.push(diag('toc/unknown-chapter', toc.file, toc.yaml.placeOf(['sections', title], 'key'), `"${title}" is not the title of a chapter of ${toc.summary}`, near ? `did you mean "${near}"?` : undefined));
+    }
+  }
+  return sectionOf;
+}
+
+/** A chapter's lessons in SUMMARY.md order. */
+export function inTocOrder(lessons: LessonEntry[], order: readonly string[]): LessonEntry[] {
+  const index = new Map(order.map((p, i) => [p, i]));
+  return [...lessons].sort((a, b) => index.get(a.source.path)! - index.get(b.source.path)!);
+}
+
+function suggestFile(path: string, files: string[]): string | undefined {
+  const near = suggest(path, files);
+  return near ? `did you mean ${near}?` : undefined;
+}

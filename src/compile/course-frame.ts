@@ -1,0 +1,81 @@
+/**
+ * The frame of a compile (PURE): the config, programs and sections, how each lesson file is
+ * expanded, and which lesson files are known unchanged from the state and which compile will
+ * compile (what to render ahead).
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { CourseConfig, Vars } from '../model/config.js';
+import { effectiveConfig, environmentNames } from '../model/environments.js';
+import type { LessonSource, SourceTree } from '../model/source-tree.js';
+import { compileTocs } from './book-sections.js';
+import { compileConfig } from './course-config.js';
+import { inheritedDefaults, type CompileCounts, type LessonEntry, type ProgramMap, type SectionEntry, type TocProgram } from './course-parts.js';
+import { compilePrograms } from './course-programs.js';
+import { compileSections, placeFolderLessons } from './course-sections.js';
+import type { IdContext } from './environment-ids.js';
+import { applyIgnore } from './ignore-paths.js';
+import { depIndex, knownEntry, type DepOf, type KnownLessons } from './lesson-builds.js';
+import { expander, varsOfLesson } from './lesson-expander.js';
+
+/**
+ * The first half of a compile: the config, programs and sections, and which lesson files are
+ * known unchanged from the state. Compiling consumes it (its diagnostics and counts grow).
+ */
+export interface CourseFrame {
+  /** The files, less the ignored ones. */
+  source: SourceTree;
+  config: CourseConfig;
+  programs: ProgramMap;
+  sections: Map<string, SectionEntry>;
+  counts: CompileCounts;
+  out: Diagnostic[];
+  /** Lesson path → its entry as the state records it, for the lessons known unchanged. */
+  known: Map<string, LessonEntry>;
+  /** The lesson files compile will compile: in a section, not ignored, not known unchanged. What to render ahead. */
+  toCompile: LessonSource[];
+  /** How each file a lesson may reference is known now (depIndex). */
+  depOf: DepOf;
+  /** A lesson as it compiles: includes expanded (made once per lesson; problems reported once). */
+  expand: (lesson: LessonSource) => LessonSource;
+  /** Lesson file → the key of its section in `sections` (its folder, or its chapter in a book's SUMMARY.md). */
+  sectionOf: ReadonlyMap<string, string>;
+  /** Books: program folder → the path of its SUMMARY.md. */
+  tocs: ReadonlyMap<string, string>;
+  /** The key the state tracks a lesson file under (KnownLessons.keyAt). */
+  keyAt?: ((path: string) => string | undefined) | undefined;
+}
+
+/** The frame of a compile of `read` (PURE): see CourseFrame. */
+export function frameCourse(read: SourceTree, known?: KnownLessons, environment?: string): CourseFrame {
+  const out: Diagnostic[] = [...read.diagnostics];
+  // Counts are of what was found (folders and files), valid or not, so a summary with errors still adds up.
+  const counts: CompileCounts = { programs: 0, sections: 0, lessons: 0 };
+  const declared = compileConfig(read, out);
+  const config = effectiveConfig(declared, environment);
+  const ids: IdContext = { environment, declared: environmentNames(declared) };
+  const source = applyIgnore(read, config.ignore ?? []);
+  const tocs = new Map<string, TocProgram>();
+  const programs = compilePrograms(source, counts, out, tocs, ids);
+  const sections = compileSections(source, programs, counts, out, tocs, ids);
+  const sectionOf = compileTocs(source, tocs, sections, counts, out, ids);
+  placeFolderLessons(source, sections, sectionOf);
+  const depOf = depIndex(source, sectionOf);
+  const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
+  const varsOf = (lesson: string) => varsOfLesson(lesson, config, programs);
+  const expand = expander(source, varsOf, out);
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, expand, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
+  knownOrToCompile(frame, known, varsOf);
+  return frame;
+}
+
+/** Each lesson of a section: taken as the state records it when its digest still matches, else to compile (expanded). */
+function knownOrToCompile(frame: CourseFrame, known: KnownLessons | undefined, varsOf: (lesson: string) => Vars): void {
+  const { source, sections, sectionOf, config, depOf } = frame;
+  for (const lesson of source.lessons) {
+    const section = sections.get(sectionOf.get(lesson.path) ?? '\0');
+    if (!section) continue;
+    const entry = section.sited ? undefined : knownEntry(lesson, inheritedDefaults(section, config), { known, config, vars: varsOf(lesson.path) }, depOf);
+    if (entry) frame.known.set(lesson.path, entry);
+    else frame.toCompile.push(frame.expand(lesson));
+  }
+}

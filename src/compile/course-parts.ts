@@ -1,0 +1,86 @@
+/**
+ * The parts of a course as compile holds them while it works (PURE): the counts, programs by
+ * folder with what their program.yaml gives beyond the desired state, section and lesson entries.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { CourseConfig, Vars } from '../model/config.js';
+import type { IdPerEnvironment } from '../model/environments.js';
+import type { DesiredProgram, DesiredSection } from '../model/desired.js';
+import type { LessonSource } from '../model/source-tree.js';
+import type { LessonDefaults } from '../model/lesson.js';
+import type { CompiledLesson } from './compile-lesson.js';
+import type { LessonOrder } from './order-lessons.js';
+import type { ParsedYaml } from './parse-yaml.js';
+import type { ResolvedLesson } from './resolve-refs.js';
+import type { LessonBuildInputs } from './lesson-digest.js';
+import { ancestors, dirOf } from './repo-paths.js';
+
+export interface CompileCounts {
+  programs: number;
+  sections: number;
+  lessons: number;
+}
+
+/** A lesson file with what compiling it gave. */
+export interface LessonEntry {
+  source: LessonSource;
+  compiled: CompiledLesson;
+  /** Its references resolved against the repo (when it compiled cleanly). */
+  resolved?: ResolvedLesson;
+  /** The lesson defaults it inherits. */
+  defaults: LessonDefaults;
+  /** What its digest covers, once it compiled with no diagnostic. */
+  build?: LessonBuildInputs;
+  /** Known unchanged (its digest matches the state's): compiled and resolved from the state's record. */
+  known?: true;
+}
+
+export interface SectionEntry {
+  section?: DesiredSection;
+  lessonOrder?: LessonOrder;
+  /** A chapter of a book: its lesson files in SUMMARY.md order. */
+  tocOrder?: string[];
+  /** Its program has `site_url:`, which lesson digests do not cover: its lessons are always compiled. */
+  sited?: true;
+  defaults?: LessonDefaults;
+  /** The defaults its lessons inherit (the repo's under the section's), made once. */
+  inherited?: LessonDefaults;
+}
+
+/** Compile one lesson file with the defaults it inherits (compileLesson with the renderer of this compile). */
+export type LessonCompiler = (lesson: LessonSource, out: Diagnostic[], defaults: LessonDefaults) => CompiledLesson;
+
+/** The lesson defaults of a section's lessons, made once per section (digests memoize settings by this object). */
+export function inheritedDefaults(section: SectionEntry, config: CourseConfig): LessonDefaults {
+  return (section.inherited ??= { ...config.lesson_defaults, ...section.defaults });
+}
+
+/** Program folder → its program (undefined when its program.yaml is not valid). */
+export type ProgramMap = Map<string, DesiredProgram | undefined>;
+
+/** The program folder a file is in: the nearest folder holding program.yaml, at or above its own. */
+export function programDirOf(programs: ProgramMap, path: string): string | undefined {
+  const dir = dirOf(path);
+  return [dir, ...ancestors(dir)].find((d) => programs.has(d));
+}
+
+/** Program → the variables its program.yaml gives. */
+export const programVars = new WeakMap<DesiredProgram, Vars>();
+
+/** Program folder → the lesson defaults its program.yaml gives. */
+export const programDefaults = new WeakMap<DesiredProgram, LessonDefaults>();
+
+/** Program → its `site_url:` (a book's address on the web). */
+export const programSites = new WeakMap<DesiredProgram, string>();
+
+/** A program whose structure comes from its book's SUMMARY.md. */
+export interface TocProgram {
+  program: DesiredProgram;
+  /** Its program.yaml, and that file's YAML for places. */
+  file: string;
+  yaml: ParsedYaml;
+  /** Repo path of the SUMMARY.md. */
+  summary: string;
+  /** Chapter title → section id (or one per environment), from program.yaml `sections:`. */
+  ids: Record<string, IdPerEnvironment>;
+}

@@ -1,0 +1,51 @@
+/**
+ * Includes and variables, wired to the course (PURE): each lesson expanded once
+ * (expand-lesson.ts) with the files of the source tree and the variables its program sees.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { CourseConfig, Vars } from '../model/config.js';
+import type { LessonSource, SourceTree } from '../model/source-tree.js';
+import { programVars, type ProgramMap } from './course-parts.js';
+import type { IncludeFiles } from './expand-includes.js';
+import { expandLesson } from './expand-lesson.js';
+import { dirOf } from './repo-paths.js';
+
+/** What includes read: lesson files by their text (read once), other files through the reader. */
+function includeFiles(source: SourceTree): IncludeFiles {
+  const lessons = new Map(source.lessons.map((l) => [l.path, l]));
+  const texts = new Map<string, string | undefined>();
+  return {
+    textOf(path) {
+      if (!texts.has(path)) texts.set(path, lessons.get(path)?.text ?? (source.files?.has(path) ? source.readText?.(path) : undefined));
+      return texts.get(path);
+    },
+    paths: () => [...lessons.keys(), ...(source.files?.keys() ?? [])],
+  };
+}
+
+/** Expand each lesson once; a problem in a partial many lessons include is reported once. */
+export function expander(source: SourceTree, varsOf: (lesson: string) => Vars, out: Diagnostic[]): (lesson: LessonSource) => LessonSource {
+  const files = includeFiles(source);
+  const done = new Map<string, LessonSource>();
+  const reported = new Set<string>();
+  return (lesson) => {
+    let expanded = done.get(lesson.path);
+    if (expanded) return expanded;
+    const found: Diagnostic[] = [];
+    expanded = expandLesson(lesson, files, varsOf(lesson.path), found);
+    for (const d of found) {
+      const key = JSON.stringify([d.file, d.line, d.column, d.code, d.message]);
+      if (!reported.has(key)) out.push(d);
+      reported.add(key);
+    }
+    done.set(lesson.path, expanded);
+    return expanded;
+  };
+}
+
+/** The variables a lesson sees: the repo's, under its program's. */
+export function varsOfLesson(lesson: string, config: CourseConfig, programs: ProgramMap): Vars {
+  const program = programs.get(dirOf(dirOf(lesson)));
+  const own = program ? programVars.get(program) : undefined;
+  return own ? { ...config.vars, ...own } : (config.vars ?? {});
+}

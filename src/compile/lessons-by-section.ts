@@ -1,0 +1,75 @@
+/**
+ * The lessons of each section (PURE): the Markdown files a section holds, compiled (or taken as
+ * the state knows them); every other Markdown file of a program said why it is not a lesson.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { SourceTree } from '../model/source-tree.js';
+import { diag } from './codes.js';
+import type { CourseFrame } from './course-frame.js';
+import { inheritedDefaults, programDirOf, type LessonCompiler, type LessonEntry, type ProgramMap } from './course-parts.js';
+import { isPartial } from './expand-lesson.js';
+import { ancestors, dirOf } from './repo-paths.js';
+
+/** Lessons: *.md directly inside a section folder, compiled; Markdown elsewhere is placed or ignored. */
+export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Map<string, LessonEntry[]> {
+  const { source, programs, sections, counts, out } = frame;
+  const bySection = new Map<string, LessonEntry[]>();
+  // A section.yaml that exists but could not be read is reported already (by source/): its
+  // folder is not also said to lack one.
+  const missingSectionYaml = new Set(source.diagnostics.filter((d) => d.file.endsWith('/section.yaml')).map((d) => dirOf(d.file)));
+  for (const lesson of source.lessons) {
+    if (isPartial(lesson.path)) continue; // included by lessons, never one itself
+    const dir = dirOf(lesson.path);
+    const sectionKey = frame.sectionOf.get(lesson.path);
+    const section = sectionKey === undefined ? undefined : sections.get(sectionKey);
+    if (section && sectionKey !== undefined) {
+      counts.lessons++;
+      const list = bySection.get(sectionKey) ?? [];
+      const defaults = inheritedDefaults(section, frame.config);
+      const known = frame.known.get(lesson.path);
+      const expanded = known ? lesson : frame.expand(lesson);
+      list.push(known ?? { source: expanded, defaults, compiled: compile(expanded, out, defaults) });
+      bySection.set(sectionKey, list);
+      continue;
+    }
+    const chain = ancestors(dir);
+    const book = [dir, ...chain].find((a) => frame.tocs.has(a));
+    if (book !== undefined) {
+      const summary = frame.tocs.get(book)!;
+      // Files SUMMARY.md does not list are not in the book (mdBook's rule), but say so.
+      if (lesson.path !== summary) out.push(diag('toc/unlisted', lesson.path, undefined, `Markdown file is not listed in ${summary}, so it is not a lesson`));
+      continue;
+    }
+    const outer = chain.find((a) => sections.has(a));
+    if (outer !== undefined) {
+      out.push(diag('repo/nested-lesson-folder', lesson.path, undefined, `lesson file is in a subfolder of the section folder ${outer}`));
+      continue;
+    }
+    const programDir = programDirOf(programs, lesson.path);
+    if (programDir === undefined) continue; // Markdown outside programs (READMEs, docs) is not course content.
+    if (programDir === dir) {
+      out.push(diag('repo/stray-markdown', lesson.path, undefined, 'Markdown file directly in a program folder is not in any section'));
+      continue;
+    }
+    // The folder right below the program folder on the way to this file should be a section.
+    const folder = [dir, ...chain].find((a) => dirOf(a) === programDir) ?? dir;
+    if (!missingSectionYaml.has(folder)) {
+      missingSectionYaml.add(folder);
+      out.push(diag('section/missing-yaml', folder, undefined, `folder ${folder} holds lesson files but no section.yaml`));
+    }
+  }
+  return bySection;
+}
+
+/**
+ * A partial in a program folder that no lesson includes is said so: a file that was a lesson
+ * (`_intro.md`) never silently stops being one.
+ */
+export function warnUnusedPartials(source: SourceTree, programs: ProgramMap, entries: readonly LessonEntry[], out: Diagnostic[]): void {
+  const included = new Set(entries.flatMap((e) => (e.known ? (e.build?.includes ?? []).map((i) => i.path) : (e.source.expanded?.includes ?? []))));
+  for (const lesson of source.lessons) {
+    if (!isPartial(lesson.path) || included.has(lesson.path)) continue;
+    if (programDirOf(programs, lesson.path) === undefined) continue;
+    out.push(diag('include/unused-partial', lesson.path, undefined, 'no lesson includes this file, and as a partial (under _partials/ or named _*.md) it is not a lesson itself'));
+  }
+}
