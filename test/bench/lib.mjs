@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = join(ROOT, 'dist/cli/index.js');
@@ -70,14 +70,17 @@ export async function parallelSpeedup(threads) {
   return (threads * one) / many;
 }
 
+/** A module of a build's dist/ (this build's by default; `root` is the folder holding dist/). */
+export const distModule = (path, root = ROOT) => import(pathToFileURL(join(root, 'dist', path)).href);
+
 /**
  * A state as an apply of `desired` would leave it: every lesson tracked at its place with the
  * fields it compiled to (as fingerprints), ids les_1… in course order. (Needs a build: dist/.)
  */
-export async function stateAsApplied(desired, baseUrl) {
+export async function stateAsApplied(desired, baseUrl, root = ROOT) {
   const { randomUUID } = await import('node:crypto');
-  const { STATE_VERSION } = await import('../../dist/model/state/schema.js');
-  const { appliedOf } = await import('../../dist/model/state/fingerprint.js');
+  const { STATE_VERSION } = await distModule('model/state/schema.js', root);
+  const { appliedOf } = await distModule('model/state/fingerprint.js', root);
   const state = { version: STATE_VERSION, lineage: randomUUID(), serial: 1, base_url: baseUrl, lessons: {}, sections: {}, pending: {} };
   let n = 0;
   for (const p of desired.programs)

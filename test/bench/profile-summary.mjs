@@ -11,7 +11,8 @@
 //   (fsync/fdatasync), file writes, JSON (parse/stringify), rendering (remark, micromark,
 //   mdast/hast utilities, our render code), HTTP (node:http/net, undici, dist/school-api/);
 // - GC, V8/native ("(program)": mostly parsing and compiling scripts at start-up), idle;
-// - other: everything else, with its heaviest functions listed.
+// - other: everything else (mostly our own code: plan, diff, learner impact, the compile frame).
+// Each bucket is then split by the innermost function of ours (dist/) on the stack.
 // The leafmost frame that matches decides (so a readFile under the renderer is a file read),
 // except that module evaluation wins over everything below it.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -34,6 +35,12 @@ export function ownerOf(url) {
   if (url.startsWith('node:')) return 'node';
   return url ? basename(url) : '(native)';
 }
+
+/** The innermost function of ours (dist/) on a stack, as "name folder". */
+const callerOf = (stack) => {
+  const f = stack.find((x) => x.url.includes('/dist/') && !x.url.includes('/node_modules/'));
+  return f ? `${f.functionName || '(anonymous)'} ${ownerOf(f.url)}` : '(no code of ours)';
+};
 
 const isTopLevel = (f) => f.functionName === '' && f.lineNumber === 0 && f.columnNumber === 0 && f.url.startsWith('file://');
 
@@ -101,10 +108,9 @@ export function summarize(profile) {
             // The loader itself: what it was loading is not on the stack; say who asked.
             const ours = stack.find((f) => f.url.startsWith('file://'));
             result = { bucket: b, detail: ours ? `loader (${ownerOf(ours.url)})` : 'loader' };
-          } else if (b) result = { bucket: b };
+          } else if (b) result = { bucket: b, detail: callerOf(stack) };
         }
-        const ours = stack.find((f) => f.url.startsWith('file://'));
-        result ??= { bucket: 'other', detail: `${leaf.functionName || '(anonymous)'} ${ownerOf(leaf.url)}${ours && ours !== leaf ? ` ← ${ours.functionName || '(anonymous)'} ${ownerOf(ours.url)}` : ''}` };
+        result ??= { bucket: 'other', detail: callerOf(stack), leaf: `${leaf.functionName || '(anonymous)'} ${ownerOf(leaf.url)}` };
       }
     }
     cache.set(id, result);
@@ -115,10 +121,11 @@ export function summarize(profile) {
   const { samples, timeDeltas } = profile;
   for (let i = 0; i < samples.length; i++) {
     const t = (timeDeltas[i] ?? 0) / 1000;
-    const { bucket, detail } = classify(samples[i]);
+    const { bucket, detail, leaf } = classify(samples[i]);
     buckets.set(bucket, (buckets.get(bucket) ?? 0) + t);
-    if (detail) {
-      const key = `${bucket}\u0000${detail}`;
+    for (const [b, d] of [[bucket, detail], ['other leaf', leaf]]) {
+      if (!d) continue;
+      const key = `${b}\u0000${d}`;
       details.set(key, (details.get(key) ?? 0) + t);
     }
   }
@@ -150,8 +157,13 @@ export function report(files) {
     return rows.filter(([, t]) => t >= 1).map(([k, t]) => `${k.split('\u0000')[1]} ${t.toFixed(0)}`).join('; ');
   };
   lines.push('');
-  lines.push(`module loading on the main thread, by what was loaded (ms): ${detail('module loading', top)}`);
-  lines.push(`other on the main thread, heaviest leaf functions (ms): ${detail('other', top)}`);
+  lines.push('main thread, by who (ms): module loading by what was loaded or, for the loader, who imported; other buckets by the innermost function of ours on the stack');
+  lines.push('');
+  for (const b of ORDER) {
+    const d = detail(b, top);
+    if (d && b !== 'idle' && b !== 'GC') lines.push(`- ${b}: ${d}`);
+  }
+  lines.push(`- other, by leaf function: ${detail('other leaf', top)}`);
   return { text: lines.join('\n'), main, workers };
 }
 

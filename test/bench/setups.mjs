@@ -4,7 +4,7 @@ import { appendFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { generateRepo } from './out/generate-repo.js';
-import { CLI, stateAsApplied, timeNode } from './lib.mjs';
+import { ROOT, distModule, stateAsApplied, timeNode } from './lib.mjs';
 
 export const BASE_URL = 'http://127.0.0.1:4010/api/v1'; // what generate-repo writes in coursesync.yaml
 const cores = availableParallelism();
@@ -15,18 +15,19 @@ const cores = availableParallelism();
  * and deps recorded by apply's own recordBuilds), then one plan that must find nothing (it
  * also settles the stat index). Returns the repo folder; `plan --detailed-exitcode` exits 0.
  */
-export async function warmRepo(dir, lessons, { cli = CLI } = {}) {
-  const { loadCourse } = await import('../../dist/source/load-course.js');
-  const { writeStateFile } = await import('../../dist/state/state-file.js');
-  const { StateStore } = await import('../../dist/state/state-store.js');
-  const { recordBuilds } = await import('../../dist/apply/record-builds.js');
-  const { compilerId } = await import('../../dist/source/compiler-id.js');
+export async function warmRepo(dir, lessons, { root = ROOT } = {}) {
+  const cli = join(root, 'dist/cli/index.js');
+  const { loadCourse } = await distModule('source/load-course.js', root);
+  const { writeStateFile } = await distModule('state/state-file.js', root);
+  const { StateStore } = await distModule('state/state-store.js', root);
+  const { recordBuilds } = await distModule('apply/record-builds.js', root);
+  const { compilerId } = await distModule('source/compiler-id.js', root);
   await generateRepo(dir, { lessons, seed: 1 });
   const env = { ...process.env, COURSESYNC_RENDER_THREADS: String(cores), NO_COLOR: '1' };
   const fill = await timeNode([cli, 'plan', dir], { env });
   if (fill.code !== 0) throw new Error(`first plan: exit ${fill.code}\n${fill.stderr}`);
   const { desired } = await loadCourse(dir, { cache: true, renderThreads: cores });
-  await writeStateFile(dir, await stateAsApplied(desired, BASE_URL));
+  await writeStateFile(dir, await stateAsApplied(desired, BASE_URL, root));
   const store = await StateStore.load(dir);
   await recordBuilds(store, dir, desired, await compilerId());
   await store.close();
@@ -40,19 +41,19 @@ export async function warmRepo(dir, lessons, { cli = CLI } = {}) {
  * (seed 3), the state as apply leaves it, one lesson body edited. The caller removes
  * .coursesync/cache before each plan; `plan --detailed-exitcode` exits 2 (one update).
  */
-export async function freshCheckout(dir, lessons) {
-  const { loadCourse } = await import('../../dist/source/load-course.js');
-  const { linkLessons } = await import('../../dist/plan/lesson-links.js');
-  const { appliedOf } = await import('../../dist/model/state/fingerprint.js');
-  const { writeStateFile } = await import('../../dist/state/state-file.js');
-  const { StateStore } = await import('../../dist/state/state-store.js');
-  const { recordBuilds } = await import('../../dist/apply/record-builds.js');
-  const { compilerId } = await import('../../dist/source/compiler-id.js');
+export async function freshCheckout(dir, lessons, { root = ROOT } = {}) {
+  const { loadCourse } = await distModule('source/load-course.js', root);
+  const { linkLessons } = await distModule('plan/lesson-links.js', root);
+  const { appliedOf } = await distModule('model/state/fingerprint.js', root);
+  const { writeStateFile } = await distModule('state/state-file.js', root);
+  const { StateStore } = await distModule('state/state-store.js', root);
+  const { recordBuilds } = await distModule('apply/record-builds.js', root);
+  const { compilerId } = await distModule('source/compiler-id.js', root);
   await generateRepo(dir, { lessons, seed: 3, references: true });
   const { desired } = await loadCourse(dir, { cache: false, renderThreads: cores });
   if (!desired) throw new Error('the generated repo does not compile');
   // Ids first (links are filled from them), then what apply would have sent and recorded.
-  const state = await stateAsApplied(desired, BASE_URL);
+  const state = await stateAsApplied(desired, BASE_URL, root);
   const linked = linkLessons(desired, state);
   for (const p of linked.desired.programs) for (const s of p.sections) for (const l of s.lessons) state.lessons[l.key].applied = appliedOf(l.fields);
   await writeStateFile(dir, state);
