@@ -13,8 +13,9 @@
 // - GC, V8/native ("(program)": mostly parsing and compiling scripts at start-up), idle;
 // - other: everything else (mostly our own code: plan, diff, learner impact, the compile frame).
 // Each bucket is then split by the innermost function of ours (dist/) on the stack.
-// The leafmost frame that matches decides (so a readFile under the renderer is a file read),
-// except that module evaluation wins over everything below it.
+// YAML parsing (yaml, gray-matter, js-yaml). The leafmost frame that matches decides (so a
+// readFile under the renderer is a file read), searching up to the first function of ours;
+// module evaluation wins over everything below it.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
@@ -24,7 +25,8 @@ const top = Number(args.find((a) => a.startsWith('--top='))?.slice(6) ?? 12);
 const inputs = args.filter((a) => !a.startsWith('--'));
 
 const RENDER = /\/node_modules\/(micromark[^/]*|mdast-[^/]+|remark[^/]*|unified|hast-[^/]+|hastscript|rehype[^/]*|unist-[^/]+|vfile[^/]*|property-information|decode-named-character-reference|character-entities[^/]*|character-reference-invalid|html-void-elements|space-separated-tokens|comma-separated-tokens|zwitch|ccount|stringify-entities|trim-lines|devlop|markdown-table|longest-streak|parse5|web-namespaces|bail|trough|is-plain-obj|extend|github-slugger|html-url-attributes|markdown-extensions|escape-string-regexp)\//;
-const OUR_RENDER = /\/dist\/(compile\/(render|markdown|html|heading|reference)[^/]*|source\/render-[^/]+)\.js$/;
+const OUR_RENDER = /\/dist\/(compile\/render|source\/render-worker)\.js$/;
+const YAML = /\/node_modules\/(yaml|js-yaml|gray-matter|esprima|section-matter|kind-of|strip-bom-string|extend-shallow)\//;
 
 /** The package (node_modules/<name>) or dist/<folder> a URL belongs to. */
 export function ownerOf(url) {
@@ -65,6 +67,7 @@ function frameBucket(f, stack, i) {
     return 'other zod validation';
   }
   if (RENDER.test(url) || OUR_RENDER.test(url)) return 'rendering';
+  if (YAML.test(url)) return 'YAML parsing';
   if (/^node:(_http_|http|https|net|internal\/http|internal\/net|dns)/.test(url) || url.includes('/node_modules/undici') || url.startsWith('node:internal/deps/undici') || url.includes('/dist/school-api/'))
     return 'HTTP';
   return undefined;
@@ -104,6 +107,8 @@ export function summarize(profile) {
       else {
         for (let i = 0; i < stack.length && !result; i++) {
           const b = frameBucket(stack[i], stack, i);
+          // Our own code (other than the renderer) ends the search: what it calls decided above.
+          if (!b && stack[i].url.includes('/dist/') && !stack[i].url.includes('/node_modules/')) break;
           if (b === 'module loading') {
             // The loader itself: what it was loading is not on the stack; say who asked.
             const ours = stack.find((f) => f.url.startsWith('file://'));
@@ -132,7 +137,7 @@ export function summarize(profile) {
   return { wallMs: (profile.endTime - profile.startTime) / 1000, buckets, details };
 }
 
-const ORDER = ['module loading', 'V8/native (program)', 'state validation', 'other zod validation', 'stat', 'file reads', 'hashing', 'rendering', 'JSON parse/stringify', 'file writes', 'journal fsyncs', 'HTTP', 'GC', 'other', 'idle'];
+const ORDER = ['module loading', 'V8/native (program)', 'state validation', 'other zod validation', 'stat', 'file reads', 'hashing', 'YAML parsing', 'rendering', 'JSON parse/stringify', 'file writes', 'journal fsyncs', 'HTTP', 'GC', 'other', 'idle'];
 
 /** Markdown table of the profiles of one run (a folder: main thread and workers). */
 export function report(files) {
