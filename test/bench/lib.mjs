@@ -1,6 +1,7 @@
 // Helpers shared by the benchmarks: child processes timed with their peak memory, medians,
 // ratios against a baseline measured in the same run, and the generated repos.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,8 +71,17 @@ export async function parallelSpeedup(threads) {
   return (threads * one) / many;
 }
 
-/** A module of a build's dist/ (this build's by default; `root` is the folder holding dist/). */
-export const distModule = (path, root = ROOT) => import(pathToFileURL(join(root, 'dist', path)).href);
+/**
+ * A module of a build's dist/ (this build's by default; `root` is the folder holding dist/).
+ * `path` may list the places the module had in different builds (e.g. source/ then load/): the
+ * first that exists is imported, so one benchmark runs an older build as well as this one.
+ */
+export function distModule(path, root = ROOT) {
+  const paths = [path].flat();
+  const found = paths.map((p) => join(root, 'dist', p)).find((p) => existsSync(p));
+  if (!found) throw new Error(`none of ${paths.join(', ')} in ${join(root, 'dist')}: build first (npm run build)`);
+  return import(pathToFileURL(found).href);
+}
 
 /**
  * A state as an apply of `desired` would leave it: every lesson tracked at its place with the

@@ -17,11 +17,10 @@ const cores = availableParallelism();
  */
 export async function warmRepo(dir, lessons, { root = ROOT } = {}) {
   const cli = join(root, 'dist/cli/index.js');
-  const { loadCourse } = await distModule('source/load-course.js', root);
+  const { loadCourse, StateStore } = await distModule('index.js', root); // the public API: stable across refactors
   const { writeStateFile } = await distModule('state/state-file.js', root);
-  const { StateStore } = await distModule('state/state-store.js', root);
   const { recordBuilds } = await distModule('apply/record-builds.js', root);
-  const { compilerId } = await distModule('source/compiler-id.js', root);
+  const { compilerId } = await distModule(['load/compiler-id.js', 'source/compiler-id.js'], root);
   await generateRepo(dir, { lessons, seed: 1 });
   const env = { ...process.env, COURSESYNC_RENDER_THREADS: String(cores), NO_COLOR: '1' };
   const fill = await timeNode([cli, 'plan', dir], { env });
@@ -42,13 +41,12 @@ export async function warmRepo(dir, lessons, { root = ROOT } = {}) {
  * .coursesync/cache before each plan; `plan --detailed-exitcode` exits 2 (one update).
  */
 export async function freshCheckout(dir, lessons, { root = ROOT } = {}) {
-  const { loadCourse } = await distModule('source/load-course.js', root);
+  const { loadCourse, StateStore } = await distModule('index.js', root); // the public API: stable across refactors
   const { linkLessons } = await distModule('plan/lesson-links.js', root);
   const { appliedOf } = await distModule('model/state/fingerprint.js', root);
   const { writeStateFile } = await distModule('state/state-file.js', root);
-  const { StateStore } = await distModule('state/state-store.js', root);
   const { recordBuilds } = await distModule('apply/record-builds.js', root);
-  const { compilerId } = await distModule('source/compiler-id.js', root);
+  const { compilerId } = await distModule(['load/compiler-id.js', 'source/compiler-id.js'], root);
   await generateRepo(dir, { lessons, seed: 3, references: true });
   const { desired } = await loadCourse(dir, { cache: false, renderThreads: cores });
   if (!desired) throw new Error('the generated repo does not compile');
