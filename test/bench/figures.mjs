@@ -102,6 +102,7 @@ if (only.has('apply')) {
   const sections = Math.max(1, Math.round(lessons / 100));
   heading(`first apply, ${lessons} creates over ${sections} sections, emulator with no latency, concurrency 8 (load average ${load()})`);
   const pristine = await tempDir('apply-repo');
+  const work = await tempDir('apply-work'); // saved plans, the bare client's chains and answers
   const { generateRepo } = await import('./out/generate-repo.js');
   await generateRepo(pristine, { lessons, sections, programs: Math.min(10, sections), seed: 5 });
   const emu = await startEmulatorProcess({ port: 0, latencyMs: 0, seed: { api_keys: [{ token: TOKEN, programs: 'all' }], programs: seedPrograms(sections) } });
@@ -122,10 +123,10 @@ if (only.has('apply')) {
       await rm(dir, { recursive: true, force: true });
       await cp(pristine, dir, { recursive: true });
       // What the user runs first: a plan (it fills the render cache), saved to get the calls.
-      const planFile = join(dir, '..', `plan-${b.name}.json`);
+      const planFile = join(work, `plan-${b.name}-${r}.json`);
       const plan = check(await timeNode([b.cli, 'plan', dir, '--base-url', emu.url, '--out', planFile], { env: apiEnv }), `${b.name}: plan before apply`);
       if (!chainsFile) {
-        chainsFile = join(dir, '..', 'chains.json');
+        chainsFile = join(work, 'chains.json');
         await writeFile(chainsFile, JSON.stringify(chainsOf(JSON.parse(await readFile(planFile, 'utf8')))));
         bareRuns.push(await bare(chainsFile));
         await emu.reset(TOKEN);
