@@ -1,7 +1,7 @@
 /**
  * A deterministic generator of realistic course repos for benchmarks: 10 programs, 200
- * sections and N lessons of ~3 KB Markdown each (headings, lists, code, a table, a blockquote),
- * with every lesson type and video host. The same seed always writes the same bytes.
+ * sections and N lessons of 1–5 KB Markdown each (~3 KB on average: headings, lists, code, a
+ * table, a blockquote, links, an image), with every lesson type and video host. The same seed always writes the same bytes.
  *
  * As a module: `await generateRepo(dir, { lessons: 10_000, seed: 1 })`.
  * From the command line (Node 20 runs JavaScript, so compile it first):
@@ -83,15 +83,33 @@ function generator(seed: number) {
     return fm;
   };
 
-  /** ~3 KB of Markdown with the constructs real lessons use. */
+  /**
+   * 1–5 KB of Markdown (uniform, ~3 KB on average) with the constructs real lessons use: the
+   * short ones first (a list, code, a table, a link, an image), so even a 1 KB lesson has them,
+   * then headings, paragraphs and a block quote until the lesson reaches its size.
+   */
   const body = (title: string): string => {
-    const parts = [`# ${title}`, paragraph(), `## ${words(3)}`, paragraph()];
-    parts.push(Array.from({ length: 4 }, () => `- ${words(5 + int(5))}`).join('\n'));
-    parts.push('```ts\n' + `function ${pick(WORDS)}${int(100)}<T>(input: T): T {\n  // ${words(6)}\n  return input;\n}\n` + '```');
-    parts.push(`> ${sentence()}\n> ${sentence()}`);
-    parts.push(`| ${words(1)} | ${words(1)} | ${words(1)} |\n|---|---|---|\n` + Array.from({ length: 4 }, () => `| ${words(2)} | ${int(1000)} | \`${pick(WORDS)}\` |`).join('\n'));
-    parts.push(`## ${words(2)}`, paragraph(), `1. ${words(6)}\n2. ${words(6)}\n3. [${words(2)}](https://example.com/${hex(6)})`, paragraph());
-    parts.push(`![${words(2)}](https://example.com/img/${hex(8)}.png)`, paragraph(), `### ${words(2)}`, paragraph());
+    const target = 1024 + int(4 * 1024);
+    const blocks: Array<() => string> = [
+      paragraph,
+      () => Array.from({ length: 4 }, () => `- ${words(5 + int(5))}`).join('\n'),
+      () => '```ts\n' + `function ${pick(WORDS)}${int(100)}<T>(input: T): T {\n  // ${words(6)}\n  return input;\n}\n` + '```',
+      () => `| ${words(1)} | ${words(1)} | ${words(1)} |\n|---|---|---|\n` + Array.from({ length: 4 }, () => `| ${words(2)} | ${int(1000)} | \`${pick(WORDS)}\` |`).join('\n'),
+      () => `1. ${words(6)}\n2. ${words(6)}\n3. [${words(2)}](https://example.com/${hex(6)})`,
+      () => `![${words(2)}](https://example.com/img/${hex(8)}.png)`,
+      () => `## ${words(3)}\n\n${paragraph()}`,
+      () => `> ${sentence()}\n> ${sentence()}`,
+      paragraph,
+      () => `### ${words(2)}\n\n${paragraph()}`,
+      paragraph,
+    ];
+    const parts = [`# ${title}`];
+    let size = parts[0]!.length;
+    for (let i = 0; size < target; i++) {
+      const block = blocks[i < blocks.length ? i : 6 + ((i - blocks.length) % (blocks.length - 6))]!();
+      parts.push(block);
+      size += block.length + 2;
+    }
     return parts.join('\n\n') + '\n';
   };
   return { int, frontMatter, body, words };

@@ -1,10 +1,11 @@
 // Helpers shared by the benchmarks: child processes timed with their peak memory, medians,
 // ratios against a baseline measured in the same run, and the generated repos.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = join(ROOT, 'dist/cli/index.js');
@@ -71,13 +72,25 @@ export async function parallelSpeedup(threads) {
 }
 
 /**
+ * A module of a build's dist/ (this build's by default; `root` is the folder holding dist/).
+ * `path` may list the places the module had in different builds (e.g. source/ then load/): the
+ * first that exists is imported, so one benchmark runs an older build as well as this one.
+ */
+export function distModule(path, root = ROOT) {
+  const paths = [path].flat();
+  const found = paths.map((p) => join(root, 'dist', p)).find((p) => existsSync(p));
+  if (!found) throw new Error(`none of ${paths.join(', ')} in ${join(root, 'dist')}: build first (npm run build)`);
+  return import(pathToFileURL(found).href);
+}
+
+/**
  * A state as an apply of `desired` would leave it: every lesson tracked at its place with the
  * fields it compiled to (as fingerprints), ids les_1… in course order. (Needs a build: dist/.)
  */
-export async function stateAsApplied(desired, baseUrl) {
+export async function stateAsApplied(desired, baseUrl, root = ROOT) {
   const { randomUUID } = await import('node:crypto');
-  const { STATE_VERSION } = await import('../../dist/model/state/schema.js');
-  const { appliedOf } = await import('../../dist/model/state/fingerprint.js');
+  const { STATE_VERSION } = await distModule('model/state/schema.js', root);
+  const { appliedOf } = await distModule('model/state/fingerprint.js', root);
   const state = { version: STATE_VERSION, lineage: randomUUID(), serial: 1, base_url: baseUrl, lessons: {}, sections: {}, pending: {} };
   let n = 0;
   for (const p of desired.programs)
