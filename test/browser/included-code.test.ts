@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../e2e/helpers.js';
 import { courseInChromium } from './course-in-chromium.js';
 
-const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/rust-book');
+const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
 
 const course = courseInChromium({ fixture: BOOK, prefix: 'coursesync-browser-include-', assetsUrl: 'http://assets.test/book/' });
 
