@@ -6,47 +6,26 @@
  * image loads and its link lands on the right lesson and heading, variables show their values.
  */
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { SECRET, startTestEmulator } from '../apply/helpers.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../e2e/helpers.js';
-import { fixtureWorkspace, type OdinWorkspace } from '../e2e/odin-workspace.js';
-import { launchChromium } from './chromium.js';
-import { readStateFile } from '../../src/state/state-file.js';
+import { courseInChromium } from './course-in-chromium.js';
 
-const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/rust-book');
+const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
 
-let emu: RunningEmulator;
-let browser: Browser;
-let workspace: OdinWorkspace;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  workspace = await fixtureWorkspace(emu, 'coursesync-browser-include-', BOOK, 'http://assets.test/book/');
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await workspace?.close();
-  await emu?.close();
-});
+const course = courseInChromium({ fixture: BOOK, prefix: 'coursesync-browser-include-', assetsUrl: 'http://assets.test/book/' });
 
 describe('a book with includes after one apply, in Chromium', () => {
   it('shows the included code, the partial with its image and link, and the variables', async () => {
-    const { repo, published } = workspace;
-    const origin = emu.url.replace(/\/api\/v1$/, '');
-    expect((await runCli(['assets', repo, '--out', published])).code).toBe(0);
-    const applied = await runCli(['apply', repo, '--yes'], { COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url });
+    const { workspace, browser } = course;
+    expect((await runCli(['assets', workspace.repo, '--out', workspace.published])).code).toBe(0);
+    const applied = await runCli(['apply', workspace.repo, '--yes'], course.env());
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
-    const lessons = (await readStateFile(repo)).state.lessons;
-    const pageOf = (key: string) => `${origin}/products/${lessons[key]!.program_id}/lessons/${lessons[key]!.id}`;
+    const lessons = await course.lessons();
 
     const page = await browser.newPage();
     const codeOf = async (key: string) => {
-      expect((await page.goto(pageOf(key), { waitUntil: 'load' }))?.status()).toBe(200);
+      expect((await page.goto(course.pageOf(lessons[key]!), { waitUntil: 'load' }))?.status()).toBe(200);
       const text = await page.$eval('main', (m) => (m as unknown as { innerText: string }).innerText);
       expect(text).not.toMatch(/\{\{#(rustdoc_)?include \.\./);
       expect(text).not.toContain('ANCHOR');
@@ -73,5 +52,5 @@ describe('a book with includes after one apply, in Chromium', () => {
     expect(game.code[0]).toContain('println!("You guessed: {guess}");\n}\n');
     expect(game.code.slice(1, 4)).toEqual(['use std::io;\n', '    let mut guess = String::new();\n', 'use std::io;\n']);
     await page.close();
-  }, 120_000);
+  });
 });

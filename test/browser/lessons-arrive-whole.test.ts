@@ -7,61 +7,20 @@
  * lesson lands on that lesson's page and its anchor exists, every same-page anchor exists.
  * A second apply sends no request and publishes no new file.
  */
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { SECRET, startTestEmulator } from '../apply/helpers.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../e2e/helpers.js';
-import { serveAssets, type StaticHost } from '../e2e/static-server.js';
-import { launchChromium } from './chromium.js';
-import { readStateFile } from '../../src/state/state-file.js';
-import type { LessonState } from '../../src/model/state/schema.js';
+import { courseInChromium } from './course-in-chromium.js';
 
 const ODIN = path.resolve(import.meta.dirname, '../fixtures/repos/odin');
 
-let emu: RunningEmulator;
-let browser: Browser;
-let host: StaticHost;
-let work: string;
-let repo: string;
-let assetsDir: string;
-let origin: string;
-let assetsUrl: string;
-
-beforeAll(async () => {
-  work = await mkdtemp(path.join(tmpdir(), 'coursesync-browser-'));
-  repo = path.join(work, 'repo');
-  assetsDir = path.join(work, 'published');
-  await cp(ODIN, repo, { recursive: true, filter: (src) => path.basename(src) !== '.coursesync' });
-  emu = await startTestEmulator();
-  origin = emu.url.replace(/\/api\/v1$/, '');
-  host = await serveAssets(assetsDir);
-  assetsUrl = host.baseUrl;
-  const config = (await readFile(path.join(repo, 'coursesync.yaml'), 'utf8'))
-    .replace('http://academy.test', origin)
-    .replace('http://assets.test/course/', assetsUrl);
-  await writeFile(path.join(repo, 'coursesync.yaml'), config);
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await emu?.close();
-  await host?.close();
-  await rm(work, { recursive: true, force: true });
-});
-
-const env = () => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url });
-
-async function stateLessons(): Promise<Record<string, LessonState>> {
-  return (await readStateFile(repo)).state.lessons;
-}
+const course = courseInChromium({ fixture: ODIN, prefix: 'coursesync-browser-', assetsUrl: 'http://assets.test/course/' });
 
 describe('the Odin-like course after one apply, in Chromium', () => {
   it('publishes, applies once, and every image, link and anchor works; a second apply sends nothing', async () => {
+    const { emu, browser, origin, workspace: { repo, published: assetsDir, host } } = course;
+    const assetsUrl = host.baseUrl;
     const published = await runCli(['assets', repo, '--out', assetsDir]);
     expect(published.stderr).toBe('');
     expect(published.code).toBe(0);
@@ -74,7 +33,7 @@ describe('the Odin-like course after one apply, in Chromium', () => {
       expect.stringMatching(/^logo\.[0-9a-f]{16}\.png$/),
     ]);
 
-    const applied = await runCli(['apply', repo, '--yes'], env());
+    const applied = await runCli(['apply', repo, '--yes'], course.env());
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
     // Three creates; then an update only for a lesson sent before a lesson it links to existed:
@@ -88,15 +47,14 @@ describe('the Odin-like course after one apply, in Chromium', () => {
     // Apply asked the static host for every asset before sending a lesson that shows it.
     expect(host.requests.filter((r) => r.startsWith('HEAD')).length).toBe(5);
 
-    const lessons = await stateLessons();
+    const lessons = await course.lessons();
     expect(Object.keys(lessons).sort()).toEqual(['recipes', 'setup', 'welcome']);
-    const pageOf = (key: string) => `${origin}/products/${lessons[key]!.program_id}/lessons/${lessons[key]!.id}`;
     const keyOfId = new Map(Object.entries(lessons).map(([k, l]) => [l.id, k]));
 
     const page = await browser.newPage();
     const followed: string[] = [];
     for (const key of Object.keys(lessons)) {
-      const answer = await page.goto(pageOf(key), { waitUntil: 'load' });
+      const answer = await page.goto(course.pageOf(lessons[key]!), { waitUntil: 'load' });
       expect(answer?.status()).toBe(200);
       // Every image loaded (srcset included: the browser picks one candidate and must get it).
       const images = await page.$$eval('img', (els) => els.map((i) => ({ src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0 })));
@@ -148,9 +106,9 @@ describe('the Odin-like course after one apply, in Chromium', () => {
     const requestsBefore = host.requests.length;
     const again = await runCli(['assets', repo, '--out', assetsDir]);
     expect(again.stdout).toContain('0 new asset files, 5 already in');
-    const second = await runCli(['apply', repo, '--yes'], env());
+    const second = await runCli(['apply', repo, '--yes'], course.env());
     expect(second.code).toBe(0);
     expect(emu.stats().requests).toBe(before);
     expect(host.requests.length).toBe(requestsBefore);
-  }, 120_000);
+  });
 });

@@ -9,7 +9,7 @@ import { lessonLinkMarker } from '../../src/model/lesson-links.js';
 import { readSource } from '../../src/source/read-source.js';
 import { loadCourse } from '../../src/source/load-course.js';
 
-const BOOK = path.resolve(__dirname, '../fixtures/repos/rust-book');
+const BOOK = path.resolve(__dirname, '../fixtures/repos/includes');
 const HELLO = 'book/01-getting-started/01-hello-world.md';
 const GAME = 'book/02-guessing-game/01-guessing-game.md';
 const dirs: string[] = [];

@@ -6,11 +6,8 @@
  * tip or the triggering commit). The race: main moves while apply runs, and the queued run must
  * start from the state the first run pushed, so nothing is created twice.
  */
-import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { readStateFile } from '../../src/state/state-file.js';
@@ -18,19 +15,14 @@ import { SECRET, resetEmulator, schoolSections, startTestEmulator } from '../app
 import { BASE_REPO } from '../apply/course-files.js';
 import { CLI, EXAMPLES, lesson, writeRepo } from './helpers.js';
 import { serveAssets } from './static-server.js';
-import { expand, installPinnedCoursesync, pushedOrigin, runShellStep, workflowSteps } from './workflow-steps.js';
-
-const run = promisify(execFile);
+import { expand, pushedOrigin, runShellStep, teammateGit, TEAMMATE_GIT_ENV, workflowMachine, workflowSteps } from './workflow-steps.js';
 
 let emu: RunningEmulator;
 let root: string;
 let bin: string;
 beforeAll(async () => {
   emu = await startTestEmulator();
-  root = await mkdtemp(join(tmpdir(), 'coursesync-ci-race-'));
-  bin = join(root, 'bin');
-  await mkdir(bin);
-  await installPinnedCoursesync(bin);
+  ({ root, bin } = await workflowMachine('coursesync-ci-race-'));
 });
 afterAll(async () => {
   await emu?.close();
@@ -40,12 +32,7 @@ beforeEach(async () => {
   await resetEmulator(emu);
 });
 
-const GIT_ENV = { GIT_AUTHOR_NAME: 'Teammate', GIT_AUTHOR_EMAIL: 'team@example.com', GIT_COMMITTER_NAME: 'Teammate', GIT_COMMITTER_EMAIL: 'team@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: '' };
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('git', args, { cwd, env: { ...process.env, ...GIT_ENV, HOME: root } });
-  return stdout.trim();
-}
+const git = teammateGit(() => root);
 
 /**
  * One run of the workflow, triggered by a push of `sha`; steps run one at a time.
@@ -73,7 +60,7 @@ async function workflowRun(origin: string, sha: string, name: string, options: {
         const script = options.instead?.[step.name ?? ''] ?? step.run;
         const env: Record<string, string> = {
           ...(process.env as Record<string, string>),
-          ...GIT_ENV,
+          ...TEAMMATE_GIT_ENV,
           HOME: root,
           PATH: `${bin}:${process.env.PATH}`,
           GITHUB_ACTIONS: 'true',

@@ -7,19 +7,15 @@
  * then production, each with only its own secret and its own state commit; production alone
  * first is refused as not promoted; a pull request gets one comment, a section per environment.
  */
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startEmulator, type RunningEmulator, type SeedInput } from '../../src/emulator/index.js';
-import { GH_CONTEXT, installGhShim } from './gh-shim.js';
+import { GH_CONTEXT } from './gh-shim.js';
 import { EXAMPLES, lesson, writeRepo } from './helpers.js';
-import { installPinnedCoursesync, pushedOrigin, runShellStep, type WorkflowStep } from './workflow-steps.js';
+import { pushedOrigin, runShellStep, teammateGit, TEAMMATE_GIT_ENV, workflowMachine, type WorkflowStep } from './workflow-steps.js';
 
-const run = promisify(execFile);
 const STAGING_KEY = 'tok_STAGING_wf_4d2e';
 const PRODUCTION_KEY = 'tok_PRODUCTION_wf_8a1c';
 const GH_TOKEN = 'ghs_jobTokenNeverPrinted';
@@ -37,22 +33,14 @@ let root: string;
 let bin: string;
 beforeAll(async () => {
   [staging, production] = await Promise.all([startEmulator({ port: 0, seed: seed(STAGING_KEY, 'stg') }), startEmulator({ port: 0, seed: seed(PRODUCTION_KEY, 'prd') })]);
-  root = await mkdtemp(join(tmpdir(), 'coursesync-env-wf-'));
-  bin = join(root, 'bin');
-  await mkdir(bin);
-  await installPinnedCoursesync(bin);
-  await installGhShim(bin);
+  ({ root, bin } = await workflowMachine('coursesync-env-wf-', { gh: true }));
 });
 afterAll(async () => {
   await Promise.all([staging?.close(), production?.close()]);
   await rm(root, { recursive: true, force: true });
 });
 
-const GIT_ENV = { GIT_AUTHOR_NAME: 'Teammate', GIT_AUTHOR_EMAIL: 'team@example.com', GIT_COMMITTER_NAME: 'Teammate', GIT_COMMITTER_EMAIL: 'team@example.com', GIT_CONFIG_NOSYSTEM: '1' };
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('git', args, { cwd, env: { ...process.env, ...GIT_ENV, HOME: root } });
-  return stdout.trim();
-}
+const git = teammateGit(() => root);
 
 const files = (): Record<string, string> => ({
   'coursesync.yaml': `environments:
@@ -98,7 +86,7 @@ async function applyJob(originDir: string, name: string): Promise<{ failed: bool
       await git(root, 'clone', '--quiet', '--branch', 'main', originDir, workspace);
     } else if (step.run !== undefined) {
       // Only what the step's own env gives: no secret reaches a step from outside it.
-      const env: Record<string, string> = { ...(process.env as Record<string, string>), ...GIT_ENV, HOME: root, PATH: `${bin}:${process.env.PATH}`, GITHUB_ACTIONS: 'true', GITHUB_REF_NAME: 'main' };
+      const env: Record<string, string> = { ...(process.env as Record<string, string>), ...TEAMMATE_GIT_ENV, HOME: root, PATH: `${bin}:${process.env.PATH}`, GITHUB_ACTIONS: 'true', GITHUB_REF_NAME: 'main' };
       for (const k of Object.keys(env)) if (k.startsWith('COURSESYNC_')) delete env[k];
       const r = await runShellStep(step as WorkflowStep & { run: string }, workspace, env, CONTEXT);
       log.push(r.output);
@@ -170,7 +158,7 @@ describe('the plan workflow of a repo with environments', () => {
     const store = join(root, `comments-${Math.random().toString(36).slice(2)}.json`);
     const outputs = join(root, `outputs-${Math.random().toString(36).slice(2)}`);
     await writeFile(outputs, '');
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...GIT_ENV, HOME: root, PATH: `${bin}:${process.env.PATH}`, GITHUB_OUTPUT: outputs, GH_SHIM_STORE: store };
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...TEAMMATE_GIT_ENV, HOME: root, PATH: `${bin}:${process.env.PATH}`, GITHUB_OUTPUT: outputs, GH_SHIM_STORE: store };
     for (const k of Object.keys(env)) if (k.startsWith('COURSESYNC_')) delete env[k];
     for (const name of ['Plan', 'Post the plan as one sticky comment']) {
       const r = await runShellStep(steps.find((s) => s.name === name) as WorkflowStep & { run: string }, team, env, { ...CONTEXT, 'steps.plan.outputs.exitcode': '2' });

@@ -15,7 +15,7 @@ import { lessonCalls, useTestSchool } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
 import { fixtureWorkspace, type OdinWorkspace } from './odin-workspace.js';
 
-const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/rust-book');
+const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
 const HELLO = 'book/01-getting-started/01-hello-world.md';
 const GAME = 'book/02-guessing-game/01-guessing-game.md';
 
@@ -72,7 +72,7 @@ describe('includes and variables as dependencies of the plan', () => {
     expect(r.stdout).toContain('No changes. 2 lessons unchanged.');
     expect(await planOf(clone)).toEqual([]);
     expect(lessonCalls(emu)).toBe(before);
-  }, 60_000);
+  });
 
   it('an edited code listing changes only the lesson including it, and the plan says which file, in every format', async () => {
     const clone = await freshCheckout();
@@ -90,7 +90,7 @@ describe('includes and variables as dependencies of the plan', () => {
     // Applied, the next plan from another fresh checkout is empty again.
     expect((await runCli(['apply', clone, '--yes'], env())).code).toBe(0);
     expect(await planOf(await freshCheckout(clone))).toEqual([]);
-  }, 60_000);
+  });
 
   it('an edited partial, variable or image changes exactly the lessons using it, each named', async () => {
     let clone = await freshCheckout();
@@ -119,5 +119,5 @@ describe('includes and variables as dependencies of the plan', () => {
       [HELLO, ['image book/img/ferris.png changed']],
       [GAME, ['image book/img/ferris.png changed']],
     ]);
-  }, 60_000);
+  });
 });

@@ -9,14 +9,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { readStateFile } from '../../src/state/state-file.js';
+import { describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
 import { SECRET, schoolSections } from '../apply/helpers.js';
-import { launchChromium } from '../browser/chromium.js';
+import { courseInChromium } from '../browser/course-in-chromium.js';
 import { runCli } from './helpers.js';
-import { odinWorkspace, type OdinWorkspace } from './odin-workspace.js';
 
 const MDBOOK = path.resolve(import.meta.dirname, '../fixtures/repos/mdbook');
 
@@ -31,50 +28,41 @@ const SECTIONS = [
   ['sec_appendix', 'Appendix'],
 ] as const;
 
-let emu: RunningEmulator;
-let workspace: OdinWorkspace;
-let browser: Browser;
-const env = () => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url });
-
-beforeAll(async () => {
-  emu = await startEmulator({
-    port: 0,
-    seed: {
-      api_keys: [{ token: SECRET, programs: 'all' }],
-      programs: [
-        {
-          id: 'prog_book',
-          name: 'The Rust Programming Language',
-          section_groups: [{ id: 'grp_book', name: 'Book', position: 1 }],
-          sections: SECTIONS.map(([id, name], i) => ({ id, name, section_group_id: 'grp_book', position: i + 1 })),
-        },
-      ],
-    },
-  });
-  workspace = await odinWorkspace(emu, 'coursesync-mdbook-e2e-', MDBOOK);
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await workspace?.close();
-  await emu?.close();
+const course = courseInChromium({
+  fixture: MDBOOK,
+  prefix: 'coursesync-mdbook-e2e-',
+  assetsUrl: 'http://assets.test/course/',
+  emulator: () =>
+    startEmulator({
+      port: 0,
+      seed: {
+        api_keys: [{ token: SECRET, programs: 'all' }],
+        programs: [
+          {
+            id: 'prog_book',
+            name: 'The Rust Programming Language',
+            section_groups: [{ id: 'grp_book', name: 'Book', position: 1 }],
+            sections: SECTIONS.map(([id, name], i) => ({ id, name, section_group_id: 'grp_book', position: i + 1 })),
+          },
+        ],
+      },
+    }),
 });
 
 describe('an mdBook book, unedited', () => {
   it('validates, applies in SUMMARY order, re-plans to No changes, shows each title once and the included code, never a directive', async () => {
-    const { repo, published } = workspace;
+    const { workspace: { repo, published }, emu, browser } = course;
     const validated = await runCli(['validate', repo]);
     expect(validated.stdout).toContain('1 program, 7 sections, 12 lessons: valid');
     expect(validated.code).toBe(0);
 
     expect((await runCli(['assets', repo, '--out', published])).code).toBe(0);
-    const applied = await runCli(['apply', repo, '--yes'], env());
+    const applied = await runCli(['apply', repo, '--yes'], course.env());
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(/Apply complete: 12 created/);
 
-    const again = await runCli(['plan', repo], env());
+    const again = await runCli(['plan', repo], course.env());
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^No changes\. 12 lessons unchanged\./m);
 
@@ -90,14 +78,14 @@ describe('an mdBook book, unedited', () => {
     // No file of the book was touched: only coursesync.yaml, program.yaml and the state are new.
     expect(await readFile(path.join(repo, 'src/ch01-00-getting-started.md'), 'utf8')).toBe(await readFile(path.join(MDBOOK, 'src/ch01-00-getting-started.md'), 'utf8'));
 
-    const origin = emu.url.replace(/\/api\/v1$/, '');
-    const state = (await readStateFile(repo)).state;
-    const ids = new Set(Object.values(state.lessons).map((l) => l.id));
+    const lessons = Object.values(await course.lessons());
+    const ids = new Set(lessons.map((l) => l.id));
     const page = await browser.newPage();
     const code = new Map<string, string[]>();
     try {
-      for (const lesson of Object.values(state.lessons)) {
-        await page.goto(`${origin}/products/prog_book/lessons/${lesson.id}`);
+      for (const lesson of lessons) {
+        expect(lesson.program_id).toBe('prog_book');
+        await page.goto(course.pageOf(lesson));
         const seen = await page.evaluate(() => {
           const name = document.querySelector('h1.lesson-name')?.textContent ?? '';
           const body = document.querySelector('main.lesson-body')!;
@@ -128,5 +116,5 @@ describe('an mdBook book, unedited', () => {
     expect(game).toContain('use std::io;\n');
     expect(game).toContain('    let mut guess = String::new();\n');
     expect(game.some((c) => c.includes('.expect("Failed to read line");') && c.startsWith('use std::io;'))).toBe(true);
-  }, 120_000);
+  });
 });

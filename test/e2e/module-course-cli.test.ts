@@ -87,5 +87,5 @@ describe('a course whose modules reuse file names', () => {
     expect(after.id).toBe(movedId);
     expect(after.section_id).toBe('sec_types');
     expect((await runCli(['plan', repo], env())).stdout).toMatch(/^No changes\./m);
-  }, 120_000);
+  });
 });

@@ -7,16 +7,14 @@
  * in a file (two per page, so pagination is exercised). Real jq filters them.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, resetEmulator, startTestEmulator } from '../apply/helpers.js';
-import { installGhShim } from './gh-shim.js';
-import { installPinnedCoursesync } from './workflow-steps.js';
+import { teammateGit, TEAMMATE_GIT_ENV, workflowMachine } from './workflow-steps.js';
 import { EXAMPLES, lesson, runCli, writeRepo } from './helpers.js';
 
 const run = promisify(execFile);
@@ -43,11 +41,7 @@ let root: string;
 let bin: string;
 beforeAll(async () => {
   emu = await startTestEmulator();
-  root = await mkdtemp(join(tmpdir(), 'coursesync-plan-workflow-'));
-  bin = join(root, 'bin');
-  await mkdir(bin);
-  await installPinnedCoursesync(bin);
-  await installGhShim(bin);
+  ({ root, bin } = await workflowMachine('coursesync-plan-workflow-', { gh: true }));
 });
 afterAll(async () => {
   await emu?.close();
@@ -57,11 +51,7 @@ beforeEach(async () => {
   await resetEmulator(emu);
 });
 
-const GIT_ENV = { GIT_AUTHOR_NAME: 'Teammate', GIT_AUTHOR_EMAIL: 'team@example.com', GIT_COMMITTER_NAME: 'Teammate', GIT_COMMITTER_EMAIL: 'team@example.com', GIT_CONFIG_NOSYSTEM: '1' };
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('git', args, { cwd, env: { ...process.env, ...GIT_ENV, HOME: root } });
-  return stdout.trim();
-}
+const git = teammateGit(() => root);
 
 /** `${{ a.b }}` in a workflow value, from `context`. */
 function expand(value: string, context: Record<string, string>): string {
@@ -141,7 +131,7 @@ async function workflowRun(originDir: string, sha: string, store: string, option
     } else if (step.run !== undefined) {
       const env: Record<string, string> = {
         ...(process.env as Record<string, string>),
-        ...GIT_ENV,
+        ...TEAMMATE_GIT_ENV,
         HOME: root,
         PATH: `${bin}:${process.env.PATH}`,
         GITHUB_ACTIONS: 'true',

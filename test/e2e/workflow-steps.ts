@@ -5,10 +5,12 @@
  * caller's business (checkout, node, caches, Pages).
  */
 import { execFile } from 'node:child_process';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { installGhShim } from './gh-shim.js';
 import { CLI, EXAMPLES, writeRepo } from './helpers.js';
 
 const run = promisify(execFile);
@@ -72,4 +74,26 @@ export async function installPinnedCoursesync(bin: string): Promise<void> {
   await writeFile(join(bin, 'npm'), '#!/bin/sh\n[ "$*" = "ci" ] || exit 127\n');
   await writeFile(join(bin, 'npx'), `#!/bin/sh\n[ "$1" = "--no" ] || exit 127\nshift\n[ "$1" = "coursesync" ] || exit 127\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   for (const f of ['npm', 'npx']) await chmod(join(bin, f), 0o755);
+}
+
+/** Whom the workflow tests' git commits as; no system config, and HOME is the test's own root. */
+export const TEAMMATE_GIT_ENV = { GIT_AUTHOR_NAME: 'Teammate', GIT_AUTHOR_EMAIL: 'team@example.com', GIT_COMMITTER_NAME: 'Teammate', GIT_COMMITTER_EMAIL: 'team@example.com', GIT_CONFIG_NOSYSTEM: '1' };
+
+/** `git(cwd, ...args)` as the teammate, HOME at `root()` (read at each call: it is made in beforeAll); its trimmed stdout. */
+export function teammateGit(root: () => string): (cwd: string, ...args: string[]) => Promise<string> {
+  return async (cwd, ...args) => (await run('git', args, { cwd, env: { ...process.env, ...TEAMMATE_GIT_ENV, HOME: root() } })).stdout.trim();
+}
+
+/**
+ * The machine a workflow test runs on: a temp `root` (HOME of its git and steps; remove it after
+ * the file) and in it `bin`, first on the steps' PATH, with the pinned-coursesync shims and,
+ * with `gh`, the `gh api` shim.
+ */
+export async function workflowMachine(prefix: string, options: { gh?: boolean } = {}): Promise<{ root: string; bin: string }> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const bin = join(root, 'bin');
+  await mkdir(bin);
+  await installPinnedCoursesync(bin);
+  if (options.gh) await installGhShim(bin);
+  return { root, bin };
 }

@@ -228,7 +228,7 @@ describe('plain http:// only to loopback', () => {
     const wrong = results.filter(({ r }) => r.code !== 1 || !/plain http:\/\/|https:\/\//.test(r.stderr)).map(({ leaf, r }) => `${leaf.path.join(' ')}: exit ${r.code} ${r.stderr.slice(0, 200)}`);
     expect(wrong).toEqual([]);
     for (const { r } of results) expect(r.stdout + r.stderr).not.toContain(TOKEN);
-  }, 120_000);
+  });
 });
 
 describe('redirects', () => {
@@ -319,5 +319,5 @@ describe('GitHub workflow commands cannot be injected', () => {
     expect(found).toEqual([]);
     expect((await stat(join(dir, 'summary.md'))).size).toBeGreaterThan(0);
     expect(injected(await readFile(join(dir, 'summary.md'), 'utf8'))).toEqual([]);
-  }, 120_000);
+  });
 });
