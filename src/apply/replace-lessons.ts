@@ -13,6 +13,8 @@ import type { SchoolClient } from '../school/client.js';
 import { SchoolApiError } from '../school/errors.js';
 import { nullRecord, type StateData } from '../model/state/schema.js';
 import type { LessonLookup } from './resolve-pending.js';
+import type { ApplySession } from './apply-options.js';
+import { lookupIn } from './resolve-at-start.js';
 
 /**
  * Check every key to replace: tracked, with a lesson file, with an id (not an uncertain
@@ -51,4 +53,17 @@ export async function checkReplaced(
 export function withoutKeys(state: Readonly<StateData>, keys: readonly string[]): StateData {
   const drop = new Set(keys);
   return { ...state, lessons: nullRecord(Object.fromEntries(Object.entries(state.lessons).filter(([k]) => !drop.has(k)))) };
+}
+
+/**
+ * `--replace KEY…`: check the old lessons are gone (one read each) and say so. Returns them, and
+ * the state to plan from: without them (the store keeps them until the run is confirmed).
+ */
+export async function replaceLessons(s: ApplySession): Promise<{ replaced: Array<{ key: string; id: string }>; state: StateData }> {
+  const keys = s.options.replace ?? [];
+  if (keys.length === 0) return { replaced: [], state: s.store.data as StateData };
+  const replaced = await checkReplaced(keys, s.store.data, lookupIn(s.course.desired, s.store), s.client);
+  const one = replaced.length === 1;
+  s.notice(`${replaced.map((r) => `${r.key} (${r.id})`).join(', ')} ${one ? 'is' : 'are'} gone from the school: this apply creates ${one ? 'it' : 'them'} anew`);
+  return { replaced, state: withoutKeys(s.store.data, keys) };
 }

@@ -1,21 +1,15 @@
 /**
  * `coursesync apply [dir|plan.json]`: run the plan against the school (docs/architecture.md#apply, docs/school-api.md#webhooks).
- * Flags → options → applyCourse (src/apply/); this file only talks to the terminal:
- * - on a TTY: the plan, a y/N confirmation, a progress bar (calls done, in flight, failed);
- * - off a TTY: `--yes` is required when there is a call to make, and each call gets one line;
- * - with --json: one document on stdout at the end (apply-report.ts), everything else on stderr;
- * - SIGINT or SIGTERM: the first stops starting calls, lets those in flight finish, saves state
- *   and exits 130 (143 for SIGTERM); a second exits at once (the state may hold pending calls;
- *   the next apply resolves them).
- * A saved plan is applied to the course repo found from the current folder (or `--dir`), as
- * Terraform applies a saved plan in its working directory.
+ * Flags → options → applyCourse (src/apply/); the terminal side is one module per phase:
+ * - what is applied, and to which environment: apply-target.ts (a saved plan or the repo);
+ * - SIGINT or SIGTERM: apply-signals.ts (the first stops starting calls and saves the state,
+ *   exit 130 or 143; a second exits at once);
+ * - the plan, the confirmation (`--yes` off a TTY) and a progress bar or one line per call:
+ *   apply-progress.ts;
+ * - how it ends (summary, exit code, `--json` report on stdout): apply-summary.ts.
  */
-import { ExitCode } from '../diagnostics/exit-codes.js';
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
-import { repoFolder } from './repo-folder.js';
-import { failure } from '../diagnostics/error-codes/index.js';
-import type { CoursesyncError } from '../diagnostics/errors.js';
 import { positiveInt, processIo, type CommandIo } from './school-command.js';
 
 export interface ApplyCommandOptions extends ConnectionFlags {
@@ -64,167 +58,44 @@ export function register(program: Command): void {
 
 /** Run apply on the repo or saved plan `target` (default: the repo found from the current folder); returns the exit code. */
 export async function runApply(target: string | undefined, options: ApplyCommandOptions, io: CommandIo = processIo()): Promise<number> {
-  const { colors, confirm, printJson } = await import('./terminal.js');
-  const { plural } = await import('../diagnostics/error-codes/entry.js');
-  const interactive = io.interactive === true;
   const concurrency = positiveInt('--concurrency', options.concurrency, 64);
   const { htmlOnlySelection } = await import('./plan.js');
-  const selection = htmlOnlySelection(options);
-  const { stat, readFile } = await import('node:fs/promises');
-  const { findRepoRoot } = await import('../source/repo-root.js');
-  let savedPlan: { plan: import('../plan/plan-schema.js').Plan; file: string } | undefined;
-  const info = target === undefined ? undefined : await stat(target).catch(() => undefined);
-  if (target !== undefined && info === undefined) {
-    throw failure('apply/no-target', { target });
-  }
-  if (target !== undefined && info?.isFile()) {
-    const { parsePlanText } = await import('../plan/render-json.js');
-    savedPlan = { plan: parsePlanText(await readFile(target, 'utf8'), target), file: target };
-  }
-  // A folder in place of the plan is the old way to name the repo: read as --dir.
-  const dir = await findRepoRoot(savedPlan ? options.dir : repoFolder(target, options.dir));
-  const { chooseEnvironment } = await import('./environment.js');
-  const environment = await chooseEnvironment(dir, options.env, io.env);
-
-  const { applyCourse, describeOutcome, summarizeApply } = await import('../apply/index.js');
-  const { renderText, summaryLine } = await import('../plan/index.js');
-  const { environmentLines } = await import('../plan/render-text.js');
-  const { isCall } = await import('../plan/plan-schema.js');
-  const err = io.stderr;
+  const htmlOnly = htmlOnlySelection(options);
+  const { applyTarget } = await import('./apply-target.js');
+  const { savedPlan, dir, environment } = await applyTarget(target, options, io.env);
+  const [{ applyCourse }, { colors }, { stopOnSignals }, { applyProgress }, { summarizeEnd }] = await Promise.all([
+    import('../apply/apply-course.js'),
+    import('./terminal.js'),
+    import('./apply-signals.js'),
+    import('./apply-progress.js'),
+    import('./apply-summary.js'),
+  ]);
   // With --json, stdout holds the one JSON document; what a person reads goes to stderr.
-  const out = options.json ? err : io.stdout;
+  const out = options.json ? io.stderr : io.stdout;
   const c = colors(out, io.env);
-  const color = c.isColorSupported;
-  const controller = new AbortController();
-  // SIGTERM (a CI job cancelled, `kill`) is as graceful as Ctrl-C; each exits with its own code.
-  let stoppedBy: NodeJS.Signals | undefined;
-  let atPrompt = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (atPrompt) return; // the prompt stops itself (terminal.ts confirm)
-    const code = signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
-    if (stoppedBy === undefined) {
-      stoppedBy = signal;
-      err.write(`\nStopping: no new calls will start; waiting for the calls in flight, then saving the state. Press Ctrl-C again to stop at once.\n`);
-      controller.abort();
-      return;
-    }
-    err.write('\nStopped at once. The state may hold calls still pending; the next `coursesync apply` resolves them first.\n');
-    process.exit(code);
-  };
-
-  let bar: ReturnType<typeof import('./progress-line.js').progressLine> | undefined;
-  let failedCount = 0;
-  let doneCount = 0;
-  let started = performance.now();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  let result: Awaited<ReturnType<typeof applyCourse>>;
-  try {
-    result = await applyCourse(dir, {
-      baseUrl: options.baseUrl,
-      tokenFile: options.tokenFile,
-      savedPlan,
-      refresh: options.refresh,
-      concurrency,
-      recreate: options.recreate,
-      replace: options.replace,
-      forceUnlock: options.forceUnlock,
-      acceptImpact: options.acceptImpact,
-      htmlOnly: selection,
-      environment,
-      skipPromotionCheck: options.skipPromotionCheck === true,
-      signal: controller.signal,
-      env: io.env,
-      onNotice: (m) => err.write(`coursesync: ${m}\n`),
-      confirm: async (plan, ctx) => {
-        const { readPlanSources } = await import('../sync/plan-sources.js');
-        out.write(renderText(plan, { color, sources: await readPlanSources(dir, plan), htmlDiff: options.htmlDiff === true }));
-        const calls = plan.changes.filter(isCall).length;
-        const question = `Apply ${calls === 1 ? 'this' : 'these'} ${plural(calls, 'call')} to ${ctx.baseUrl}?`;
-        // Off a terminal nobody can confirm; asked only when there is a call to make.
-        if (!interactive && !options.yes) throw failure('cli/needs-yes', { question, plan: true });
-        // Stopped while planning: no prompt, no call.
-        if (stoppedBy) throw failure('cli/interrupted', { question }, { exitCode: stoppedBy === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted });
-        atPrompt = true;
-        const ok = await confirm(question, { yes: options.yes }).finally(() => (atPrompt = false));
-        if (ok && interactive) {
-          const { progressLine } = await import('./progress-line.js');
-          bar = progressLine(process.stderr, calls);
-        } else if (ok) {
-          out.write(`Applying ${calls} call${calls === 1 ? '' : 's'} to ${ctx.baseUrl} (concurrency ${ctx.concurrency})…\n`);
-        }
-        started = performance.now(); // time the calls, not the wait for an answer
-        return ok;
-      },
-      onEvent: (e) => {
-        if (e.type === 'call-start') {
-          bar?.update({ inflight: e.inFlight });
-          return;
-        }
-        if (e.outcome.status === 'failed' || e.outcome.status === 'uncertain') failedCount++;
-        bar?.update({ done: ++doneCount, inflight: e.inFlight, failed: failedCount });
-        // Each outcome (a created lesson's id among them) is printed, above the bar on a terminal.
-        if (e.outcome.status === 'skipped') return;
-        if (bar) bar.print(describeOutcome(e.outcome), out);
-        else out.write(describeOutcome(e.outcome) + '\n');
-      },
-    });
-  } finally {
-    bar?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-
-  const { applyReport } = await import('./apply-report.js');
-  const report = (status: import('./apply-report.js').ApplyStatus, seconds: number | null = null) => {
-    if (options.json) printJson(applyReport(result, status, seconds), io.stdout);
-  };
-  if (result.cancelled) {
-    err.write('Apply cancelled; nothing was changed.\n');
-    report('cancelled');
-    return ExitCode.Cancelled;
-  }
-  if (result.result === null) {
-    if (result.plan.summary.uncertain > 0) {
-      out.write(renderText(result.plan, { color }));
-      report('failed');
-      throw uncertainError(result.plan.summary.uncertain);
-    }
-    const settled = result.settledDrift.length;
-    out.write(environmentLines(result.plan).join('\n'));
-    out.write(
-      `${summaryLine(result.plan.summary)}${result.plan.renames.length > 0 ? ` Recorded ${result.plan.renames.length} rename(s) in state.` : ''}` +
-        (settled > 0 ? ` Nothing to send: recorded ${settled} drifted lesson${settled === 1 ? '' : 's'} as the school has ${settled === 1 ? 'it' : 'them'} (${result.settledDrift.join(', ')}).` : '') +
-        '\n',
-    );
-    report('no-changes');
-    return ExitCode.Ok;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const lines = summarizeApply(result, { seconds });
-  const ok = result.result.outcomes.every((o) => o.status === 'done');
-  out.write((ok ? c.green(lines[0]!) : c.red(lines[0]!)) + '\n' + lines.slice(1).map((l) => l + '\n').join(''));
-  report(result.result.interrupted ? 'interrupted' : ok && result.plan.summary.uncertain === 0 ? 'applied' : 'failed', seconds);
-  if (result.result.interrupted) return stoppedBy === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
-  if (!ok) {
-    // A tracked lesson the school no longer has: say how to recover, with the exact commands.
-    const { SchoolApiError } = await import('../school/errors.js');
-    const gone = result.result.outcomes.flatMap((o) =>
-      o.status === 'failed' && o.step.action !== 'create' && o.error instanceof SchoolApiError && o.error.status === 404 && o.step.lesson_id !== null
-        ? [{ key: 'state_key' in o.step ? o.step.state_key : o.step.key, id: o.step.lesson_id, path: o.step.path }]
-        : [],
-    );
-    if (gone.length > 0) {
-      const { lessonsGoneError } = await import('../sync/build-plan.js');
-      throw lessonsGoneError(gone);
-    }
-    const failed = result.result.outcomes.filter((o) => o.status !== 'done').length;
-    throw failure('apply/failed', { failed, total: result.result.outcomes.length });
-  }
-  if (result.plan.summary.uncertain > 0) throw uncertainError(result.plan.summary.uncertain);
-  return ExitCode.Ok;
-}
-
-function uncertainError(n: number): CoursesyncError {
-  return failure('apply/uncertain', { count: n });
+  const signals = stopOnSignals(io.stderr);
+  const progress = applyProgress({ dir, out, color: c.isColorSupported, interactive: io.interactive === true, yes: options.yes === true, htmlDiff: options.htmlDiff === true, signals });
+  const result = await applyCourse(dir, {
+    baseUrl: options.baseUrl,
+    tokenFile: options.tokenFile,
+    savedPlan,
+    refresh: options.refresh,
+    concurrency,
+    recreate: options.recreate,
+    replace: options.replace,
+    forceUnlock: options.forceUnlock,
+    acceptImpact: options.acceptImpact,
+    htmlOnly,
+    environment,
+    skipPromotionCheck: options.skipPromotionCheck === true,
+    signal: signals.signal,
+    env: io.env,
+    onNotice: (m) => io.stderr.write(`coursesync: ${m}\n`),
+    confirm: progress.confirm,
+    onEvent: progress.onEvent,
+  }).finally(() => {
+    progress.stop();
+    signals.release();
+  });
+  return summarizeEnd(result, { out, err: io.stderr, json: options.json ? io.stdout : undefined, colors: c, seconds: progress.seconds(), interruptedCode: signals.exitCode() });
 }

@@ -141,3 +141,24 @@ describe('applyCourse: nothing to do', () => {
     expect(existsSync(join(dir, '.coursesync/state.lock'))).toBe(false);
   });
 });
+
+describe('applyCourse: a saved plan is checked against the plan built now', () => {
+  it('one made for an environment is refused in a repo without environments before any request; a current one is applied; one of an older repo is refused', async () => {
+    const dir = await writeRepo(base);
+    const file = join(dir, 'plan.json');
+    const saved = (await buildPlan(dir, { env })).plan;
+    const requests = emu.stats().requests;
+    await expect(applyCourse(dir, { env, savedPlan: { plan: { ...saved, environment: 'staging' }, file } })).rejects.toMatchObject({
+      code: 'apply/stale-plan',
+      message: expect.stringContaining('it was made for the environment staging, not a repo without environments'),
+    });
+    expect(emu.stats().requests).toBe(requests);
+
+    expectDone(await applyCourse(dir, { env, savedPlan: { plan: saved, file } }));
+    const older = (await buildPlan(dir, { env })).plan;
+    await writeRepo({ 'intro/a/2-beta.md': lesson('name: Beta renamed\nlesson_type: text') }, dir);
+    const before = lessonCalls(emu);
+    await expect(applyCourse(dir, { env, savedPlan: { plan: older, file } })).rejects.toMatchObject({ code: 'apply/stale-plan', message: expect.stringContaining('the repo changed since the plan was made') });
+    expect(lessonCalls(emu)).toBe(before);
+  });
+});
