@@ -12,26 +12,24 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { SECRET, startTestEmulator } from '../apply/helpers.js';
+import { startCountingProxy } from './counting-proxy.js';
 import { CLI, lesson, removeRepos, runCli, writeRepo } from '../e2e/helpers.js';
 
 let emu: RunningEmulator;
-let slow: RunningEmulator;
 beforeAll(async () => {
   emu = await startTestEmulator();
-  slow = await startTestEmulator({ latencyMs: 150 });
 });
 afterAll(async () => {
   await emu?.close();
-  await slow?.close();
   await removeRepos();
 });
 
-const envOf = (e: RunningEmulator) => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: e.url });
+const envOf = (e: { url: string }) => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: e.url });
 const stateFile = (dir: string) => join(dir, '.coursesync/state.json');
 const lockFile = (dir: string) => join(dir, '.coursesync/state.lock');
 
 /** A repo applied once (so it has a real state), then given one more lesson to create. */
-async function appliedRepo(e: RunningEmulator = emu, extra = 1): Promise<string> {
+async function appliedRepo(e: { url: string } = emu, extra = 1): Promise<string> {
   const dir = await writeRepo({
     'p/program.yaml': 'id: prog_intro\n',
     'p/s/section.yaml': 'id: sec_start\n',
@@ -96,20 +94,30 @@ describe('a damaged state file', () => {
 
 describe('the state lock', () => {
   it('a second apply while one runs is refused, naming the holder (pid and host); the first finishes', async () => {
-    const dir = await appliedRepo(slow, 20);
-    const first = spawn(process.execPath, [CLI, 'apply', dir, '--yes', '--concurrency', '1'], { env: { ...process.env, ...envOf(slow) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    first.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const firstDone = new Promise<number | null>((r) => first.on('close', r));
-    // Wait until the first apply has made a call: it holds the lock for sure, and 20 calls at
-    // 150 ms leave ~3 s for the second CLI to start even on a loaded machine.
-    while (!/^\+ create /m.test(out)) await new Promise((r) => setTimeout(r, 20));
-    const second = await runCli(['apply', dir, '--yes'], envOf(slow));
-    expect(second.code).toBe(1);
-    expect(second.stderr).toContain(`the state is locked by pid ${first.pid} on ${hostname()}`);
-    expect(second.stderr).toMatch(/hint: .*--force-unlock/);
-    expect(await firstDone).toBe(0);
-    expect((await runCli(['plan', dir, '--detailed-exitcode'], envOf(slow))).code).toBe(0);
+    const proxy = await startCountingProxy(emu.url);
+    try {
+      const dir = await appliedRepo(proxy, 20);
+      // The first apply's first write is held at the proxy: from then on it holds the lock, for
+      // as long as the test needs, however slow the machine.
+      const held = proxy.holdWrites();
+      const env = envOf(proxy);
+      const first = spawn(process.execPath, [CLI, 'apply', dir, '--yes', '--concurrency', '1'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      first.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const firstDone = new Promise<number | null>((r) => first.on('close', r));
+      const ended = firstDone.then((code) => Promise.reject(new Error(`the first apply ended (exit ${code}) before its first write: ${err}`)));
+      ended.catch(() => undefined); // once the write arrived, the first apply's end is awaited below
+      await Promise.race([held.arrived, ended]);
+      const second = await runCli(['apply', dir, '--yes'], env);
+      held.release();
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`the state is locked by pid ${first.pid} on ${hostname()}`);
+      expect(second.stderr).toMatch(/hint: .*--force-unlock/);
+      expect(await firstDone).toBe(0);
+      expect((await runCli(['plan', dir, '--detailed-exitcode'], env)).code).toBe(0);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a lock left by a killed process is detected and taken over with a warning', async () => {
