@@ -4,9 +4,11 @@
  * null-prototype records included) and the same issues; and it never changes its input.
  */
 import { describe, expect, it } from 'vitest';
-import { LESSON_ENTRY, parseState, readLessonEntry } from '../../src/model/state/parse-state.js';
-import { LessonOnDiskSchema, StateSchema } from '../../src/model/state/schema.js';
-import { LESSON_FIELDS, LESSON_TYPES } from '../../src/school-api/school-rules.js';
+import { LESSON_ENTRY_FIELDS, parseState, readLessonEntry } from '../../src/model/state/parse-state.js';
+import { appliedOf } from '../../src/model/state/fingerprint.js';
+import { appliedFromDisk, LessonOnDiskSchema, StateSchema } from '../../src/model/state/schema.js';
+import { fingerprintFromDisk } from '../../src/model/state/state-layout.js';
+import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS, LESSON_TYPES, type LessonField, type LessonFields } from '../../src/school-api/school-rules.js';
 import { createRng, type Rng } from '../reliability/random.js';
 
 const LINEAGE = '11111111-1111-4111-8111-111111111111';
@@ -17,7 +19,7 @@ const maybe = (rng: Rng, p = 0.5) => rng.next() < p;
 function validApplied(rng: Rng): Record<string, unknown> {
   const whole = maybe(rng, 0.2);
   const fp = () => pickOf(rng, ['', hex(rng, 24), `sha256:${hex(rng, 24)}`, `sha256:${hex(rng, 32)}`]);
-  const all: Record<string, unknown> = {
+  const all: Record<LessonField, unknown> = {
     name: pickOf(rng, ['Intro', '', 'ünïcödé 🎉', 'a "quoted" name']),
     lesson_type: rng.pick(LESSON_TYPES),
     drip_delay: pickOf(rng, [0, 7, 32767, -3]),
@@ -88,7 +90,7 @@ function mutate(rng: Rng, entry: Record<string, unknown>): { entry: Record<strin
     e.uncertain = maybe(rng) ? { name: 'n', section_id: 's', since: rng.pick(ODD_VALUES) } : rng.pick(ODD_VALUES);
     return { entry: e, what: 'uncertain' };
   }
-  const field = rng.pick(Object.keys(LESSON_ENTRY));
+  const field = rng.pick(LESSON_ENTRY_FIELDS);
   if (maybe(rng, 0.2)) delete e[field];
   else e[field] = rng.pick(ODD_VALUES);
   return { entry: e, what: field };
@@ -132,7 +134,17 @@ function stateOf(lessons: Record<string, unknown>, extra: Record<string, unknown
 
 describe('parseState gives StateSchema’s answer', () => {
   it('the fast check knows every field of a lesson entry, in the schema’s order', () => {
-    expect(Object.keys(LESSON_ENTRY)).toEqual(Object.keys(LessonOnDiskSchema.shape));
+    expect([...LESSON_ENTRY_FIELDS]).toEqual(Object.keys(LessonOnDiskSchema.shape));
+  });
+
+  it('applied reads back as appliedOf of the fields given over the defaults, fingerprints prefixed and shortened', () => {
+    const rng = createRng(5);
+    for (let i = 0; i < 2000; i++) {
+      const given = validApplied(rng) as Partial<LessonFields>;
+      const fields = { ...DEFAULT_LESSON_FIELDS, ...given };
+      const expected = appliedOf({ ...fields, body: fingerprintFromDisk(fields.body), description: fingerprintFromDisk(fields.description) });
+      expect(appliedFromDisk(given), JSON.stringify(given)).toStrictEqual(expected);
+    }
   });
 
   it('a lesson entry: the fast check accepts exactly what LessonOnDiskSchema accepts, and reads it the same (2,000 valid, 4,000 mutated)', () => {
@@ -159,7 +171,7 @@ describe('parseState gives StateSchema’s answer', () => {
       }
     }
     // The mutations reached every field, and both ways (some odd values are valid: null id, -0 drip_delay).
-    for (const field of Object.keys(LESSON_ENTRY)) expect(seen.refused, field).toContain(field);
+    for (const field of [...LESSON_ENTRY_FIELDS]) expect(seen.refused, field).toContain(field);
     for (const field of LESSON_FIELDS) expect(seen.refused, field).toContain(`applied.${field}`);
     expect(seen.accepted.size).toBeGreaterThan(5);
   });

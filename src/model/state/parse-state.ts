@@ -8,7 +8,7 @@
  * whole, so every error is StateSchema's own (message, path, count).
  */
 import { z } from 'zod';
-import { LESSON_TYPES, type LessonField, type LessonFields } from '../../school-api/school-rules.js';
+import { LESSON_TYPES, type LessonField, type LessonFields, type LessonType } from '../../school-api/school-rules.js';
 import { LESSON_KEY_PATTERN } from '../lesson.js';
 import { RESPONSE_RECORD_PATTERN } from './hash-response.js';
 import {
@@ -26,122 +26,144 @@ import {
   type StateData,
 } from './schema.js';
 
-/** What a reader returns for a value its schema refuses. */
-const BAD = Symbol('refused');
-/** A value as its schema reads it (a copy: nothing of the input is kept), or BAD. */
-type Read = (value: unknown) => unknown;
-/** A field of an object: how its value reads, and what its absence means (required, left out, or a default). */
-interface Field {
-  read: Read;
-  absent: typeof REQUIRED | typeof LEFT_OUT | { value: unknown };
-}
-const REQUIRED = Symbol('required');
-const LEFT_OUT = Symbol('left out');
+type LessonOnDisk = z.output<typeof LessonOnDiskSchema>;
 
-const required = (read: Read): Field => ({ read, absent: REQUIRED });
-const optional = (read: Read): Field => ({ read, absent: LEFT_OUT });
+/** LessonOnDiskSchema's fields in its order: the order zod's output has them in, and readLessonEntry's. */
+export const LESSON_ENTRY_FIELDS = [
+  'id', 'program_id', 'section_id', 'position', 'path', 'applied', 'response', 'blob', 'digest', 'compiler', 'deps', 'inputs', 'aliases', 'acknowledge', 'uncertain',
+] as const satisfies ReadonlyArray<keyof LessonOnDisk>;
 
-/** An object as zod sees one: JSON's (or a null-prototype record's), not an array. */
+/** An object as zod takes one: JSON's (or a null-prototype record's), not an array. */
 function isRecord(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
-const string: Read = (v) => (typeof v === 'string' ? v : BAD);
-const nullable = (read: Read): Read => (v) => (v === null ? null : read(v));
-const matching = (pattern: RegExp): Read => (v) => (typeof v === 'string' && pattern.test(v) ? v : BAD);
-const boolean: Read = (v) => (typeof v === 'boolean' ? v : BAD);
-const int = (min = Number.MIN_SAFE_INTEGER): Read => (v) => (Number.isSafeInteger(v) && (v as number) >= min ? v : BAD);
-const oneOf = (values: readonly string[]): Read => (v) => (values.includes(v as string) ? v : BAD);
-/** A non-empty array (`.min(1)`), each item read by `item`. */
-const nonEmptyArray = (item: Read): Read => (v) => {
-  if (!Array.isArray(v) || v.length === 0) return BAD;
-  const out: unknown[] = [];
-  for (const x of v as unknown[]) {
-    const r = item(x);
-    if (r === BAD) return BAD;
-    out.push(r);
+/** How many keys `value` has, or -1 when one of them is undefined (zod keeps such a key: the schema decides). */
+function keyCount(value: Record<string, unknown>): number {
+  let n = 0;
+  for (const k in value) {
+    if (value[k] === undefined) return -1;
+    n++;
   }
-  return out;
-};
-
-/**
- * A strict object: no key but the fields', none undefined; the output has the fields in their
- * order, as zod builds it. `then` maps the output (a schema's transform).
- */
-function strictObject(fields: Readonly<Record<string, Field>>, then: (out: never) => unknown = (out) => out): Read {
-  const keys = Object.keys(fields);
-  return (v) => {
-    if (!isRecord(v)) return BAD;
-    for (const k in v) if (!Object.hasOwn(fields, k) || v[k] === undefined) return BAD;
-    const out: Record<string, unknown> = {};
-    for (const k of keys) {
-      const field = fields[k]!;
-      const value = v[k];
-      if (value === undefined) {
-        if (field.absent === REQUIRED) return BAD;
-        if (field.absent !== LEFT_OUT) out[k] = field.absent.value;
-        continue;
-      }
-      const r = field.read(value);
-      if (r === BAD) return BAD;
-      out[k] = r;
-    }
-    return then(out as never);
-  };
+  return n;
 }
 
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
+const matches = (v: unknown, pattern: RegExp): v is string => typeof v === 'string' && pattern.test(v);
+const isInputRecord = (v: unknown) => matches(v, INPUT_RECORD_PATTERN);
+const isLessonKey = (v: unknown) => matches(v, LESSON_KEY_PATTERN);
 
-/** AppliedSchema: every lesson field optional (LESSON_FIELDS_SHAPE), body and description as fingerprints. */
-const APPLIED = {
-  name: optional(string),
-  lesson_type: optional(oneOf(LESSON_TYPES)),
-  drip_delay: optional(int()),
-  is_published: optional(boolean),
-  is_progression_locked: optional(boolean),
-  description: optional(matching(FINGERPRINT_OR_EMPTY_PATTERN)),
-  body: optional(matching(FINGERPRINT_OR_EMPTY_PATTERN)),
-  settings_embed_host_a: optional(nullable(string)),
-  settings_embed_host_b: optional(nullable(string)),
-  settings_embed_host_c: optional(nullable(string)),
-  settings_embed_host_d: optional(nullable(string)),
-  settings_embed_code: optional(nullable(string)),
-  embed_code: optional(nullable(string)),
-} satisfies Record<LessonField, Field>;
+/** A copy of a non-empty array (`.min(1)`) whose every item is `ok`, or undefined. */
+function nonEmptyArray(v: unknown, ok: (item: unknown) => boolean): string[] | undefined {
+  if (!Array.isArray(v) || v.length === 0) return undefined;
+  for (const item of v as unknown[]) if (!ok(item)) return undefined;
+  return (v as string[]).slice();
+}
 
-/** LessonOnDiskSchema, field by field in its order. */
-export const LESSON_ENTRY = {
-  id: required(nullable(string)),
-  program_id: optional(string),
-  section_id: required(string),
-  position: required(nullable(int(1))),
-  path: required(string),
-  applied: required(strictObject(APPLIED, (given: Partial<LessonFields>) => appliedFromDisk(given))),
-  response: { read: matching(RESPONSE_RECORD_PATTERN), absent: { value: '' } },
-  blob: optional(matching(BLOB_PATTERN)),
-  digest: optional(matching(DIGEST_PATTERN)),
-  compiler: optional(matching(COMPILER_PATTERN)),
-  deps: optional(nonEmptyArray(string)),
-  inputs: optional(nonEmptyArray(matching(INPUT_RECORD_PATTERN))),
-  aliases: optional(nonEmptyArray(matching(LESSON_KEY_PATTERN))),
-  acknowledge: optional(nonEmptyArray(string)),
-  uncertain: optional(strictObject({ name: required(string), section_id: required(string), since: required(string) })),
-} satisfies Record<keyof z.input<typeof LessonOnDiskSchema>, Field>;
+/** AppliedSchema: any of the lesson fields, body and description as fingerprints; read back whole. */
+function readApplied(v: unknown): LessonFields | undefined {
+  if (!isRecord(v)) return undefined;
+  for (const k in v) {
+    const x = v[k];
+    switch (k as LessonField) {
+      case 'name':
+        if (typeof x !== 'string') return undefined;
+        break;
+      case 'lesson_type':
+        if (!LESSON_TYPES.includes(x as LessonType)) return undefined;
+        break;
+      case 'drip_delay':
+        if (!Number.isSafeInteger(x)) return undefined;
+        break;
+      case 'is_published':
+      case 'is_progression_locked':
+        if (typeof x !== 'boolean') return undefined;
+        break;
+      case 'description':
+      case 'body':
+        if (!matches(x, FINGERPRINT_OR_EMPTY_PATTERN)) return undefined;
+        break;
+      case 'settings_embed_host_a':
+      case 'settings_embed_host_b':
+      case 'settings_embed_host_c':
+      case 'settings_embed_host_d':
+      case 'settings_embed_code':
+      case 'embed_code':
+        if (!isNullableString(x)) return undefined;
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return appliedFromDisk(v as Partial<LessonFields>);
+}
 
-/** One lesson entry as LessonOnDiskSchema reads it, or undefined when it may not be valid. */
-export const readLessonEntry: (value: unknown) => z.output<typeof LessonOnDiskSchema> | undefined = (() => {
-  const read = strictObject(LESSON_ENTRY);
-  return (value) => {
-    const r = read(value);
-    return r === BAD ? undefined : (r as z.output<typeof LessonOnDiskSchema>);
-  };
-})();
+/** UncertainCreateSchema. */
+function readUncertain(v: unknown): LessonOnDisk['uncertain'] {
+  if (!isRecord(v) || keyCount(v) !== 3) return undefined;
+  const { name, section_id, since } = v;
+  return isString(name) && isString(section_id) && isString(since) ? { name, section_id, since } : undefined;
+}
+
+/**
+ * One lesson entry as LessonOnDiskSchema reads it (a new object, fields in the schema's order,
+ * `response` defaulted, `applied` whole), or undefined when it may not be valid. Straight code,
+ * field by field: this runs once per lesson of every plan.
+ */
+export function readLessonEntry(value: unknown): LessonOnDisk | undefined {
+  if (!isRecord(value)) return undefined;
+  const given = keyCount(value);
+  const { id, program_id, section_id, position, path, applied, response, blob, digest, compiler, deps, inputs, aliases, acknowledge, uncertain } = value;
+  if (!isNullableString(id) || !isString(section_id) || !(position === null || (Number.isSafeInteger(position) && (position as number) >= 1)) || !isString(path)) return undefined;
+  const appliedRead = readApplied(applied);
+  if (appliedRead === undefined) return undefined;
+  // Strict: every key given is one of these (counted), none undefined (keyCount).
+  let known = 5;
+  const out: Record<string, unknown> = { id };
+  if (program_id !== undefined) {
+    if (!isString(program_id)) return undefined;
+    out.program_id = program_id;
+    known++;
+  }
+  out.section_id = section_id;
+  out.position = position;
+  out.path = path;
+  out.applied = appliedRead;
+  out.response = '';
+  if (response !== undefined) {
+    if (!matches(response, RESPONSE_RECORD_PATTERN)) return undefined;
+    out.response = response;
+    known++;
+  }
+  for (const [key, v, pattern] of [['blob', blob, BLOB_PATTERN], ['digest', digest, DIGEST_PATTERN], ['compiler', compiler, COMPILER_PATTERN]] as const) {
+    if (v === undefined) continue;
+    if (!matches(v, pattern)) return undefined;
+    out[key] = v;
+    known++;
+  }
+  for (const [key, v, ok] of [['deps', deps, isString], ['inputs', inputs, isInputRecord], ['aliases', aliases, isLessonKey], ['acknowledge', acknowledge, isString]] as const) {
+    if (v === undefined) continue;
+    const items = nonEmptyArray(v, ok);
+    if (items === undefined) return undefined;
+    out[key] = items;
+    known++;
+  }
+  if (uncertain !== undefined) {
+    const read = readUncertain(uncertain);
+    if (read === undefined) return undefined;
+    out.uncertain = read;
+    known++;
+  }
+  return known === given ? (out as LessonOnDisk) : undefined;
+}
 
 /** The `lessons` record read entry by entry, or undefined when one entry may not be valid. */
-function readLessons(value: unknown): Record<string, z.output<typeof LessonOnDiskSchema>> | undefined {
+function readLessons(value: unknown): Record<string, LessonOnDisk> | undefined {
   if (!isRecord(value)) return undefined;
-  const out = nullRecord<z.output<typeof LessonOnDiskSchema>>();
+  const out = nullRecord<LessonOnDisk>();
   for (const key of Object.keys(value)) {
     if (key === '__proto__' || !LESSON_KEY_PATTERN.test(key)) return undefined;
     const entry = readLessonEntry(value[key]);
