@@ -204,35 +204,36 @@ export const LessonOnDiskSchema = z.strictObject({ ...LessonStateSchema.shape, p
  * by the next write), and as the journal replays it (lessons whole, no `folders`): its fields,
  * each checked. StateSchema reads it whole.
  */
-export const StateFieldsSchema = z.strictObject({
-  version: z.literal([2, STATE_VERSION]).transform(() => STATE_VERSION),
-  lineage: z.uuid(),
-  serial: z.int().min(0),
-  /** The school this state belongs to; null until the first apply. */
-  base_url: z.string().nullable(),
-  /** The environment this state belongs to (repos with environments; docs/environments.md). */
-  environment: z.string().optional(),
-  /** The program ids of the school this state belongs to, stamped by every apply of an environment. */
-  program_ids: z.array(z.string()).optional(),
-  /** What the last complete apply of an environment applied, for promotion (docs/environments.md#promotion). */
-  content: z
-    .strictObject({
-      /** sha256 over every lesson's content digest. */
-      digest: z.string(),
-      /** The git commit the repo was at, when known. */
-      commit: z.string().nullable(),
-      /** Per lesson key: 16 hex of its content (file, referenced files, settings, place; no ids, no vars). */
-      lessons: z.record(z.string(), z.string()).transform((r) => nullRecord(r)),
-    })
-    .optional(),
-  /** As written: the `compiler` of every lesson with a digest that does not give its own (serialize-state.ts). */
-  compiler: z.string().regex(COMPILER_PATTERN).optional(),
-  /** As written: each section's folder and program, which its lessons' lines leave out (state-layout.ts). */
-  folders: z.record(z.string(), SectionFolderSchema).optional(),
-  lessons: z.record(lessonKey(), LessonOnDiskSchema).transform((r) => nullRecord(r)),
-  sections: z.record(z.string(), SectionStateSchema).transform((r) => nullRecord(r)),
-  pending: z.record(z.string(), PendingCallSchema).transform((r) => nullRecord(r)),
-});
+export const StateFieldsSchema = z
+  .strictObject({
+    version: z.literal([2, STATE_VERSION]).transform(() => STATE_VERSION),
+    lineage: z.uuid(),
+    serial: z.int().min(0),
+    /** The school this state belongs to; null until the first apply. */
+    base_url: z.string().nullable(),
+    /** The environment this state belongs to (repos with environments; docs/environments.md). */
+    environment: z.string().optional(),
+    /** The program ids of the school this state belongs to, stamped by every apply of an environment. */
+    program_ids: z.array(z.string()).optional(),
+    /** What the last complete apply of an environment applied, for promotion (docs/environments.md#promotion). */
+    content: z
+      .strictObject({
+        /** sha256 over every lesson's content digest. */
+        digest: z.string(),
+        /** The git commit the repo was at, when known. */
+        commit: z.string().nullable(),
+        /** Per lesson key: 16 hex of its content (file, referenced files, settings, place; no ids, no vars). */
+        lessons: z.record(z.string(), z.string()).transform((r) => nullRecord(r)),
+      })
+      .optional(),
+    /** As written: the `compiler` of every lesson with a digest that does not give its own (serialize-state.ts). */
+    compiler: z.string().regex(COMPILER_PATTERN).optional(),
+    /** As written: each section's folder and program, which its lessons' lines leave out (state-layout.ts). */
+    folders: z.record(z.string(), SectionFolderSchema).optional(),
+    lessons: z.record(lessonKey(), LessonOnDiskSchema).transform((r) => nullRecord(r)),
+    sections: z.record(z.string(), SectionStateSchema).transform((r) => nullRecord(r)),
+    pending: z.record(z.string(), PendingCallSchema).transform((r) => nullRecord(r)),
+  });
 
 /**
  * A state file's data, read back: every lesson whole (completeState). The one definition of a
