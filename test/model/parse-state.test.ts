@@ -183,6 +183,11 @@ describe('parseState gives StateSchema’s answer', () => {
       const lessons: Record<string, unknown> = {};
       for (let k = 0; k < rng.int(0, 12); k++) lessons[`lesson-${k}`] = { ...validEntry(rng), section_id: rng.pick(['sec_1', 'sec_2', 'sec_9']) };
       states.push(['valid', stateOf(lessons)]);
+      const content = { digest: hex(rng, 64), commit: pickOf(rng, [null, hex(rng, 40)]), lessons: Object.fromEntries(Object.keys(lessons).map((k) => [k, hex(rng, 16)])) };
+      states.push(['an environment’s content', stateOf(lessons, { environment: 'staging', program_ids: ['prog_1'], content })]);
+      const oddKey = rng.pick(['lessons', 'digest', 'commit', 'extra']);
+      const oddContent = { ...content, [oddKey]: oddKey === 'lessons' ? { ...content.lessons, x: rng.pick(ODD_VALUES) } : rng.pick(ODD_VALUES) };
+      states.push([`content with an odd ${oddKey}`, stateOf(lessons, { content: oddContent })]);
       states.push(['format 2 (no folders)', stateOf(lessons, { version: 2, folders: undefined, compiler: undefined })]);
       const keys = Object.keys(lessons);
       if (keys.length > 0) {

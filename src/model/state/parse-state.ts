@@ -182,12 +182,30 @@ export function parseState(raw: unknown): z.ZodSafeParseResult<StateData> {
   return fast !== undefined ? { success: true, data: fast } : StateSchema.safeParse(raw);
 }
 
-/** The lessons by the check above, the other fields by zod; undefined for anything else. */
+/** A record of strings (`content.lessons`: one per lesson too), or undefined. */
+function readStrings(value: unknown): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined;
+  const out = nullRecord<string>();
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (key === '__proto__' || typeof v !== 'string') return undefined;
+    out[key] = v;
+  }
+  return out;
+}
+
+/**
+ * The lessons (and an environment's `content.lessons`) by the checks above, the other fields
+ * by zod; undefined for anything else.
+ */
 function readFast(raw: Record<string, unknown>): StateData | undefined {
   const lessons = readLessons(raw.lessons);
   if (lessons === undefined) return undefined;
-  const rest = StateFieldsSchema.safeParse({ ...raw, lessons: {} });
+  const content = isRecord(raw.content) ? raw.content : undefined;
+  const contentLessons = content && readStrings(content.lessons);
+  const rest = StateFieldsSchema.safeParse({ ...raw, lessons: {}, ...(contentLessons && { content: { ...content, lessons: {} } }) });
   if (!rest.success) return undefined;
+  if (contentLessons && rest.data.content) rest.data.content.lessons = contentLessons;
   const done = completeState({ ...rest.data, lessons });
   return 'state' in done ? done.state : undefined;
 }
