@@ -19,7 +19,8 @@
  */
 import { createHash } from 'node:crypto';
 import { failure } from '../diagnostics/error-codes/index.js';
-import { StateSchema, type StateData, stateFolderOf } from '../model/state/schema.js';
+import { parseState } from '../model/state/parse-state.js';
+import { type StateData, stateFolderOf } from '../model/state/schema.js';
 import { join } from 'node:path';
 
 export const JOURNAL_FILE = 'state.journal';
@@ -251,7 +252,7 @@ export function applyRecord(state: StateData, r: JournalRecord): void {
 
 /** The replayed state, checked against the state's shape. */
 export function checkReplayed(state: StateData, file: string): StateData {
-  const parsed = StateSchema.safeParse(state);
+  const parsed = parseState(state);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     throw failure('state/journal-corrupt', { file, record: 0, problem: `replayed, it gives an invalid state: at ${first?.path.join('.') ?? '(top level)'}: ${first?.message ?? 'invalid'}` });

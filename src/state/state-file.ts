@@ -1,5 +1,6 @@
 /**
- * Reading and writing `.coursesync/state.json`. Reads are zod-parsed; anything unreadable is a
+ * Reading and writing `.coursesync/state.json`. Reads are checked against the state schema
+ * (model/state/parse-state.ts: StateSchema's answer, faster); anything unreadable is a
  * clear error naming the file and the file is left as it is. Writes are atomic (temp file in
  * the same folder, fsync, rename, fsync the folder), so a kill at any instant leaves either the
  * old file or the new one, never half of one.
@@ -8,7 +9,8 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STATE_FILE, STATE_VERSION, StateSchema, emptyState, protoKeyIn, type StateData, stateFolderOf } from '../model/state/schema.js';
+import { STATE_FILE, STATE_VERSION, emptyState, protoKeyIn, type StateData, stateFolderOf } from '../model/state/schema.js';
+import { parseState } from '../model/state/parse-state.js';
 import { NotRegularFileError, readRegularFile } from './read-regular-file.js';
 import { serializeState } from './serialize-state.js';
 import { journalFits, journalPath, parseJournal, replayJournal } from './journal.js';
@@ -98,9 +100,9 @@ export function parseStateText(text: string, file: string): StateData {
     const problem = '"__proto__" is not a lesson key, section folder or call id (coursesync never writes it; the entry was edited by hand)';
     throw failure('state/invalid', { file, where: proto, problem, more: 0 });
   }
-  // Version 1 is migrated in memory, version 2 read as it is (StateSchema); either is written as
-  // the current version by the next write.
-  const parsed = version === 1 ? StateV1Schema.transform(migrateV1).safeParse(raw) : StateSchema.safeParse(raw);
+  // Version 1 is migrated in memory, version 2 read as it is (StateSchema, checked fast by
+  // parseState); either is written as the current version by the next write.
+  const parsed = version === 1 ? StateV1Schema.transform(migrateV1).safeParse(raw) : parseState(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first && first.path.length > 0 ? first.path.join('.') : '(top level)';

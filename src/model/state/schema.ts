@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS, LESSON_FIELDS_SHAPE, type LessonFields } from '../../school-api/school-rules.js';
 import { LESSON_KEY_PATTERN } from '../lesson.js';
-import { appliedOf, FINGERPRINT_PATTERN, FINGERPRINT_PREFIX, FINGERPRINTED_FIELDS, fingerprintOf } from './fingerprint.js';
+import { FINGERPRINT_HEX, FINGERPRINT_PATTERN, FINGERPRINT_PREFIX, FINGERPRINTED_FIELDS, fingerprintOf } from './fingerprint.js';
 import { RESPONSE_RECORD_PATTERN } from './hash-response.js';
-import { expandLessons, fingerprintFromDisk } from './state-layout.js';
+import { expandLessons } from './state-layout.js';
 
 /**
  * A record keyed by names from the repo or the state file (lesson keys, section folders, call
@@ -74,8 +74,9 @@ export const UncertainCreateSchema = z.strictObject({
   since: z.string(),
 });
 
-const fingerprintOrEmpty = () =>
-  z.string().regex(new RegExp(`^(|${FINGERPRINT_PATTERN.source.slice(1, -1)}|[0-9a-f]{24})$`), 'not a fingerprint (24 hex digits; "sha256:" and them in memory) or ""');
+/** `applied` body or description: a fingerprint's hex digits (as written), a whole one (in memory, format 2), or "". */
+export const FINGERPRINT_OR_EMPTY_PATTERN = new RegExp(`^(|${FINGERPRINT_PATTERN.source.slice(1, -1)}|[0-9a-f]{24})$`);
+const fingerprintOrEmpty = () => z.string().regex(FINGERPRINT_OR_EMPTY_PATTERN, 'not a fingerprint (24 hex digits; "sha256:" and them in memory) or ""');
 
 /**
  * The last-applied inputs as written: a field still at the school's default is left out, and
@@ -88,11 +89,27 @@ export const AppliedSchema = z
     body: fingerprintOrEmpty().optional(),
     description: fingerprintOrEmpty().optional(),
   })
-  // Parsed JSON holds no undefined: the fields given lay over the defaults as they are.
-  .transform((given): LessonFields => {
-    const fields = { ...DEFAULT_LESSON_FIELDS, ...(given as Partial<LessonFields>) };
-    return appliedOf({ ...fields, body: fingerprintFromDisk(fields.body), description: fingerprintFromDisk(fields.description) });
-  });
+  .transform(appliedFromDisk);
+
+/** `applied` as read back whole: the fields given over the defaults, fingerprints with their prefix. */
+export function appliedFromDisk(given: Partial<LessonFields>): LessonFields {
+  // Parsed JSON holds no undefined: the fields given lay over the defaults as they are. One
+  // object per lesson (appliedOf's copies, 10,000 times over, cost as much as the checks).
+  const fields = { ...DEFAULT_LESSON_FIELDS, ...given };
+  fields.body = fingerprintRead(fields.body);
+  fields.description = fingerprintRead(fields.description);
+  return fields;
+}
+
+/**
+ * A checked `applied` body or description (FINGERPRINT_OR_EMPTY_PATTERN) as kept in memory:
+ * what fingerprintOf(fingerprintFromDisk(value)) gives, told apart by length alone (the pattern
+ * was matched already; two more regular expressions per field were a tenth of a 10,000-lesson read).
+ */
+function fingerprintRead(value: string): string {
+  if (value === '') return value;
+  return value.length === FINGERPRINT_HEX ? FINGERPRINT_PREFIX + value : value.slice(0, FINGERPRINT_PREFIX.length + FINGERPRINT_HEX);
+}
 
 /**
  * `applied` as written: only the fields that differ from the school's defaults; never HTML;
@@ -111,6 +128,8 @@ export const BLOB_PATTERN = /^[0-9a-f]{40}$/;
 export const DIGEST_PATTERN = /^[0-9a-f]{32}$/;
 /** A compiler digest: 12 to 16 hex digits. */
 export const COMPILER_PATTERN = /^[0-9a-f]{12,16}$/;
+/** An input record (compile/lesson-digest.ts inputsRecord): `include:<path>` or `var:<name>`, `@` and 8 hex. */
+export const INPUT_RECORD_PATTERN = /^(include|var):.+@[0-9a-f]{8}$/;
 
 /**
  * One tracked lesson, by key. `id` is null only for an uncertain create (then `uncertain` is
@@ -136,7 +155,7 @@ export const LessonStateSchema = z.strictObject({
   /** Repo-relative paths of the files the lesson references (images, files, linked lessons), each with `@` and 4 hex of its digest (compile/lesson-digest.ts depRecord). */
   deps: z.array(z.string()).min(1).optional(),
   /** What its text took in: `include:<path>@<8 hex>` and `var:<name>@<8 hex>` (compile/lesson-digest.ts inputsRecord). */
-  inputs: z.array(z.string().regex(/^(include|var):.+@[0-9a-f]{8}$/, 'not an input record coursesync writes')).min(1).optional(),
+  inputs: z.array(z.string().regex(INPUT_RECORD_PATTERN, 'not an input record coursesync writes')).min(1).optional(),
   /** The lesson's aliases and acknowledged impact rules, kept with the digest so an unchanged file need not be read. */
   aliases: z.array(lessonKey()).min(1).optional(),
   acknowledge: z.array(z.string()).min(1).optional(),
@@ -178,14 +197,14 @@ export const PendingCallSchema = z.strictObject({
 const SectionFolderSchema = z.strictObject({ path: z.string(), program_id: z.string() });
 
 /** A lesson as state.json writes it (state-layout.ts): its `program_id` may be its section folder's. */
-const LessonOnDiskSchema = z.strictObject({ ...LessonStateSchema.shape, program_id: z.string().optional() });
+export const LessonOnDiskSchema = z.strictObject({ ...LessonStateSchema.shape, program_id: z.string().optional() });
 
 /**
  * A state as state.json holds it (format 3; format 2 reads the same way and is written as 3
- * by the next write), and as the journal replays it (lessons whole, no `folders`). Read back,
- * every lesson is whole (state-layout.ts expandLessons).
+ * by the next write), and as the journal replays it (lessons whole, no `folders`): its fields,
+ * each checked. StateSchema reads it whole.
  */
-export const StateSchema = z
+export const StateFieldsSchema = z
   .strictObject({
     version: z.literal([2, STATE_VERSION]).transform(() => STATE_VERSION),
     lineage: z.uuid(),
@@ -214,15 +233,32 @@ export const StateSchema = z
     lessons: z.record(lessonKey(), LessonOnDiskSchema).transform((r) => nullRecord(r)),
     sections: z.record(z.string(), SectionStateSchema).transform((r) => nullRecord(r)),
     pending: z.record(z.string(), PendingCallSchema).transform((r) => nullRecord(r)),
-  })
-  .transform(({ compiler, folders, ...state }, ctx) => {
-    if (compiler !== undefined) for (const l of Object.values(state.lessons)) if (l.digest !== undefined) l.compiler ??= compiler;
-    const orphans = expandLessons(state.lessons, folders);
-    for (const key of orphans) ctx.issues.push({ code: 'custom', input: state.lessons[key], path: ['lessons', key, 'program_id'], message: 'no program_id, and no folders entry for its section to take it from' });
-    return orphans.length > 0 ? z.NEVER : { ...state, lessons: state.lessons as Record<string, z.output<typeof LessonStateSchema>> };
   });
 
-export type StateData = z.output<typeof StateSchema>;
+/**
+ * A state file's data, read back: every lesson whole (completeState). The one definition of a
+ * valid state; parse-state.ts checks the lesson entries faster and asks this for every error.
+ */
+export const StateSchema = StateFieldsSchema.transform((fields, ctx) => {
+  const done = completeState(fields);
+  if (!('orphans' in done)) return done.state;
+  for (const key of done.orphans) ctx.issues.push({ code: 'custom', input: fields.lessons[key], path: ['lessons', key, 'program_id'], message: 'no program_id, and no folders entry for its section to take it from' });
+  return z.NEVER;
+});
+
+/**
+ * The last step of reading a state, once its fields are checked: each lesson whole (its
+ * compiler and location from the file-wide `compiler` and `folders`, state-layout.ts), in place.
+ * The keys of lessons left with no program_id make it invalid.
+ */
+export function completeState({ compiler, folders, ...state }: z.output<typeof StateFieldsSchema>): { state: StateData } | { orphans: string[] } {
+  if (compiler !== undefined) for (const l of Object.values(state.lessons)) if (l.digest !== undefined) l.compiler ??= compiler;
+  const orphans = expandLessons(state.lessons, folders);
+  return orphans.length > 0 ? { orphans } : { state: { ...state, lessons: state.lessons as Record<string, LessonState> } };
+}
+
+/** A state as read: every lesson whole (no `compiler`, no `folders`). */
+export type StateData = Omit<z.output<typeof StateFieldsSchema>, 'compiler' | 'folders' | 'lessons'> & { lessons: Record<string, LessonState> };
 export type LessonState = z.output<typeof LessonStateSchema>;
 export type SectionState = z.output<typeof SectionStateSchema>;
 export type PendingCall = z.output<typeof PendingCallSchema>;

@@ -1,0 +1,211 @@
+/**
+ * Reading a state's data fast, with StateSchema's answer (docs/architecture.md#state). A plan
+ * reads the whole state file, and zod's pass over 10,000 lesson entries costs several times
+ * JSON.parse; the lesson entries are nearly all of a state, so they are checked here by a plain
+ * function instead, and zod checks the rest (a few hundred entries). The check accepts only
+ * what StateSchema accepts and gives what it gives (test/model/parse-state.test.ts compares
+ * them over valid and mutated entries); anything it does not accept, StateSchema parses again
+ * whole, so every error is StateSchema's own (message, path, count).
+ */
+import { z } from 'zod';
+import { LESSON_TYPES, type LessonField, type LessonFields, type LessonType } from '../../school-api/school-rules.js';
+import { LESSON_KEY_PATTERN } from '../lesson.js';
+import { RESPONSE_RECORD_PATTERN } from './hash-response.js';
+import {
+  appliedFromDisk,
+  BLOB_PATTERN,
+  COMPILER_PATTERN,
+  completeState,
+  DIGEST_PATTERN,
+  FINGERPRINT_OR_EMPTY_PATTERN,
+  INPUT_RECORD_PATTERN,
+  LessonOnDiskSchema,
+  nullRecord,
+  StateFieldsSchema,
+  StateSchema,
+  type StateData,
+} from './schema.js';
+
+type LessonOnDisk = z.output<typeof LessonOnDiskSchema>;
+
+/** LessonOnDiskSchema's fields in its order: the order zod's output has them in, and readLessonEntry's. */
+export const LESSON_ENTRY_FIELDS = [
+  'id', 'program_id', 'section_id', 'position', 'path', 'applied', 'response', 'blob', 'digest', 'compiler', 'deps', 'inputs', 'aliases', 'acknowledge', 'uncertain',
+] as const satisfies ReadonlyArray<keyof LessonOnDisk>;
+
+/** An object as zod takes one: JSON's (or a null-prototype record's), not an array. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** How many keys `value` has, or -1 when one of them is undefined (zod keeps such a key: the schema decides). */
+function keyCount(value: Record<string, unknown>): number {
+  let n = 0;
+  for (const k in value) {
+    if (value[k] === undefined) return -1;
+    n++;
+  }
+  return n;
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
+const matches = (v: unknown, pattern: RegExp): v is string => typeof v === 'string' && pattern.test(v);
+const isInputRecord = (v: unknown) => matches(v, INPUT_RECORD_PATTERN);
+const isLessonKey = (v: unknown) => matches(v, LESSON_KEY_PATTERN);
+
+/** A copy of a non-empty array (`.min(1)`) whose every item is `ok`, or undefined. */
+function nonEmptyArray(v: unknown, ok: (item: unknown) => boolean): string[] | undefined {
+  if (!Array.isArray(v) || v.length === 0) return undefined;
+  for (const item of v as unknown[]) if (!ok(item)) return undefined;
+  return (v as string[]).slice();
+}
+
+/** AppliedSchema: any of the lesson fields, body and description as fingerprints; read back whole. */
+function readApplied(v: unknown): LessonFields | undefined {
+  if (!isRecord(v)) return undefined;
+  for (const k in v) {
+    const x = v[k];
+    switch (k as LessonField) {
+      case 'name':
+        if (typeof x !== 'string') return undefined;
+        break;
+      case 'lesson_type':
+        if (!LESSON_TYPES.includes(x as LessonType)) return undefined;
+        break;
+      case 'drip_delay':
+        if (!Number.isSafeInteger(x)) return undefined;
+        break;
+      case 'is_published':
+      case 'is_progression_locked':
+        if (typeof x !== 'boolean') return undefined;
+        break;
+      case 'description':
+      case 'body':
+        if (!matches(x, FINGERPRINT_OR_EMPTY_PATTERN)) return undefined;
+        break;
+      case 'settings_embed_host_a':
+      case 'settings_embed_host_b':
+      case 'settings_embed_host_c':
+      case 'settings_embed_host_d':
+      case 'settings_embed_code':
+      case 'embed_code':
+        if (!isNullableString(x)) return undefined;
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return appliedFromDisk(v as Partial<LessonFields>);
+}
+
+/** UncertainCreateSchema. */
+function readUncertain(v: unknown): LessonOnDisk['uncertain'] {
+  if (!isRecord(v) || keyCount(v) !== 3) return undefined;
+  const { name, section_id, since } = v;
+  return isString(name) && isString(section_id) && isString(since) ? { name, section_id, since } : undefined;
+}
+
+/**
+ * One lesson entry as LessonOnDiskSchema reads it (a new object, fields in the schema's order,
+ * `response` defaulted, `applied` whole), or undefined when it may not be valid. Straight code,
+ * field by field: this runs once per lesson of every plan.
+ */
+export function readLessonEntry(value: unknown): LessonOnDisk | undefined {
+  if (!isRecord(value)) return undefined;
+  const given = keyCount(value);
+  const { id, program_id, section_id, position, path, applied, response, blob, digest, compiler, deps, inputs, aliases, acknowledge, uncertain } = value;
+  if (!isNullableString(id) || !isString(section_id) || !(position === null || (Number.isSafeInteger(position) && (position as number) >= 1)) || !isString(path)) return undefined;
+  const appliedRead = readApplied(applied);
+  if (appliedRead === undefined) return undefined;
+  // Strict: every key given is one of these (counted), none undefined (keyCount).
+  let known = 5;
+  const out: Record<string, unknown> = { id };
+  if (program_id !== undefined) {
+    if (!isString(program_id)) return undefined;
+    out.program_id = program_id;
+    known++;
+  }
+  out.section_id = section_id;
+  out.position = position;
+  out.path = path;
+  out.applied = appliedRead;
+  out.response = '';
+  if (response !== undefined) {
+    if (!matches(response, RESPONSE_RECORD_PATTERN)) return undefined;
+    out.response = response;
+    known++;
+  }
+  for (const [key, v, pattern] of [['blob', blob, BLOB_PATTERN], ['digest', digest, DIGEST_PATTERN], ['compiler', compiler, COMPILER_PATTERN]] as const) {
+    if (v === undefined) continue;
+    if (!matches(v, pattern)) return undefined;
+    out[key] = v;
+    known++;
+  }
+  for (const [key, v, ok] of [['deps', deps, isString], ['inputs', inputs, isInputRecord], ['aliases', aliases, isLessonKey], ['acknowledge', acknowledge, isString]] as const) {
+    if (v === undefined) continue;
+    const items = nonEmptyArray(v, ok);
+    if (items === undefined) return undefined;
+    out[key] = items;
+    known++;
+  }
+  if (uncertain !== undefined) {
+    const read = readUncertain(uncertain);
+    if (read === undefined) return undefined;
+    out.uncertain = read;
+    known++;
+  }
+  return known === given ? (out as LessonOnDisk) : undefined;
+}
+
+/** The `lessons` record read entry by entry, or undefined when one entry may not be valid. */
+function readLessons(value: unknown): Record<string, LessonOnDisk> | undefined {
+  if (!isRecord(value)) return undefined;
+  const out = nullRecord<LessonOnDisk>();
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__' || !LESSON_KEY_PATTERN.test(key)) return undefined;
+    const entry = readLessonEntry(value[key]);
+    if (entry === undefined) return undefined;
+    out[key] = entry;
+  }
+  return out;
+}
+
+/**
+ * A state's data (parsed JSON, or a state in memory) as `StateSchema.safeParse` reads it: the
+ * same data when valid, the same issues when not. Nothing of `raw` is changed or kept.
+ */
+export function parseState(raw: unknown): z.ZodSafeParseResult<StateData> {
+  const fast = isRecord(raw) ? readFast(raw) : undefined;
+  return fast !== undefined ? { success: true, data: fast } : StateSchema.safeParse(raw);
+}
+
+/** A record of strings (`content.lessons`: one per lesson too), or undefined. */
+function readStrings(value: unknown): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined;
+  const out = nullRecord<string>();
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (key === '__proto__' || typeof v !== 'string') return undefined;
+    out[key] = v;
+  }
+  return out;
+}
+
+/**
+ * The lessons (and an environment's `content.lessons`) by the checks above, the other fields
+ * by zod; undefined for anything else.
+ */
+function readFast(raw: Record<string, unknown>): StateData | undefined {
+  const lessons = readLessons(raw.lessons);
+  if (lessons === undefined) return undefined;
+  const content = isRecord(raw.content) ? raw.content : undefined;
+  const contentLessons = content && readStrings(content.lessons);
+  const rest = StateFieldsSchema.safeParse({ ...raw, lessons: {}, ...(contentLessons && { content: { ...content, lessons: {} } }) });
+  if (!rest.success) return undefined;
+  if (contentLessons && rest.data.content) rest.data.content.lessons = contentLessons;
+  const done = completeState({ ...rest.data, lessons });
+  return 'state' in done ? done.state : undefined;
+}
