@@ -29,7 +29,7 @@ import { findRepoLesson } from '../plan/uncertain-create.js';
 import { resolvePendingCalls, type LessonLookup, type ResolvePendingResult } from './resolve-pending.js';
 import { recordBuilds } from './record-builds.js';
 import { checkReplaced, withoutKeys } from './replace-lessons.js';
-import { compilerId } from '../source/compiler-id.js';
+import { compilerId } from '../load/compiler-id.js';
 import { DEFAULT_CONCURRENCY } from '../model/config.js';
 import { checkStateEnvironment } from '../state/check-environment.js';
 import { stampEnvironment } from '../state/stamp-environment.js';

@@ -1,7 +1,7 @@
 /**
  * Rendering by content digest (PURE): a RenderFn that answers from known results and renders
  * only Markdown it has not seen, so a plan of an unchanged repo renders nothing. The entries
- * come from, and go back to, storage the caller owns (source/render-cache-file.ts keeps them
+ * come from, and go back to, storage the caller owns (load/render-cache-file.ts keeps them
  * under `.coursesync/cache/`). An entry holds only what rendering Markdown gives: HTML and
  * the problems found in it, never settings, connection details or tokens.
  */
@@ -12,7 +12,7 @@ import { renderMarkdown, type RenderResult } from './render.js';
 
 /**
  * The cache key of a Markdown text: its sha256. Which renderer made an entry is the cache
- * file's tag (the compiler id, source/compiler-id.ts), so a new renderer misses every entry.
+ * file's tag (the compiler id, load/compiler-id.ts), so a new renderer misses every entry.
  */
 export function renderDigest(markdown: string): string {
   return createHash('sha256').update(markdown).digest('hex');

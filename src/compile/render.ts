@@ -38,7 +38,7 @@ export interface RenderResult {
   html: string;
   /** Forbidden HTML and warnings, placed (1-based) in the Markdown text. */
   problems: HtmlProblem[];
-  /** Set when rendering was stopped over its budget (source/render-pool.ts); html is then empty. */
+  /** Set when rendering was stopped over its budget (load/render-pool.ts); html is then empty. */
   stopped?: RenderStop;
   /** Set when the raw HTML nests too deep to be parsed (nesting-depth.ts); html is then empty. */
   tooDeep?: TooDeep;

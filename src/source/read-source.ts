@@ -15,7 +15,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { hasUnsafeChar, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
-import { diag } from '../compile/codes.js';
+import { diag } from '../diagnostics/repo-codes.js';
 import { MAX_ASSET_BYTES, privatePart, type RefusedFile } from '../model/assets.js';
 import type { LessonSource, SourceFile, SourceTree } from '../model/source-tree.js';
 import { splitFrontMatter } from './split-front-matter.js';

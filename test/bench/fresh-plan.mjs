@@ -16,13 +16,13 @@ import { generateRepo } from './out/generate-repo.js';
 import { CLI, ROOT, cleanup, heading, median, ms, ratio, stateAsApplied, tempDir, timeNode } from './lib.mjs';
 
 const [lessons = 10_000, repeats = 3] = process.argv.slice(2).map(Number);
-const { loadCourse } = await import('../../dist/source/load-course.js');
+const { loadCourse } = await import('../../dist/load/load-course.js');
 const { linkLessons } = await import('../../dist/plan/lesson-links.js');
 const { appliedOf } = await import('../../dist/model/state/fingerprint.js');
 const { statePath, writeStateFile } = await import('../../dist/state/state-file.js');
 const { StateStore } = await import('../../dist/state/state-store.js');
 const { recordBuilds } = await import('../../dist/apply/record-builds.js');
-const { compilerId } = await import('../../dist/source/compiler-id.js');
+const { compilerId } = await import('../../dist/load/compiler-id.js');
 
 const BASE_URL = 'http://127.0.0.1:4010/api/v1'; // what generate-repo writes in coursesync.yaml
 const cores = availableParallelism();

@@ -6,7 +6,7 @@ import { createCachedCompile, lessonCacheKey, type CachedLesson } from '../compi
 import { createCachedRender, renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
 import type { RenderFn } from '../compile/compile-lesson.js';
-import { readSource } from './read-source.js';
+import { readSource } from '../source/read-source.js';
 import { renderMissingBodies } from './render-bodies.js';
 import { compilerDigest } from './compiler-id.js';
 import { readLessonCache, writeLessonCache } from './lesson-cache-file.js';

@@ -1,7 +1,7 @@
 /**
  * Render every lesson body and description a compile will ask for and the cache does not
  * hold, before the compile, on every core and each within the budget of one lesson (I/O edge:
- * worker threads, source/render-pool.ts). compile/ stays synchronous and PURE: it then finds
+ * worker threads, load/render-pool.ts). compile/ stays synchronous and PURE: it then finds
  * each text already rendered (compile/render-cache.ts). Texts nested too deep are left out:
  * compile refuses them before rendering (compile/nesting-depth.ts).
  */

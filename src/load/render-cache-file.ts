@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { isRenderResult } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/render.js';
-import { readCacheFile, writeCacheFile } from './cache-file.js';
+import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
 
 /** Where the cache lives inside a course repo. */
 export const RENDER_CACHE_FILE = join('.coursesync', 'cache', 'render.json');
@@ -19,7 +19,7 @@ export function renderCachePath(dir: string): string {
 }
 
 /**
- * Read the render cache of the repo at `dir` made by `compiler` (source/compiler-id.ts):
+ * Read the render cache of the repo at `dir` made by `compiler` (load/compiler-id.ts):
  * digest → result. Anything missing, unreadable, written by other code or other installed
  * packages, or not shaped like a result is left out.
  */

@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCachedRender, renderDigest } from '../../src/compile/render-cache.js';
 import { renderMarkdown } from '../../src/compile/render.js';
-import { COMPILER_FOLDERS, COMPILER_PACKAGES, compilerDigest, compilerId, computeCompilerDigest, installedVersions } from '../../src/source/compiler-id.js';
-import { loadCourse } from '../../src/source/load-course.js';
-import { readLessonCache } from '../../src/source/lesson-cache-file.js';
-import { readRenderCache, renderCachePath } from '../../src/source/render-cache-file.js';
+import { COMPILER_FOLDERS, COMPILER_PACKAGES, compilerDigest, compilerId, computeCompilerDigest, installedVersions } from '../../src/load/compiler-id.js';
+import { loadCourse } from '../../src/load/load-course.js';
+import { readLessonCache } from '../../src/load/lesson-cache-file.js';
+import { readRenderCache, renderCachePath } from '../../src/load/render-cache-file.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = path.join(ROOT, 'src');

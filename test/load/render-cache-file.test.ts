@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/sync/build-plan.js';
 import { renderDigest } from '../../src/compile/render-cache.js';
-import { compilerDigest } from '../../src/source/compiler-id.js';
+import { compilerDigest } from '../../src/load/compiler-id.js';
 import { renderMarkdown } from '../../src/compile/render.js';
-import { loadCourse } from '../../src/source/load-course.js';
-import { lessonCachePath } from '../../src/source/lesson-cache-file.js';
-import { readRenderCache, renderCachePath } from '../../src/source/render-cache-file.js';
+import { loadCourse } from '../../src/load/load-course.js';
+import { lessonCachePath } from '../../src/load/lesson-cache-file.js';
+import { readRenderCache, renderCachePath } from '../../src/load/render-cache-file.js';
 import { SECRET, startTestEmulator } from '../apply/helpers.js';
 
 let dir: string;
