@@ -24,6 +24,8 @@ import { StatIndex } from './stat-index.js';
 /** Files larger than this are reported, not read: no lesson needs 10 MB of text. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IGNORED_DIRS = new Set(['node_modules']);
+/** Why a file read on demand is refused: its bytes are not those the run digested. */
+const CHANGED = 'its bytes no longer match the digest taken when the run began';
 
 export type Kind = 'config' | 'program' | 'section' | 'lesson';
 
@@ -238,10 +240,10 @@ function lazyLesson(abs: string, rel: string, digest: string): LessonSource {
     try {
       bytes = readFileSync(abs);
     } catch (e) {
-      throw failure('source/not-found', { dir: rel, reason: `${reason(e)} (it was there when coursesync began reading the repo)` });
+      throw failure('source/changed-while-reading', { file: rel, what: `it can no longer be read (${reason(e)})` });
     }
     const decoded = createHash('sha256').update(bytes).digest('hex') === digest ? decodeText(bytes, rel) : undefined;
-    if (!decoded || 'problem' in decoded) throw failure('source/not-found', { dir: rel, reason: 'the file changed while coursesync was reading the repo; run the command again' });
+    if (!decoded || 'problem' in decoded) throw failure('source/changed-while-reading', { file: rel, what: CHANGED });
     return decoded.text;
   });
 }
@@ -264,7 +266,7 @@ function textReader(others: ReadonlyArray<{ rel: string; abs: string }>, digests
     } catch {
       return undefined;
     }
-    if (createHash('sha256').update(bytes).digest('hex') !== digest) throw failure('source/not-found', { dir: rel, reason: 'the file changed while coursesync was reading the repo; run the command again' });
+    if (createHash('sha256').update(bytes).digest('hex') !== digest) throw failure('source/changed-while-reading', { file: rel, what: CHANGED });
     const decoded = decodeText(bytes, rel);
     return 'problem' in decoded ? undefined : decoded.text;
   };
