@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { HtmlProblem } from './check-html.js';
 import type { RenderFn } from './compile-lesson.js';
-import { renderMarkdown, type RenderResult } from './render.js';
+import { defaultRender } from './markdown-renderer.js';
+import type { RenderResult } from './rendered-html.js';
 
 /**
  * The cache key of a Markdown text: its sha256. Which renderer made an entry is the cache
@@ -34,7 +35,7 @@ export interface CachedRender {
  * `digests` (text → renderDigest(text)) spares hashing texts whose digest is already known.
  * Results are shared, not copied: callers must not mutate them (compile/ does not).
  */
-export function createCachedRender(entries: ReadonlyMap<string, RenderResult>, render: RenderFn = renderMarkdown, digests?: ReadonlyMap<string, string>): CachedRender {
+export function createCachedRender(entries: ReadonlyMap<string, RenderResult>, render: RenderFn = defaultRender, digests?: ReadonlyMap<string, string>): CachedRender {
   const used = new Map<string, RenderResult>();
   const counts = { hits: 0, misses: 0 };
   const cached = (markdown: string): RenderResult => {

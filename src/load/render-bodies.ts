@@ -8,7 +8,7 @@
 import { findTooDeep } from '../compile/nesting-depth.js';
 import { parseYaml } from '../compile/parse-yaml.js';
 import { renderDigest } from '../compile/render-cache.js';
-import type { RenderResult } from '../compile/render.js';
+import type { RenderResult } from '../compile/rendered-html.js';
 import { MAX_CONTENT_LENGTH } from '../school-api/school-rules.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { renderAll } from './render-pool.js';

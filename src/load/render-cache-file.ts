@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { isRenderResult } from '../compile/render-cache.js';
-import type { RenderResult } from '../compile/render.js';
+import type { RenderResult } from '../compile/rendered-html.js';
 import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
 
 /** Where the cache lives inside a course repo. */
