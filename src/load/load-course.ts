@@ -56,11 +56,17 @@ interface Recalled {
   stored: (lesson: LessonSource) => boolean;
 }
 
+/** A compiled course and what the load knows of its files. */
+export interface LoadedCourse extends CompileResult {
+  /** The git blob id of a lesson file this load read (SourceTree.blobOf): a plan names its version without reading it again. */
+  blobOf: (path: string) => string | undefined;
+}
+
 /**
  * Read and compile the course repo at `dir`, coursesync.yaml included (its problems are
  * diagnostics). Throws a CoursesyncError only when `dir` itself cannot be read.
  */
-export async function loadCourse(dir: string, options: LoadCourseOptions = {}): Promise<CompileResult> {
+export async function loadCourse(dir: string, options: LoadCourseOptions = {}): Promise<LoadedCourse> {
   const source = await readSource(dir, { statIndex: options.cache === true });
   // Not the lessons the state knows unchanged (file, settings and references), not Markdown outside sections (READMEs).
   const frame = frameCourse(source, options.known, options.environment);
@@ -68,7 +74,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const rendered = await renderAhead(source, frame, recalled, options.renderThreads ?? defaultRenderThreads());
   const compiled = await compileWithRenderer(source, frame, recalled, rendered, options);
   if (options.cache) await keep(dir, source, recalled, rendered, compiled);
-  return compiled.result;
+  return { ...compiled.result, blobOf: (path) => source.blobOf?.(path) };
 }
 
 /** Without the cache nothing is recalled: every lesson compile compiles is rendered ahead. */

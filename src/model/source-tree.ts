@@ -86,6 +86,11 @@ export interface SourceTree {
    * demand; undefined when it cannot be had as text. Its bytes are the ones `files` has the digest of.
    */
   readText?: (path: string) => string | undefined;
+  /**
+   * The git blob id of a lesson file this run has read, made from its text in memory (no second
+   * read); undefined for a file not read, or whose bytes are not its text (a BOM, CRLF endings).
+   */
+  blobOf?: (path: string) => string | undefined;
   /** Problems found while reading (unreadable files, bad encoding, symlinks leaving the repo). */
   diagnostics: Diagnostic[];
 }

@@ -65,6 +65,8 @@ export interface BuildPlanOptions extends ConnectionFlags {
 export interface CompiledRepo {
   desired: DesiredState;
   diagnostics: Diagnostic[];
+  /** The git blob id of a lesson file the compile read (loadCourse), so the plan's sources read no file twice. */
+  blobOf?: (path: string) => string | undefined;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw failure('course/invalid', { dir, errors, action: 'planned' }, { diagnostics: result.diagnostics });
   }
-  return { desired: result.desired, diagnostics: result.diagnostics };
+  return { desired: result.desired, diagnostics: result.diagnostics, blobOf: result.blobOf };
 }
 
 export interface BuiltPlan {
@@ -220,7 +222,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections, compiler }), linked.desired, linked.pending);
   if (environment !== undefined) plan.environment = environment;
   if (promotion) plan.promotion_skipped = promotion;
-  await addCallSources(plan, state, dir);
+  await addCallSources(plan, state, dir, result.blobOf);
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) plan.warnings = warnings;
   notes.push(...driftNotes(plan));
