@@ -26,7 +26,7 @@ export function renderCachePath(dir: string): string {
 export async function readRenderCache(dir: string, compiler: string): Promise<Map<string, RenderResult>> {
   const entries = new Map<string, RenderResult>();
   // A key that is not a digest can never be looked up, so only the values are checked.
-  await readCacheFile(renderCachePath(dir), 'renderer', (tag) => tag === compiler, (digest, value) => {
+  await readCacheFile(renderCachePath(dir), 'compiler', (tag) => tag === compiler, (digest, value) => {
     if (isRenderResult(value)) entries.set(digest, value);
   });
   return entries;
@@ -37,5 +37,5 @@ export async function readRenderCache(dir: string, compiler: string): Promise<Ma
  * be written (read-only checkout, full disk): the next run renders again, nothing else changes.
  */
 export async function writeRenderCache(dir: string, compiler: string, entries: ReadonlyMap<string, RenderResult>): Promise<boolean> {
-  return writeCacheFile(renderCachePath(dir), 'renderer', compiler, entries);
+  return writeCacheFile(renderCachePath(dir), 'compiler', compiler, entries);
 }

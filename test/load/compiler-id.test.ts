@@ -112,8 +112,8 @@ describe('the compiler id: our code and the installed renderer packages, one rul
     await loadCourse(repo, { cache: true, renderThreads: 1 });
     expect((await readLessonCache(repo, before)).size).toBe(1);
     // Mark the stored rendering, so using it would show.
-    const stored = JSON.parse(await readFile(renderCachePath(repo), 'utf8')) as { renderer: string; entries: Record<string, { html: string }> };
-    expect(stored.renderer).toBe(before);
+    const stored = JSON.parse(await readFile(renderCachePath(repo), 'utf8')) as { compiler: string; entries: Record<string, { html: string }> };
+    expect(stored.compiler).toBe(before);
     stored.entries[renderDigest(BODY)]!.html = '<p>rendered by remark-gfm 4.0.1</p>';
     await writeFile(renderCachePath(repo), JSON.stringify(stored));
     const unchanged = createCachedRender(await readRenderCache(repo, before));
