@@ -58,8 +58,8 @@ interface Recalled {
 
 /** A compiled course and what the load knows of its files. */
 export interface LoadedCourse extends CompileResult {
-  /** The git blob id of a lesson file this load read (SourceTree.blobOf): a plan names its version without reading it again. */
-  blobOf: (path: string) => string | undefined;
+  /** The text of a lesson file this load read, when it is the file's very bytes (SourceTree.verbatimText). */
+  verbatimText: (path: string) => string | undefined;
 }
 
 /**
@@ -74,7 +74,7 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const rendered = await renderAhead(source, frame, recalled, options.renderThreads ?? defaultRenderThreads());
   const compiled = await compileWithRenderer(source, frame, recalled, rendered, options);
   if (options.cache) await keep(dir, source, recalled, rendered, compiled);
-  return { ...compiled.result, blobOf: (path) => source.blobOf?.(path) };
+  return { ...compiled.result, verbatimText: (path) => source.verbatimText?.(path) };
 }
 
 /** Without the cache nothing is recalled: every lesson compile compiles is rendered ahead. */

@@ -87,10 +87,11 @@ export interface SourceTree {
    */
   readText?: (path: string) => string | undefined;
   /**
-   * The git blob id of a lesson file this run has read, made from its text in memory (no second
-   * read); undefined for a file not read, or whose bytes are not its text (a BOM, CRLF endings).
+   * The text of a lesson file this run has read, when that text is exactly the file's bytes (no
+   * BOM dropped, no CRLF changed): a plan takes the file's git blob id and its text for display
+   * from it instead of reading the file again. Undefined for a file not read, or not verbatim.
    */
-  blobOf?: (path: string) => string | undefined;
+  verbatimText?: (path: string) => string | undefined;
   /** Problems found while reading (unreadable files, bad encoding, symlinks leaving the repo). */
   diagnostics: Diagnostic[];
 }

@@ -18,7 +18,6 @@ import { CoursesyncError } from '../diagnostics/errors.js';
 import { diag } from '../diagnostics/repo-codes.js';
 import { MAX_ASSET_BYTES, privatePart, type RefusedFile } from '../model/assets.js';
 import type { LessonSource, SourceFile, SourceTree } from '../model/source-tree.js';
-import { gitBlobId } from './blob-id.js';
 import { splitFrontMatter } from './split-front-matter.js';
 import { StatIndex } from './stat-index.js';
 
@@ -173,7 +172,7 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
     else tree.lessons.push(file as LessonSource);
   });
   const lessons = new Map(tree.lessons.map((l) => [l.path, l]));
-  tree.blobOf = (rel) => (verbatim.has(rel) ? gitBlobId(Buffer.from(lessons.get(rel)!.text)) : undefined);
+  tree.verbatimText = (rel) => (verbatim.has(rel) ? lessons.get(rel)!.text : undefined);
   const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   tree.programs.sort(byPath);
   tree.sections.sort(byPath);

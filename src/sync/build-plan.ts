@@ -65,8 +65,8 @@ export interface BuildPlanOptions extends ConnectionFlags {
 export interface CompiledRepo {
   desired: DesiredState;
   diagnostics: Diagnostic[];
-  /** The git blob id of a lesson file the compile read (loadCourse), so the plan's sources read no file twice. */
-  blobOf?: (path: string) => string | undefined;
+  /** The text of a lesson file the compile read, when it is the file's very bytes (loadCourse): the plan's sources read no file twice. */
+  verbatimText?: (path: string) => string | undefined;
 }
 
 /**
@@ -83,7 +83,7 @@ export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw failure('course/invalid', { dir, errors, action: 'planned' }, { diagnostics: result.diagnostics });
   }
-  return { desired: result.desired, diagnostics: result.diagnostics, blobOf: result.blobOf };
+  return { desired: result.desired, diagnostics: result.diagnostics, verbatimText: result.verbatimText };
 }
 
 export interface BuiltPlan {
@@ -104,6 +104,8 @@ export interface BuiltPlan {
   pendingLinks: Map<string, string[]>;
   /** With --refresh: the live lessons read, by state key. */
   live: ReadonlyMap<string, LiveLesson> | undefined;
+  /** The text of a lesson file the compile read, when it is the file's very bytes: for readPlanSources. */
+  verbatimText?: ((path: string) => string | undefined) | undefined;
 }
 
 /**
@@ -222,12 +224,12 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections, compiler }), linked.desired, linked.pending);
   if (environment !== undefined) plan.environment = environment;
   if (promotion) plan.promotion_skipped = promotion;
-  await addCallSources(plan, state, dir, result.blobOf);
+  await addCallSources(plan, state, dir, result.verbatimText);
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) plan.warnings = warnings;
   notes.push(...driftNotes(plan));
   if (notes.length > 0) plan.notes = notes;
-  return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, sectionIds, listed: byProgram, live, pendingLinks: linked.pending };
+  return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, sectionIds, listed: byProgram, live, pendingLinks: linked.pending, verbatimText: result.verbatimText };
 }
 
 /**

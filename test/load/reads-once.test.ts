@@ -38,6 +38,7 @@ vi.mock('node:fs/promises', async (original) => {
 
 const { applyCourse } = await import('../../src/apply/apply-course.js');
 const { buildPlan } = await import('../../src/sync/build-plan.js');
+const { readPlanSources } = await import('../../src/sync/plan-sources.js');
 const { isCall } = await import('../../src/plan/plan-schema.js');
 const { gitBlobId } = await import('../../src/source/blob-id.js');
 const { SECRET, startTestEmulator } = await import('../apply/helpers.js');
@@ -60,14 +61,15 @@ afterAll(async () => {
   await removeRepos();
 });
 
-/** Build the plan of `dir`, counting every read of its files; reads by repo path. */
+/** Build the plan of `dir` and the sources `coursesync plan` shows, counting every read of its files; reads by repo path. */
 async function countedPlan(dir: string, env: NodeJS.ProcessEnv) {
   counting.root = dir;
   counting.reads = new Map();
   counting.on = true;
   try {
     const built = await buildPlan(dir, { env });
-    return { built, reads: counting.reads };
+    const sources = await readPlanSources(dir, built.plan, built.verbatimText);
+    return { built, sources, reads: counting.reads };
   } finally {
     counting.on = false;
   }
@@ -104,6 +106,8 @@ describe('each changed file is read once during a plan', () => {
     expect(calls.map((c) => [c.action, c.path])).toEqual([['update', edited]]);
     // The step names the file's version as git would, without a second read.
     expect(calls[0]!.source?.after).toBe(gitBlobId(Buffer.from(text)));
+    // And the plan shows the file as it is now, from the same read.
+    expect(after.sources.get(calls[0]!.call_id)?.after).toBe(text);
     expect(after.reads.get(edited)).toBe(1);
     for (const path of Object.keys(LESSONS)) if (path !== edited) expect(after.reads.get(path) ?? 0, path).toBe(0);
   });
