@@ -13,7 +13,7 @@ export type * from './model/desired.js';
 export { CourseConfigSchema, type CourseConfig } from './model/config.js';
 
 export { readSource } from './source/read-source.js';
-export { loadCourse } from './source/load-course.js';
+export { loadCourse } from './load/load-course.js';
 export { compileCourse, type CompileResult } from './compile/index.js';
 
 export { diffCourse, simulatePlan, renderText, renderMarkdown, renderJson, hasChanges, PlanSchema } from './plan/index.js';

@@ -7,7 +7,7 @@
 import type { DesiredState } from '../model/desired.js';
 import { nullRecord } from '../model/state/schema.js';
 import { contentOf } from '../plan/promotion.js';
-import { compilerId } from '../source/compiler-id.js';
+import { compilerId } from '../load/compiler-id.js';
 import { headCommit } from '../source/git-commit.js';
 import type { StateStore } from '../state/state-store.js';
 import type { BuiltPlan } from '../sync/build-plan.js';

@@ -25,7 +25,7 @@ async function runAssets(dirArg: string | undefined, options: AssetsOptions): Pr
   const { failure } = await import('../diagnostics/error-codes/index.js');
   const { findRepoRoot } = await import('../source/repo-root.js');
   const dir = await findRepoRoot(dirArg);
-  const { loadCourse } = await import('../source/load-course.js');
+  const { loadCourse } = await import('../load/load-course.js');
   const { courseAssets } = await import('../assets/lesson-assets.js');
   const { writeAssets } = await import('../assets/write-assets.js');
   const result = await loadCourse(dir, { cache: true });

@@ -71,6 +71,7 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   let dir = resolve(dirArg ?? '.');
   let folder = courseFolderName(dir);
   let plan: import('../plan/plan-schema.js').Plan;
+  let verbatimText: ((path: string) => string | undefined) | undefined;
   // Named in a failure's comment too, when the environment was chosen before the failure.
   let environment: string | undefined;
   try {
@@ -79,7 +80,9 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
     const { chooseEnvironment } = await import('./environment.js');
     environment = await chooseEnvironment(dir, options.env, io.env);
     const { env: _flag, ...flags } = options;
-    plan = selectHtmlOnly((await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true })).plan, selection);
+    const built = await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true });
+    plan = selectHtmlOnly(built.plan, selection);
+    verbatimText = built.verbatimText;
   } catch (e) {
     // The pull-request comment must say that the plan failed, not keep showing an old plan.
     if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io, environment).catch(() => undefined);
@@ -88,7 +91,7 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const { colors } = await import('./terminal.js');
   const color = format === 'text' && colors(io.stdout, io.env).isColorSupported;
   const { readPlanSources } = await import('../sync/plan-sources.js');
-  const sources = format === 'json' ? undefined : await readPlanSources(dir, plan);
+  const sources = format === 'json' ? undefined : await readPlanSources(dir, plan, verbatimText);
   const detail = { sources, htmlDiff: options.htmlDiff === true };
   const output = format === 'json' ? renderJson(plan) : format === 'markdown' ? renderMarkdown(plan, { ...detail, folder }) : renderText(plan, { color, ...detail });
   io.stdout.write(output.endsWith('\n') ? output : output + '\n');
@@ -107,7 +110,7 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const summaryFile = io.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) {
     const { appendFile } = await import('node:fs/promises');
-    await appendFile(summaryFile, (format === 'markdown' ? output : renderMarkdown(plan, { sources: sources ?? (await readPlanSources(dir, plan)), folder })) + '\n');
+    await appendFile(summaryFile, (format === 'markdown' ? output : renderMarkdown(plan, { sources: sources ?? (await readPlanSources(dir, plan, verbatimText)), folder })) + '\n');
   }
   const failing = failOn === undefined ? [] : impactsAtLeast(plan, failOn);
   if (failing.length > 0) {

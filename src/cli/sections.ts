@@ -20,7 +20,7 @@ export interface SectionsListOptions extends SchoolFlags {
 /** `sections list`: prints every section (and scaffolds with --scaffold). */
 export async function runSectionsList(arg: string, options: SectionsListOptions, io: CommandIo = processIo()): Promise<number> {
   const { failure } = await import('../diagnostics/error-codes/index.js');
-  const { resolveProgramId } = await import('../source/resolve-program-id.js');
+  const { resolveProgramId } = await import('../sync/resolve-program-id.js');
   const { programFolderFiles } = await import('../model/program-folder.js');
   const programId = await resolveProgramId(arg, options.env ?? (io.env.COURSESYNC_ENV?.trim() || undefined));
   const client = await openSchool(options, io);

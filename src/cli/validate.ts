@@ -42,8 +42,8 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
   }
   const { findRepoRoot } = await import('../source/repo-root.js');
   const dir = await findRepoRoot(dirArg);
-  const { loadCourse } = await import('../source/load-course.js');
-  const { renderThreadsFromEnv } = await import('../source/render-pool.js');
+  const { loadCourse } = await import('../load/load-course.js');
+  const { renderThreadsFromEnv } = await import('../load/render-pool.js');
   const { githubAnnotation } = await import('../diagnostics/github.js');
   const { checkWebhooksAt } = await import('../webhooks/read-webhooks-file.js');
   const { hasErrors, sortDiagnostics } = await import('../diagnostics/diagnostic.js');
@@ -80,7 +80,7 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
 async function knownFromState(dir: string, environment: string | undefined): Promise<import('../compile/compile-course.js').KnownLessons | undefined> {
   const { readStateFile } = await import('../state/state-file.js');
   const { knownLessonsOf } = await import('../compile/known-lessons.js');
-  const { compilerId } = await import('../source/compiler-id.js');
+  const { compilerId } = await import('../load/compiler-id.js');
   try {
     const { state, exists } = await readStateFile(dir, { environment });
     return exists ? knownLessonsOf(state, await compilerId()) : undefined;
@@ -103,7 +103,7 @@ async function declaredEnvironments(dir: string): Promise<string[]> {
   }
 }
 
-type LoadResult = Awaited<ReturnType<typeof import('../source/load-course.js').loadCourse>>;
+type LoadResult = Awaited<ReturnType<typeof import('../load/load-course.js').loadCourse>>;
 
 /** The compiles of several environments as one: every distinct diagnostic once, valid when all are. */
 function mergeResults(results: LoadResult[]): LoadResult {

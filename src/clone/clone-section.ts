@@ -9,7 +9,7 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, relative, sep } from 'node:path';
 import { parseDocument } from 'yaml';
-import { loadCourse } from '../source/load-course.js';
+import { loadCourse } from '../load/load-course.js';
 import { splitFrontMatter } from '../source/split-front-matter.js';
 import { readStateFile } from '../state/state-file.js';
 import { uniqueKey } from './open-repo.js';

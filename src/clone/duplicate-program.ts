@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { explainSchoolError } from '../school/connection.js';
 import { listProgramSections } from '../school/program-sections.js';
 import { programFolderFiles, sectionFolderName } from '../model/program-folder.js';
-import { resolveProgramId } from '../source/resolve-program-id.js';
+import { resolveProgramId } from '../sync/resolve-program-id.js';
 import { OperationFailedError, SchoolApiError } from '../school/errors.js';
 import { waitForOperation } from '../school/operations.js';
 import type { ProgramOperation } from '../school-api/wire/operations.js';

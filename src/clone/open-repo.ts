@@ -14,7 +14,7 @@ import { sectionSource, type DesiredLesson, type DesiredProgram, type DesiredSec
 import { LESSON_KEY_PATTERN } from '../model/lesson.js';
 import { slugify } from '../model/program-folder.js';
 import { createSchoolClient, type SchoolClient } from '../school/client.js';
-import { loadCourse } from '../source/load-course.js';
+import { loadCourse } from '../load/load-course.js';
 import { StateStore, checkBaseUrl } from '../state/state-store.js';
 import { checkStateEnvironment } from '../state/check-environment.js';
 import { stampEnvironment } from '../state/stamp-environment.js';

@@ -15,7 +15,8 @@ import { diag, type Code, type Place } from './codes.js';
 import { findTooDeep, tooDeepMessage } from './nesting-depth.js';
 import { parseYaml, type ParsedYaml } from './parse-yaml.js';
 import { renderStoppedMessage } from './render-budget.js';
-import { renderHtmlBody, renderMarkdown, type LocalRef, type RenderResult } from './render.js';
+import { defaultRender } from './markdown-renderer.js';
+import { renderHtmlBody, type LocalRef, type RenderResult } from './rendered-html.js';
 import { firstHeading, withoutLeadingTitle } from './leading-title.js';
 
 /** Markdown → HTML; swappable so a caller can serve results from a cache or a worker pool. */
@@ -64,7 +65,7 @@ export function keyFromFileName(fileName: string): string {
 }
 
 /** Compile one lesson file, pushing its problems onto `out`. */
-export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = renderMarkdown, defaults: LessonDefaults = {}): CompiledLesson {
+export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = defaultRender, defaults: LessonDefaults = {}): CompiledLesson {
   const file = source.path;
   if (source.text.trim() === '') {
     out.push(diag('file/empty', file, undefined, 'lesson file is empty'));

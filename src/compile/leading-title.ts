@@ -5,7 +5,7 @@
  */
 import { fromHtml } from 'hast-util-from-html';
 import type { Nodes } from 'hast';
-import { REF_MARKER } from './render.js';
+import { REF_MARKER } from './rendered-html.js';
 
 const HEADING = /<h([1-6])(?:\s[^>]*)?>([\s\S]*?)<\/h\1>/i;
 

@@ -2,7 +2,7 @@
  * Compiling lessons by file digest (PURE): a compileLesson that answers from known results
  * for a file whose path and bytes are unchanged, so a plan of an unchanged repo parses no YAML
  * and renders nothing. Only lessons that compiled without any diagnostic are kept, so a cached
- * answer never hides a message. Storage is the caller's (source/lesson-cache-file.ts), and so
+ * answer never hides a message. Storage is the caller's (load/lesson-cache-file.ts), and so
  * is making sure an entry was made by this very compiler (its key includes the code's digest).
  */
 import type { LessonFields } from '../model/desired.js';

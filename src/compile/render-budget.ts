@@ -1,5 +1,5 @@
 /**
- * The budget of one rendering (PURE: numbers and messages; source/render-pool.ts enforces it).
+ * The budget of one rendering (PURE: numbers and messages; load/render-pool.ts enforces it).
  * Whatever a lesson holds, rendering its body (or description) may take at most
  * RENDER_BASE_MS + RENDER_MS_PER_CHAR × its length of wall-clock time and RENDER_HEAP_MB of
  * heap, in a worker thread that is stopped past either: 11 s for the longest lesson the school

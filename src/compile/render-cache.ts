@@ -1,18 +1,19 @@
 /**
  * Rendering by content digest (PURE): a RenderFn that answers from known results and renders
  * only Markdown it has not seen, so a plan of an unchanged repo renders nothing. The entries
- * come from, and go back to, storage the caller owns (source/render-cache-file.ts keeps them
+ * come from, and go back to, storage the caller owns (load/render-cache-file.ts keeps them
  * under `.coursesync/cache/`). An entry holds only what rendering Markdown gives: HTML and
  * the problems found in it, never settings, connection details or tokens.
  */
 import { createHash } from 'node:crypto';
 import type { HtmlProblem } from './check-html.js';
 import type { RenderFn } from './compile-lesson.js';
-import { renderMarkdown, type RenderResult } from './render.js';
+import { defaultRender } from './markdown-renderer.js';
+import type { RenderResult } from './rendered-html.js';
 
 /**
  * The cache key of a Markdown text: its sha256. Which renderer made an entry is the cache
- * file's tag (the compiler id, source/compiler-id.ts), so a new renderer misses every entry.
+ * file's tag (the compiler id, load/compiler-id.ts), so a new renderer misses every entry.
  */
 export function renderDigest(markdown: string): string {
   return createHash('sha256').update(markdown).digest('hex');
@@ -34,7 +35,7 @@ export interface CachedRender {
  * `digests` (text → renderDigest(text)) spares hashing texts whose digest is already known.
  * Results are shared, not copied: callers must not mutate them (compile/ does not).
  */
-export function createCachedRender(entries: ReadonlyMap<string, RenderResult>, render: RenderFn = renderMarkdown, digests?: ReadonlyMap<string, string>): CachedRender {
+export function createCachedRender(entries: ReadonlyMap<string, RenderResult>, render: RenderFn = defaultRender, digests?: ReadonlyMap<string, string>): CachedRender {
   const used = new Map<string, RenderResult>();
   const counts = { hits: 0, misses: 0 };
   const cached = (markdown: string): RenderResult => {

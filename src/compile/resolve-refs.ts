@@ -13,7 +13,7 @@ import { assetFileName, MAX_ASSET_BYTES, type RefusedFile } from '../model/asset
 import { lessonLinkMarker } from '../model/lesson-links.js';
 import { diag } from './codes.js';
 import type { PlacedRef } from './compile-lesson.js';
-import { escapeAttribute, REF_MARKER } from './render.js';
+import { escapeAttribute, REF_MARKER } from './rendered-html.js';
 import { dirOf, normalizePath } from './repo-paths.js';
 import { suggest } from './suggest.js';
 

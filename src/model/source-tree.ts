@@ -86,6 +86,12 @@ export interface SourceTree {
    * demand; undefined when it cannot be had as text. Its bytes are the ones `files` has the digest of.
    */
   readText?: (path: string) => string | undefined;
+  /**
+   * The text of a lesson file this run has read, when that text is exactly the file's bytes (no
+   * BOM dropped, no CRLF changed): a plan takes the file's git blob id and its text for display
+   * from it instead of reading the file again. Undefined for a file not read, or not verbatim.
+   */
+  verbatimText?: (path: string) => string | undefined;
   /** Problems found while reading (unreadable files, bad encoding, symlinks leaving the repo). */
   diagnostics: Diagnostic[];
 }

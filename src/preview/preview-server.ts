@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { isCoursesyncError } from '../diagnostics/errors.js';
 import type { DesiredState } from '../model/desired.js';
-import { loadCourse } from '../source/load-course.js';
+import { loadCourse } from '../load/load-course.js';
 import { showCourse } from './lesson-html.js';
 import { BODY_POLICY, PAGE_POLICY, TEXT_POLICY } from './page-assets.js';
 import { renderLessonPage, renderPreviewPage, type PreviewModel } from './render-page.js';

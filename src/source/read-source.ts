@@ -15,7 +15,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { hasUnsafeChar, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
-import { diag } from '../compile/codes.js';
+import { diag } from '../diagnostics/repo-codes.js';
 import { MAX_ASSET_BYTES, privatePart, type RefusedFile } from '../model/assets.js';
 import type { LessonSource, SourceFile, SourceTree } from '../model/source-tree.js';
 import { splitFrontMatter } from './split-front-matter.js';
@@ -24,6 +24,8 @@ import { StatIndex } from './stat-index.js';
 /** Files larger than this are reported, not read: no lesson needs 10 MB of text. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IGNORED_DIRS = new Set(['node_modules']);
+/** Why a file read on demand is refused: its bytes are not those the run digested. */
+const CHANGED = 'its bytes no longer match the digest taken when the run began';
 
 export type Kind = 'config' | 'program' | 'section' | 'lesson';
 
@@ -146,7 +148,9 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
   };
   await walk(root, '');
 
-  const read = found.map((f) => (f.kind === 'lesson' ? readLesson(f.abs, f.rel, diagnostics, index) : readOne(f.abs, f.rel, diagnostics)));
+  // Lessons whose text (once read) is their bytes: their blob ids need no second read.
+  const verbatim = new Set<string>();
+  const read = found.map((f) => (f.kind === 'lesson' ? readLesson(f.abs, f.rel, diagnostics, index, verbatim) : readOne(f.abs, f.rel, diagnostics)));
   const limit = pLimit(32);
   const digests = await Promise.all(others.map((f) => limit(() => digestOf(f.abs, f.rel, index))));
   if (index) await index.write(root);
@@ -167,6 +171,8 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
     else if (f.kind === 'section') tree.sections.push(file);
     else tree.lessons.push(file as LessonSource);
   });
+  const lessons = new Map(tree.lessons.map((l) => [l.path, l]));
+  tree.verbatimText = (rel) => (verbatim.has(rel) ? lessons.get(rel)!.text : undefined);
   const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   tree.programs.sort(byPath);
   tree.sections.sort(byPath);
@@ -217,13 +223,13 @@ function statNow(abs: string): BigIntStats | undefined {
 }
 
 /** A lesson file: from the stat index when it vouches for the file (text read on first access), else read now. */
-function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined): LessonSource | undefined {
+function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined, verbatim: Set<string>): LessonSource | undefined {
   if (index) {
     const stats = statNow(abs);
     const digest = stats && index.lookup(rel, stats);
-    if (digest !== undefined) return lazyLesson(abs, rel, digest);
+    if (digest !== undefined) return lazyLesson(abs, rel, digest, verbatim);
   }
-  const file = readOne(abs, rel, diagnostics, index);
+  const file = readOne(abs, rel, diagnostics, index, verbatim);
   return file && toLesson(file);
 }
 
@@ -232,16 +238,17 @@ function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: 
  * access. Bytes that no longer have that digest changed after the stat: the run stops rather
  * than compile other bytes than the digest says.
  */
-function lazyLesson(abs: string, rel: string, digest: string): LessonSource {
+function lazyLesson(abs: string, rel: string, digest: string, verbatim: Set<string>): LessonSource {
   return lessonOf(rel, digest, () => {
     let bytes: Buffer;
     try {
       bytes = readFileSync(abs);
     } catch (e) {
-      throw failure('source/not-found', { dir: rel, reason: `${reason(e)} (it was there when coursesync began reading the repo)` });
+      throw failure('source/changed-while-reading', { file: rel, what: `it can no longer be read (${reason(e)})` });
     }
     const decoded = createHash('sha256').update(bytes).digest('hex') === digest ? decodeText(bytes, rel) : undefined;
-    if (!decoded || 'problem' in decoded) throw failure('source/not-found', { dir: rel, reason: 'the file changed while coursesync was reading the repo; run the command again' });
+    if (!decoded || 'problem' in decoded) throw failure('source/changed-while-reading', { file: rel, what: CHANGED });
+    if (decoded.verbatim) verbatim.add(rel);
     return decoded.text;
   });
 }
@@ -264,7 +271,7 @@ function textReader(others: ReadonlyArray<{ rel: string; abs: string }>, digests
     } catch {
       return undefined;
     }
-    if (createHash('sha256').update(bytes).digest('hex') !== digest) throw failure('source/not-found', { dir: rel, reason: 'the file changed while coursesync was reading the repo; run the command again' });
+    if (createHash('sha256').update(bytes).digest('hex') !== digest) throw failure('source/changed-while-reading', { file: rel, what: CHANGED });
     const decoded = decodeText(bytes, rel);
     return 'problem' in decoded ? undefined : decoded.text;
   };
@@ -307,7 +314,7 @@ function utf8Name(bytes: Buffer): string | undefined {
  * just listed, and through promises and the thread pool 10,000 of them cost about a second of
  * this thread's time in open/fstat/read/close callbacks (a --cpu-prof of a fresh-checkout plan).
  */
-function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: StatIndex): SourceFile | undefined {
+function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: StatIndex, verbatim?: Set<string>): SourceFile | undefined {
   try {
     // One open file for the size check and the read: a separate stat costs a path lookup per file.
     const fd = openSync(abs, 'r');
@@ -331,6 +338,7 @@ function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: St
     }
     // Only files that read cleanly are indexed: a lazy read never meets a problem a read would have reported.
     index?.record(rel, info, digest);
+    if (decoded.verbatim) verbatim?.add(rel);
     return { path: rel, text: decoded.text, digest };
   } catch (e) {
     diagnostics.push(diag('file/unreadable', rel, undefined, `cannot read the file: ${reason(e)}`));
@@ -339,7 +347,7 @@ function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: St
 }
 
 /** A file's text (BOM dropped, line endings LF), or the diagnostic saying why its bytes are not text. */
-function decodeText(bytes: Buffer, rel: string): { text: string } | { problem: Diagnostic } {
+function decodeText(bytes: Buffer, rel: string): { text: string; verbatim: boolean } | { problem: Diagnostic } {
   let text: string;
   try {
     // The decoder drops a leading BOM (ignoreBOM: false means "consume it").
@@ -349,7 +357,9 @@ function decodeText(bytes: Buffer, rel: string): { text: string } | { problem: D
   }
   const nul = text.indexOf('\0');
   if (nul !== -1) return { problem: diag('file/binary', rel, positionOf(text, nul), 'file contains a NUL byte: it is not a text file') };
-  return { text: text.replace(/\r\n?/g, '\n') };
+  // No BOM dropped and no line ending changed: the text encodes back to the very bytes (valid UTF-8 round-trips).
+  const verbatim = !(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) && !text.includes('\r');
+  return { text: verbatim ? text : text.replace(/\r\n?/g, '\n'), verbatim };
 }
 
 /** Line and column of the first byte that breaks UTF-8 decoding. */

@@ -27,12 +27,12 @@ import { chosenEnvironment } from '../model/environments.js';
 import { contentOf, notPromoted } from '../plan/promotion.js';
 import { isCoursesyncError } from '../diagnostics/errors.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { loadCourse } from '../source/load-course.js';
-import { renderThreadsFromEnv } from '../source/render-pool.js';
+import { loadCourse } from '../load/load-course.js';
+import { renderThreadsFromEnv } from '../load/render-pool.js';
 import { responseRecord } from '../model/state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
 import { knownLessonsOf } from '../compile/known-lessons.js';
-import { compilerId } from '../source/compiler-id.js';
+import { compilerId } from '../load/compiler-id.js';
 import { checkBaseUrl } from '../state/state-store.js';
 import { verifySections } from './verify-sections.js';
 import { addCallSources } from './call-sources.js';
@@ -65,6 +65,8 @@ export interface BuildPlanOptions extends ConnectionFlags {
 export interface CompiledRepo {
   desired: DesiredState;
   diagnostics: Diagnostic[];
+  /** The text of a lesson file the compile read, when it is the file's very bytes (loadCourse): the plan's sources read no file twice. */
+  verbatimText?: (path: string) => string | undefined;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw failure('course/invalid', { dir, errors, action: 'planned' }, { diagnostics: result.diagnostics });
   }
-  return { desired: result.desired, diagnostics: result.diagnostics };
+  return { desired: result.desired, diagnostics: result.diagnostics, verbatimText: result.verbatimText };
 }
 
 export interface BuiltPlan {
@@ -102,6 +104,8 @@ export interface BuiltPlan {
   pendingLinks: Map<string, string[]>;
   /** With --refresh: the live lessons read, by state key. */
   live: ReadonlyMap<string, LiveLesson> | undefined;
+  /** The text of a lesson file the compile read, when it is the file's very bytes: for readPlanSources. */
+  verbatimText?: ((path: string) => string | undefined) | undefined;
 }
 
 /**
@@ -220,12 +224,12 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections, compiler }), linked.desired, linked.pending);
   if (environment !== undefined) plan.environment = environment;
   if (promotion) plan.promotion_skipped = promotion;
-  await addCallSources(plan, state, dir);
+  await addCallSources(plan, state, dir, result.verbatimText);
   const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) plan.warnings = warnings;
   notes.push(...driftNotes(plan));
   if (notes.length > 0) plan.notes = notes;
-  return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, sectionIds, listed: byProgram, live, pendingLinks: linked.pending };
+  return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, sectionIds, listed: byProgram, live, pendingLinks: linked.pending, verbatimText: result.verbatimText };
 }
 
 /**

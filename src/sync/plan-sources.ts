@@ -22,8 +22,11 @@ function wanted(step: CallStep): boolean {
   return step.action === 'create' || edited || step.fields.some((f) => LONG_FIELDS.has(f.field));
 }
 
-/** Read the files of `plan`'s changed lessons from the course repo at `dir`. */
-export async function readPlanSources(dir: string, plan: Plan): Promise<PlanSources> {
+/**
+ * Read the files of `plan`'s changed lessons from the course repo at `dir`; a file the compile
+ * read as it is now (`verbatimText`, BuiltPlan) is not read again.
+ */
+export async function readPlanSources(dir: string, plan: Plan, verbatimText?: (path: string) => string | undefined): Promise<PlanSources> {
   const steps = plan.changes.filter(isCall).filter(wanted);
   const sources = new Map<string, StepSource>();
   if (steps.length === 0) return sources;
@@ -33,7 +36,8 @@ export async function readPlanSources(dir: string, plan: Plan): Promise<PlanSour
   // A first plan creates every lesson: read a few files at a time, never thousands of handles at once.
   const limit = pLimit(16);
   const read = async (step: CallStep): Promise<void> => {
-    const bytes = await readFile(join(dir, step.path)).catch(() => null);
+    const known = verbatimText?.(step.path);
+    const bytes = known !== undefined ? Buffer.from(known) : await readFile(join(dir, step.path)).catch(() => null);
     // The work tree, unless the file changed since the plan was made (a saved plan): then git's copy.
     const current = bytes && (!step.source?.after || gitBlobId(bytes) === step.source.after) ? bytes.toString('utf8') : text(step.source?.after);
     if (step.action === 'create') {

@@ -13,6 +13,13 @@ import { folderCycles, importGraph, layeringProblems, type Layer } from './impor
 const ROOT = resolve(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
 
+/** The reader reads files and digests only; the load path (load/) runs the compiler on what it read. */
+function readerProblems(root: string): string[] {
+  return importGraph(root)
+    .edges.filter((e) => e.from === 'source' && e.to === 'compile')
+    .map((e) => `${e.file} imports ${e.specifier}: the reader (source/) never calls the compiler; compose them in load/`);
+}
+
 /** Every folder of src/ and its layer; docs/architecture.md's folder table says the same. */
 const LAYERS: Record<string, Layer> = {
   diagnostics: 'leaf',
@@ -24,6 +31,7 @@ const LAYERS: Record<string, Layer> = {
   school: 'io',
   state: 'io',
   source: 'io',
+  load: 'io',
   assets: 'io',
   webhooks: 'io',
   sync: 'io',
@@ -46,7 +54,12 @@ describe('the layers of src/', () => {
     const targets = (from: string) => new Set(edges.filter((e) => e.from === from).map((e) => e.to));
     expect([...targets('plan')].sort()).toEqual(['compile', 'diagnostics', 'learner', 'model', 'school-api']);
     expect(targets('cli')).toContain('sync');
-    expect(targets('source')).toContain('compile');
+    expect(targets('load')).toContain('compile');
+    expect(targets('load')).toContain('source');
+  });
+
+  it('keep the reader apart from the compiler: source/ imports nothing from compile/ (load/ composes them)', () => {
+    expect(readerProblems(SRC)).toEqual([]);
   });
 
   it('docs/architecture.md lists every folder, with its layer', () => {
@@ -107,6 +120,12 @@ describe('the layering check fails on a bad import (temporary trees)', () => {
     expect(layeringProblems(tree({ 'extras/a.ts': 'export {};\n' }), LAYERS)).toEqual([
       'src/extras/ is in no layer: add it to LAYERS and to the folder table of docs/architecture.md',
     ]);
+  });
+
+  it('the reader importing the compiler, even as a type', () => {
+    const root = tree({ 'source/a.ts': "import type { RenderResult } from '../compile/render.js';\n", 'compile/render.ts': 'export type RenderResult = {};\n' });
+    expect(layeringProblems(root, LAYERS)).toEqual([]);
+    expect(readerProblems(root)).toEqual(['source/a.ts imports ../compile/render.js: the reader (source/) never calls the compiler; compose them in load/']);
   });
 
   it('a copy of src/ with one bad import in the planner', () => {

@@ -82,7 +82,7 @@ const sizes = sizesArg.split(',').map(Number);
 const edits = Number(editsArg);
 const limit = Number(limitArg);
 const { generateRepo } = await import('./out/generate-repo.js');
-const { loadCourse } = await import('../../dist/source/load-course.js');
+const { loadCourse } = await import('../../dist/load/load-course.js');
 const { buildPlan } = await import('../../dist/sync/build-plan.js');
 const SELF = fileURLToPath(import.meta.url);
 

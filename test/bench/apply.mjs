@@ -14,7 +14,7 @@ import { bareClient, chainsOf, seedPrograms, startEmulatorProcess } from './emul
 
 const [lessons = 1000, sectionCount = 20, latencyMs = 50, limit = 8, repeats = 3, serial = 1] = process.argv.slice(2).map(Number);
 const { applyCourse } = await import('../../dist/apply/index.js');
-const { loadCourse } = await import('../../dist/source/load-course.js');
+const { loadCourse } = await import('../../dist/load/load-course.js');
 const TOKEN = 'bench';
 export const results = {};
 

@@ -23,14 +23,14 @@ import { generateRepo } from './out/generate-repo.js';
 import { CLI, ROOT, cleanup, heading, median, ms, parallelSpeedup, ratio, stateAsApplied, tempDir, timeNode } from './lib.mjs';
 
 const [lessons = 10_000, coldLessons = 1_000, coldRepeats = 2, repeats = 3] = process.argv.slice(2).map(Number);
-const { loadCourse } = await import('../../dist/source/load-course.js');
+const { loadCourse } = await import('../../dist/load/load-course.js');
 const { readSource } = await import('../../dist/source/read-source.js');
 const { compileCourse } = await import('../../dist/compile/index.js');
 const { createCachedRender } = await import('../../dist/compile/render-cache.js');
 const { createCachedCompile } = await import('../../dist/compile/lesson-cache.js');
-const { compilerDigest, compilerId } = await import('../../dist/source/compiler-id.js');
-const { lessonCachePath, readLessonCache } = await import('../../dist/source/lesson-cache-file.js');
-const { readRenderCache, renderCachePath } = await import('../../dist/source/render-cache-file.js');
+const { compilerDigest, compilerId } = await import('../../dist/load/compiler-id.js');
+const { lessonCachePath, readLessonCache } = await import('../../dist/load/lesson-cache-file.js');
+const { readRenderCache, renderCachePath } = await import('../../dist/load/render-cache-file.js');
 const { writeStateFile } = await import('../../dist/state/state-file.js');
 const { StateStore } = await import('../../dist/state/state-store.js');
 const { recordBuilds } = await import('../../dist/apply/record-builds.js');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSectionsList } from '../../src/cli/sections.js';
 import { sectionFolderName } from '../../src/model/program-folder.js';
-import { loadCourse } from '../../src/source/load-course.js';
+import { loadCourse } from '../../src/load/load-course.js';
 import { PARTNER_SECRET, SEED, useSchool } from './school-helpers.js';
 
 // A program of 65 sections in two groups: GET /sections pages hold at most 30.

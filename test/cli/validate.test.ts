@@ -81,7 +81,7 @@ describe('coursesync validate (built CLI)', () => {
   });
 
   it('exits 1 on every invalid fixture repo, with one line per diagnostic', async () => {
-    const { loadCourse } = await import('../../src/source/load-course.js');
+    const { loadCourse } = await import('../../src/load/load-course.js');
     const { formatDiagnostic } = await import('../../src/diagnostics/diagnostic.js');
     for (const name of ['yaml-errors', 'fields', 'keys', 'lessons-list', 'layout', 'section-refs', 'config']) {
       const dir = fixture(name);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { placeOf, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { compileCourse } from '../../src/compile/index.js';
 import type { SourceTree } from '../../src/model/source-tree.js';
-import { loadCourse } from '../../src/source/load-course.js';
+import { loadCourse } from '../../src/load/load-course.js';
 import { readSource } from '../../src/source/read-source.js';
 
 const repo = (name: string) => fileURLToPath(new URL(`../fixtures/repos/${name}/`, import.meta.url));

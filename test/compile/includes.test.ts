@@ -7,7 +7,7 @@ import { select } from '../../src/compile/expand-includes.js';
 import type { DesiredLesson } from '../../src/model/desired.js';
 import { lessonLinkMarker } from '../../src/model/lesson-links.js';
 import { readSource } from '../../src/source/read-source.js';
-import { loadCourse } from '../../src/source/load-course.js';
+import { loadCourse } from '../../src/load/load-course.js';
 
 const BOOK = path.resolve(__dirname, '../fixtures/repos/includes');
 const HELLO = 'book/01-getting-started/01-hello-world.md';

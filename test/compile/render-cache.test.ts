@@ -24,7 +24,7 @@ describe('createCachedRender: rendering by content digest', () => {
     expect(cached.used.get(renderDigest('a *b*'))?.html).toBe('<p>a <em>b</em></p>\n');
   });
 
-  it('keys on the text (the cache file is tagged with the renderer: source/compiler-id.ts)', () => {
+  it('keys on the text (the cache file is tagged with the renderer: load/compiler-id.ts)', () => {
     expect(renderDigest('x')).not.toBe(renderDigest('x '));
     expect(renderDigest('x')).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -4,7 +4,7 @@
  * key; and a book's links out of its folder to its site (`site_url:`).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCourse } from '../../src/source/load-course.js';
+import { loadCourse } from '../../src/load/load-course.js';
 import { removeRepos, writeRepo } from '../e2e/helpers.js';
 
 afterAll(removeRepos);

@@ -1,6 +1,6 @@
 /**
  * Every message, hint and summary of the two catalogues (src/diagnostics/error-codes/ and
- * src/compile/codes.ts) follows docs/message-style.md, checked mechanically: each runtime
+ * src/diagnostics/repo-codes.ts) follows docs/message-style.md, checked mechanically: each runtime
  * error is rendered with sample facts (a stand-in value for every entry, and real values for
  * the entries whose wording branches on them) and each text must start lower-case unless its
  * first word is a name, path, flag or code, must not end with a period, must not carry an

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveConfig, environmentProblems, idIn } from '../../src/model/environments.js';
 import { CourseConfigSchema } from '../../src/model/config.js';
-import { loadCourse } from '../../src/source/load-course.js';
+import { loadCourse } from '../../src/load/load-course.js';
 import { lesson, removeRepos, writeRepo } from '../e2e/helpers.js';
 import { afterAll } from 'vitest';
 import { writeFile } from 'node:fs/promises';

@@ -11,7 +11,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
-import { loadCourse } from '../../src/source/load-course.js';
+import { loadCourse } from '../../src/load/load-course.js';
 import { splitFrontMatter } from '../../src/source/split-front-matter.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderMain, renderPreviewPage } from '../../src/preview/index.js';
-import { loadCourse } from '../../src/source/load-course.js';
+import { loadCourse } from '../../src/load/load-course.js';
 import { removeRepos, writeRepo } from '../e2e/helpers.js';
 import { afterAll } from 'vitest';
 import { join } from 'node:path';

@@ -12,7 +12,7 @@ import { applyCourse } from '../../src/apply/apply-course.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { LESSON_KEY_PATTERN } from '../../src/model/lesson.js';
 import { hasChanges } from '../../src/plan/describe-change.js';
-import { loadCourse } from '../../src/source/load-course.js';
+import { loadCourse } from '../../src/load/load-course.js';
 import { readStateFile } from '../../src/state/state-file.js';
 import { buildPlan } from '../../src/sync/build-plan.js';
 import { lesson, runCli, writeRepo } from '../e2e/helpers.js';

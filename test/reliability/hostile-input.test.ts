@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { loadCourse } from '../../src/source/load-course.js';
+import { loadCourse } from '../../src/load/load-course.js';
 import { SECRET, startTestEmulator } from '../apply/helpers.js';
 import { runCli } from '../e2e/helpers.js';
 import { KINDS, hostileRepo, writeHostileRepo, type HostileRepo } from './hostile-repos.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { placeOf } from '../../src/diagnostics/diagnostic.js';
 import { isCoursesyncError } from '../../src/diagnostics/errors.js';
-import { loadCourse } from '../../src/source/load-course.js';
+import { loadCourse } from '../../src/load/load-course.js';
 import { readSource } from '../../src/source/read-source.js';
 
 let dir: string;

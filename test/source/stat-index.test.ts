@@ -44,6 +44,15 @@ const OLD_SECONDS = 1_700_000_000;
 let dir: string;
 let lessonFile: string;
 const LESSON_PATH = 'typescript/01-basics/narrowing.md';
+/** The catalogue code `run` throws with. */
+function codeOf(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (e) {
+    return isCoursesyncError(e) ? e.code : String(e);
+  }
+  return undefined;
+}
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'coursesync-stat-'));
@@ -183,6 +192,21 @@ describe('readSource with the stat index', () => {
     const lesson = lessonOf(await read());
     await writeFile(lessonFile, EDITED);
     expect(() => lesson.text).toThrow(/narrowing\.md.*changed while coursesync was reading the repo/);
+    expect(codeOf(() => lesson.text)).toBe('source/changed-while-reading');
+  });
+
+  it('stops with its own code when a lazily read lesson is gone, or an included listing changed, after the walk', async () => {
+    const listing = 'typescript/01-basics/pad.ts';
+    await writeFile(path.join(dir, listing), "export const pad = (n: number) => ' '.repeat(n);\n");
+    await read();
+    const tree = await read();
+    expect(tree.readText?.(listing)).toContain('repeat');
+    await writeFile(path.join(dir, listing), "export const pad = (n: number) => '-'.repeat(n);\n");
+    expect(codeOf(() => tree.readText?.(listing))).toBe('source/changed-while-reading');
+    const lesson = lessonOf(tree);
+    await rm(lessonFile);
+    expect(() => lesson.text).toThrow(/^typescript\/01-basics\/narrowing\.md changed while coursesync was reading the repo: it can no longer be read \(ENOENT\)$/);
+    expect(codeOf(() => lesson.text)).toBe('source/changed-while-reading');
   });
 
   it('ignores a damaged index and writes a good one', async () => {

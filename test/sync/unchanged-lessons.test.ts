@@ -17,8 +17,8 @@ import { compileCourse, frameCourse } from '../../src/compile/compile-course.js'
 import { renderMarkdown } from '../../src/compile/render.js';
 import { parseDepRecord } from '../../src/compile/lesson-digest.js';
 import { readSource } from '../../src/source/read-source.js';
-import { loadCourse } from '../../src/source/load-course.js';
-import { compilerId } from '../../src/source/compiler-id.js';
+import { loadCourse } from '../../src/load/load-course.js';
+import { compilerId } from '../../src/load/compiler-id.js';
 import { knownLessonsOf } from '../../src/compile/known-lessons.js';
 import { readStateFile } from '../../src/state/state-file.js';
 import { isCall } from '../../src/plan/plan-schema.js';

@@ -55,6 +55,12 @@ export const COMMAND_ERRORS = {
     ({ dir, reason }) => `cannot read the course repo ${dir}: ${reason}`,
     () => 'give the folder of the course repo, e.g. `coursesync validate examples`',
   ),
+  // The reader met a file other than the one it digested (an editor or checkout writing meanwhile).
+  'source/changed-while-reading': entry<{ file: string; what: string }>(
+    'a course file changed while coursesync was reading the repo',
+    ({ file, what }) => `${file} changed while coursesync was reading the repo: ${what}`,
+    () => 'run the command again once nothing is writing to the repo',
+  ),
   'config/unreadable': entry<{ file: string; reason: string }>(
     'coursesync.yaml cannot be read',
     ({ file, reason }) => `cannot read ${file} (${reason})`,

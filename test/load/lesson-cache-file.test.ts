@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadCourse } from '../../src/source/load-course.js';
-import { compilerDigest } from '../../src/source/compiler-id.js';
-import { lessonCachePath, readLessonCache } from '../../src/source/lesson-cache-file.js';
-import { renderCachePath } from '../../src/source/render-cache-file.js';
+import { loadCourse } from '../../src/load/load-course.js';
+import { compilerDigest } from '../../src/load/compiler-id.js';
+import { lessonCachePath, readLessonCache } from '../../src/load/lesson-cache-file.js';
+import { renderCachePath } from '../../src/load/render-cache-file.js';
 
 let dir: string;
 const FILE = 'p/s/01-welcome.md';

@@ -7,8 +7,8 @@
  */
 import { join } from 'node:path';
 import { isRenderResult } from '../compile/render-cache.js';
-import type { RenderResult } from '../compile/render.js';
-import { readCacheFile, writeCacheFile } from './cache-file.js';
+import type { RenderResult } from '../compile/rendered-html.js';
+import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
 
 /** Where the cache lives inside a course repo. */
 export const RENDER_CACHE_FILE = join('.coursesync', 'cache', 'render.json');
@@ -19,14 +19,14 @@ export function renderCachePath(dir: string): string {
 }
 
 /**
- * Read the render cache of the repo at `dir` made by `compiler` (source/compiler-id.ts):
+ * Read the render cache of the repo at `dir` made by `compiler` (load/compiler-id.ts):
  * digest → result. Anything missing, unreadable, written by other code or other installed
  * packages, or not shaped like a result is left out.
  */
 export async function readRenderCache(dir: string, compiler: string): Promise<Map<string, RenderResult>> {
   const entries = new Map<string, RenderResult>();
   // A key that is not a digest can never be looked up, so only the values are checked.
-  await readCacheFile(renderCachePath(dir), 'renderer', (tag) => tag === compiler, (digest, value) => {
+  await readCacheFile(renderCachePath(dir), 'compiler', (tag) => tag === compiler, (digest, value) => {
     if (isRenderResult(value)) entries.set(digest, value);
   });
   return entries;
@@ -37,5 +37,5 @@ export async function readRenderCache(dir: string, compiler: string): Promise<Ma
  * be written (read-only checkout, full disk): the next run renders again, nothing else changes.
  */
 export async function writeRenderCache(dir: string, compiler: string, entries: ReadonlyMap<string, RenderResult>): Promise<boolean> {
-  return writeCacheFile(renderCachePath(dir), 'renderer', compiler, entries);
+  return writeCacheFile(renderCachePath(dir), 'compiler', compiler, entries);
 }

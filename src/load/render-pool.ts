@@ -18,7 +18,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { memoryStop, RENDER_HEAP_MB, renderTimeLimitMs, RUN_SLOW_MS, runStop, safeInThread, timeStop, type RenderStop } from '../compile/render-budget.js';
-import { renderMarkdown, type RenderResult } from '../compile/render.js';
+import type { RenderResult } from '../compile/rendered-html.js';
 import type { WorkerAnswer } from './render-worker.js';
 
 /** Texts per message at most: large enough to amortise messaging, small enough to balance the load. */
@@ -66,6 +66,12 @@ function newWorker(options: Omit<WorkerOptions, 'execArgv'>): Worker {
   }
 }
 
+/** Render in this thread, loading the renderer (remark, micromark) now: a run that renders nothing never loads it. */
+async function renderHere(texts: readonly string[]): Promise<RenderResult[]> {
+  const { renderMarkdown } = await import('../compile/render.js');
+  return texts.map((t) => renderMarkdown(t));
+}
+
 const stopped = (stop: RenderStop): RenderResult => ({ html: '', problems: [], anchors: [], refs: [], stopped: stop });
 
 /**
@@ -76,7 +82,7 @@ const stopped = (stop: RenderStop): RenderResult => ({ html: '', problems: [], a
 export async function renderAll(texts: readonly string[], threads: number): Promise<RenderAllResult> {
   const results = new Array<RenderResult>(texts.length);
   if (texts.length === 0) return { results, inWorkers: 0 };
-  if (import.meta.url.endsWith('.ts') || safeInThread(texts.map((t) => t.length))) return { results: texts.map((t) => renderMarkdown(t)), inWorkers: 0 };
+  if (import.meta.url.endsWith('.ts') || safeInThread(texts.map((t) => t.length))) return { results: await renderHere(texts), inWorkers: 0 };
 
   // Few texts: smaller batches, so every thread gets some (and one slow text holds up few).
   const size = Math.max(1, Math.min(BATCH, Math.ceil(texts.length / (4 * Math.max(1, threads)))));
@@ -102,8 +108,13 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
       if (done < texts.length) {
         // No worker could start (a platform without them, say): render here rather than fail.
         if (running > 0 || everReady) return;
-        for (const [start, end] of queue.splice(0)) for (let i = start; i < end; i++) results[i] = renderMarkdown(texts[i]!);
+        const left = queue.splice(0).flatMap(([start, end]) => Array.from({ length: end - start }, (_, k) => start + k));
         done = texts.length;
+        renderHere(left.map((i) => texts[i]!)).then((here) => {
+          left.forEach((i, k) => (results[i] = here[k]!));
+          resolve({ results, inWorkers });
+        }, reject);
+        return;
       }
       resolve({ results, inWorkers });
     };

@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCachedRender, renderDigest } from '../../src/compile/render-cache.js';
 import { renderMarkdown } from '../../src/compile/render.js';
-import { COMPILER_FOLDERS, COMPILER_PACKAGES, compilerDigest, compilerId, computeCompilerDigest, installedVersions } from '../../src/source/compiler-id.js';
-import { loadCourse } from '../../src/source/load-course.js';
-import { readLessonCache } from '../../src/source/lesson-cache-file.js';
-import { readRenderCache, renderCachePath } from '../../src/source/render-cache-file.js';
+import { COMPILER_FOLDERS, COMPILER_PACKAGES, compilerDigest, compilerId, computeCompilerDigest, installedVersions } from '../../src/load/compiler-id.js';
+import { loadCourse } from '../../src/load/load-course.js';
+import { readLessonCache } from '../../src/load/lesson-cache-file.js';
+import { readRenderCache, renderCachePath } from '../../src/load/render-cache-file.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = path.join(ROOT, 'src');
@@ -112,8 +112,8 @@ describe('the compiler id: our code and the installed renderer packages, one rul
     await loadCourse(repo, { cache: true, renderThreads: 1 });
     expect((await readLessonCache(repo, before)).size).toBe(1);
     // Mark the stored rendering, so using it would show.
-    const stored = JSON.parse(await readFile(renderCachePath(repo), 'utf8')) as { renderer: string; entries: Record<string, { html: string }> };
-    expect(stored.renderer).toBe(before);
+    const stored = JSON.parse(await readFile(renderCachePath(repo), 'utf8')) as { compiler: string; entries: Record<string, { html: string }> };
+    expect(stored.compiler).toBe(before);
     stored.entries[renderDigest(BODY)]!.html = '<p>rendered by remark-gfm 4.0.1</p>';
     await writeFile(renderCachePath(repo), JSON.stringify(stored));
     const unchanged = createCachedRender(await readRenderCache(repo, before));

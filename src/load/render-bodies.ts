@@ -1,14 +1,14 @@
 /**
  * Render every lesson body and description a compile will ask for and the cache does not
  * hold, before the compile, on every core and each within the budget of one lesson (I/O edge:
- * worker threads, source/render-pool.ts). compile/ stays synchronous and PURE: it then finds
+ * worker threads, load/render-pool.ts). compile/ stays synchronous and PURE: it then finds
  * each text already rendered (compile/render-cache.ts). Texts nested too deep are left out:
  * compile refuses them before rendering (compile/nesting-depth.ts).
  */
 import { findTooDeep } from '../compile/nesting-depth.js';
 import { parseYaml } from '../compile/parse-yaml.js';
 import { renderDigest } from '../compile/render-cache.js';
-import type { RenderResult } from '../compile/render.js';
+import type { RenderResult } from '../compile/rendered-html.js';
 import { MAX_CONTENT_LENGTH } from '../school-api/school-rules.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { renderAll } from './render-pool.js';

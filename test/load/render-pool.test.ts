@@ -6,10 +6,10 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { RENDER_HEAP_MB, renderTimeLimitMs, safeInThread } from '../../src/compile/render-budget.js';
 import { renderMarkdown } from '../../src/compile/render.js';
-import { renderAll, renderThreadsFromEnv } from '../../src/source/render-pool.js';
+import { renderAll, renderThreadsFromEnv } from '../../src/load/render-pool.js';
 
 // Worker threads run built JavaScript, so the worker path is tested on dist/ (npm test builds first).
-const POOL = join(import.meta.dirname, '../../dist/source/render-pool.js');
+const POOL = join(import.meta.dirname, '../../dist/load/render-pool.js');
 const texts = Array.from({ length: 100 }, (_, i) => `# Lesson ${i}\n\n| a | b |\n|---|---|\n| ${i} | x |\n\n> q ${i}\n\n<script>${i}</script>\n`);
 /** Short lessons (~620 characters): together more than safeInThread lets this thread render. */
 const lessons = texts.map((t, i) => `${t}\n## Details\n\n${`- A step with \`code\`, a [link](https://example.com/${i}) and *emphasis*.\n`.repeat(8)}`);

@@ -2,7 +2,7 @@
  * The on-disk lesson cache (I/O): `.coursesync/cache/lessons.json`, compiled clean lessons by
  * path and file digest, so a plan parses and renders only the files that changed. An entry is
  * used only when it was written by this very compiler: the file records its id
- * (source/compiler-id.ts: our code that compiles lessons and the installed packages it uses);
+ * (load/compiler-id.ts: our code that compiles lessons and the installed packages it uses);
  * any change to either ignores the whole file.
  * Entries are checked against the lesson schemas before use; anything damaged is ignored and
  * written again; a failed write is not an error.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { CachedLesson } from '../compile/lesson-cache.js';
 import { LessonFieldsSchema } from '../model/state/schema.js';
-import { readCacheFile, writeCacheFile } from './cache-file.js';
+import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
 
 /** Where the cache lives inside a course repo. */
 export const LESSON_CACHE_FILE = join('.coursesync', 'cache', 'lessons.json');

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 export const COMPILER_FOLDERS = ['compile', 'model', 'school-api', 'diagnostics'];
 
 /**
- * The packages those folders import (test/source/compiler-id.test.ts checks this list against
+ * The packages those folders import (test/load/compiler-id.test.ts checks this list against
  * their imports, so it cannot fall behind).
  */
 export const COMPILER_PACKAGES = [

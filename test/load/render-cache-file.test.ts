@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/sync/build-plan.js';
 import { renderDigest } from '../../src/compile/render-cache.js';
-import { compilerDigest } from '../../src/source/compiler-id.js';
+import { compilerDigest } from '../../src/load/compiler-id.js';
 import { renderMarkdown } from '../../src/compile/render.js';
-import { loadCourse } from '../../src/source/load-course.js';
-import { lessonCachePath } from '../../src/source/lesson-cache-file.js';
-import { readRenderCache, renderCachePath } from '../../src/source/render-cache-file.js';
+import { loadCourse } from '../../src/load/load-course.js';
+import { lessonCachePath } from '../../src/load/lesson-cache-file.js';
+import { readRenderCache, renderCachePath } from '../../src/load/render-cache-file.js';
 import { SECRET, startTestEmulator } from '../apply/helpers.js';
 
 let dir: string;
@@ -54,17 +54,17 @@ describe('the render cache under .coursesync/cache/', () => {
   it('ignores a damaged entry and writes it again', async () => {
     await mkdir(path.dirname(renderCachePath(dir)), { recursive: true });
     const wrong = { html: '<p>stale</p>', problems: 'none' };
-    await writeFile(renderCachePath(dir), JSON.stringify({ renderer: await compilerDigest(), entries: { [renderDigest(BODY)]: wrong } }));
+    await writeFile(renderCachePath(dir), JSON.stringify({ compiler: await compilerDigest(), entries: { [renderDigest(BODY)]: wrong } }));
     expect((await body()).body).toBe(renderMarkdown(BODY).html);
     expect((await readRenderCache(dir, await compilerDigest())).get(renderDigest(BODY))?.html).toBe(renderMarkdown(BODY).html);
   });
 
   it('ignores a file that is not JSON, or of another renderer, and writes it again', async () => {
     await mkdir(path.dirname(renderCachePath(dir)), { recursive: true });
-    for (const text of ['{"renderer": "coursesync-render/1", "entr', JSON.stringify({ renderer: 'old', entries: { [renderDigest(BODY)]: { html: '<p>old</p>', problems: [] } } })]) {
+    for (const text of ['{"compiler": "coursesync-render/1", "entr', JSON.stringify({ compiler: 'old', entries: { [renderDigest(BODY)]: { html: '<p>old</p>', problems: [] } } })]) {
       await writeFile(renderCachePath(dir), text);
       expect((await body()).body).toBe(renderMarkdown(BODY).html);
-      expect(JSON.parse(await cacheText()).renderer).toBe(await compilerDigest());
+      expect(JSON.parse(await cacheText()).compiler).toBe(await compilerDigest());
     }
   });
 
@@ -92,7 +92,7 @@ describe('the render cache under .coursesync/cache/', () => {
     expect(files).toEqual(['lessons.json', 'render.json', 'stat-index.json']);
     const text = await cacheText();
     expect(text).not.toContain(token);
-    expect(Object.keys(JSON.parse(text))).toEqual(['renderer', 'entries']);
+    expect(Object.keys(JSON.parse(text))).toEqual(['compiler', 'entries']);
     const lessons = await readFile(lessonCachePath(dir), 'utf8');
     expect(lessons).not.toContain(token);
     expect(Object.keys(JSON.parse(lessons))).toEqual(['compiler', 'entries']);
