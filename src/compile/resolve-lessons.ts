@@ -23,13 +23,11 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
       const key = e.compiled.identity.key;
-      const draft = e.compiled.fields?.is_published === false;
-      if (!e.known) return [[e.source.path, { key, draft, anchors: setOf(e.compiled.anchors) }] as const];
+      if (!e.known) return [[e.source.path, { key, anchors: setOf(e.compiled.anchors) }] as const];
       // A known lesson's anchors are needed only by a link to one of its fragments: compiled then.
       let anchors: { set: ReadonlySet<string> | undefined } | undefined;
       const target = {
         key,
-        draft,
         get anchors() {
           const found = (anchors ??= { set: setOf(compile(expand(e.source), [], e.defaults).anchors) });
           return found.set;
@@ -60,10 +58,8 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
     // A lesson with errors is not sent, but its broken references are reported with them.
     const resolved = resolveRefs(entry.source.path, fields ?? DEFAULT_LESSON_FIELDS, refs, index, found);
     if (fields && !found.some((d) => d.severity === 'error')) entry.resolved = resolved;
-    for (const d of found) {
-      if (!fields && d.code === 'lesson/link-to-draft') continue;
-      (isMissingSetting(d) ? needSettings : out).push(d);
-    }
+    if (fields && resolved.lessonLinks && resolved.lessonLinks.size > 0) entry.lessonLinks = resolved.lessonLinks;
+    for (const d of found) (isMissingSetting(d) ? needSettings : out).push(d);
   }
   out.push(...summarizeMissingSettings(needSettings));
 }
