@@ -17,7 +17,7 @@ import { reportNoPrograms } from './course-programs.js';
 import { desiredPrograms, desiredState } from './desired-state.js';
 import { recordBuilds, type KnownLessons } from './lesson-builds.js';
 import { compileLessons, warnUnusedPartials } from './lessons-by-section.js';
-import { warnLinksToDrafts } from './links-to-drafts.js';
+import { draftsOf, warnLinksToDrafts } from './links-to-drafts.js';
 import { resolveAll } from './resolve-lessons.js';
 
 // What other folders import from here, wherever it is made.
@@ -64,8 +64,9 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   checkDuplicateKeys(lessons, out);
   warnUnusedPartials(source, programs, lessons, out);
   resolveAll(frame, read, lessons, compile);
-  recordBuilds(lessons, frame.depOf, config, out);
-  warnLinksToDrafts(lessons, out);
+  const drafts = draftsOf(lessons);
+  recordBuilds(lessons, frame.depOf, config, out, drafts);
+  warnLinksToDrafts(lessons, drafts, out);
   const unchanged = lessons.filter((e) => e.known).map((e) => e.source.path);
   const programList = desiredPrograms(frame, lessonsBySection);
   reportNoPrograms(source, out);

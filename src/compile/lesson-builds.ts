@@ -92,14 +92,15 @@ export function knownEntry(
  * The build inputs of every lesson that compiled and resolved with no diagnostic on its file
  * (a warning about another lesson, such as a link to a draft, is checked over the link graph
  * after this, for known and compiled lessons alike: links-to-drafts.ts), with where its links
- * to lessons are written.
+ * to drafts are written.
  */
-export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: CourseConfig, out: Diagnostic[]): void {
+export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: CourseConfig, out: Diagnostic[], drafts: ReadonlySet<string>): void {
   const flagged = new Set(out.map((d) => d.file));
   for (const entry of entries) {
     if (entry.known || !entry.resolved || flagged.has(entry.source.path)) continue;
-    const at = entry.lessonLinks;
-    const deps = depsNow(entry.resolved.deps, depOf)?.map((d) => (at?.has(d.path) ? { ...d, at: [...at.get(d.path)!] } : d));
+    // The places of links to drafts only (a few bytes each): course-frame.ts compiles a lesson whose link may have turned to a draft.
+    const at = entry.compiled.fields?.is_published ? entry.lessonLinks : undefined;
+    const deps = depsNow(entry.resolved.deps, depOf)?.map((d) => (drafts.has(d.path) && at?.has(d.path) ? { ...d, at: [...at.get(d.path)!] } : d));
     const expanded = entry.source.expanded;
     const includes = expanded && depsNow(expanded.includes, depOf);
     if (!deps || (expanded && !includes)) continue;

@@ -9,9 +9,12 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from './codes.js';
 import type { LessonEntry } from './course-parts.js';
 
-/** Report each link of a published lesson to a draft, at the link. */
-export function warnLinksToDrafts(entries: readonly LessonEntry[], out: Diagnostic[]): void {
-  const drafts = new Set(entries.filter((e) => e.compiled.identity && e.compiled.fields?.is_published === false).map((e) => e.source.path));
+/** The paths of the lessons that are drafts. */
+export const draftsOf = (entries: readonly LessonEntry[]): Set<string> =>
+  new Set(entries.filter((e) => e.compiled.identity && e.compiled.fields?.is_published === false).map((e) => e.source.path));
+
+/** Report each link of a published lesson to a draft (`drafts`: draftsOf), at the link. */
+export function warnLinksToDrafts(entries: readonly LessonEntry[], drafts: ReadonlySet<string>, out: Diagnostic[]): void {
   if (drafts.size === 0) return;
   for (const entry of entries) {
     if (!entry.compiled.fields?.is_published || !entry.lessonLinks) continue;
