@@ -30,6 +30,8 @@ export interface CompileResult {
   desired?: DesiredState;
   /** Paths of the lessons known unchanged from the state's digests: not read, parsed or rendered. */
   unchanged: string[];
+  /** Of those, the ones compiled all the same for their anchors (a lesson compiled now links to one of their #fragments). */
+  compiledForAnchors: string[];
   /** Sorted by file, line, column, code. */
   diagnostics: Diagnostic[];
   counts: CompileCounts;
@@ -63,7 +65,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   assignKeys(lessons, { programDirOf: (path) => programDirOf(programs, path) ?? '', recordedKeyAt: frame.keyAt });
   checkDuplicateKeys(lessons, out);
   warnUnusedPartials(source, programs, lessons, out);
-  resolveAll(frame, read, lessons, compile);
+  const compiledForAnchors = resolveAll(frame, read, lessons, compile);
   const drafts = draftsOf(lessons);
   recordBuilds(lessons, frame.depOf, config, out, drafts);
   warnLinksToDrafts(lessons, drafts, out);
@@ -71,8 +73,8 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const programList = desiredPrograms(frame, lessonsBySection);
   reportNoPrograms(source, out);
   const diagnostics = sortDiagnostics(out);
-  if (hasErrors(diagnostics)) return { diagnostics, counts, unchanged };
-  return { desired: desiredState(config, programList, options.environment), diagnostics, counts, unchanged };
+  if (hasErrors(diagnostics)) return { diagnostics, counts, unchanged, compiledForAnchors };
+  return { desired: desiredState(config, programList, options.environment), diagnostics, counts, unchanged, compiledForAnchors };
 }
 
 /** compileLesson (or the caller's cached one) with this compile's renderer. */

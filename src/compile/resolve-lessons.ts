@@ -16,9 +16,11 @@ import { ancestors, dirOf } from './repo-paths.js';
 /**
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
+ * Returns the paths of the known lessons compiled for their anchors.
  */
-export function resolveAll(frame: CourseFrame, read: SourceTree, entries: LessonEntry[], compile: LessonCompiler): void {
+export function resolveAll(frame: CourseFrame, read: SourceTree, entries: LessonEntry[], compile: LessonCompiler): string[] {
   const { source, config, out, expand } = frame;
+  const forAnchors: string[] = [];
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
@@ -29,6 +31,7 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
       const target = {
         key,
         get anchors() {
+          if (!anchors) forAnchors.push(e.source.path);
           const found = (anchors ??= { set: setOf(compile(expand(e.source), [], e.defaults).anchors) });
           return found.set;
         },
@@ -62,6 +65,7 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
     for (const d of found) (isMissingSetting(d) ? needSettings : out).push(d);
   }
   out.push(...summarizeMissingSettings(needSettings));
+  return forAnchors;
 }
 
 const setOf = (list: readonly string[] | undefined): ReadonlySet<string> | undefined => list && new Set(list);
