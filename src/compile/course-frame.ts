@@ -78,18 +78,4 @@ function knownOrToCompile(frame: CourseFrame, known: KnownLessons | undefined, v
     if (entry) frame.known.set(lesson.path, entry);
     else frame.toCompile.push(frame.expand(lesson));
   }
-  // Where a lesson links is recorded only for links to drafts: a known lesson that links to a
-  // lesson that may be a draft now (known as one, or compiled now: its section's defaults may
-  // have changed) with no place recorded compiles, so a cold run's warning is never missed.
-  const firstKnown = new Map(frame.known);
-  for (const [path, entry] of firstKnown) {
-    if (!entry.compiled.fields?.is_published) continue;
-    const unplaced = entry.resolved?.deps.filter((d) => depOf(d)?.kind === 'lesson' && !entry.lessonLinks?.has(d)) ?? [];
-    if (!unplaced.some((d) => maybeDraft(firstKnown.get(d)))) continue;
-    frame.known.delete(path);
-    frame.toCompile.push(frame.expand(entry.source));
-  }
 }
-
-/** Whether a linked lesson may be a draft now: known as one, or not known (it compiles). */
-const maybeDraft = (target: LessonEntry | undefined): boolean => target === undefined || target.compiled.fields?.is_published === false;

@@ -4,6 +4,7 @@
  * why a Markdown file is not a lesson, where a program is published).
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { LinkPlace } from '../model/desired.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { DEFAULT_LESSON_FIELDS } from '../school-api/school-rules.js';
 import type { CourseFrame } from './course-frame.js';
@@ -16,11 +17,11 @@ import { ancestors, dirOf } from './repo-paths.js';
 /**
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
- * Returns the paths of the known lessons compiled for their anchors.
+ * Returns what resolves a known lesson's links again (see Resolution).
  */
-export function resolveAll(frame: CourseFrame, read: SourceTree, entries: LessonEntry[], compile: LessonCompiler): string[] {
+export function resolveAll(frame: CourseFrame, read: SourceTree, entries: LessonEntry[], compile: LessonCompiler): Resolution {
   const { source, config, out, expand } = frame;
-  const forAnchors: string[] = [];
+  const compiledAnyway: string[] = [];
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
@@ -31,7 +32,7 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
       const target = {
         key,
         get anchors() {
-          if (!anchors) forAnchors.push(e.source.path);
+          if (!anchors) compiledAnyway.push(e.source.path);
           const found = (anchors ??= { set: setOf(compile(expand(e.source), [], e.defaults).anchors) });
           return found.set;
         },
@@ -65,7 +66,21 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
     for (const d of found) (isMissingSetting(d) ? needSettings : out).push(d);
   }
   out.push(...summarizeMissingSettings(needSettings));
-  return forAnchors;
+  const linksOf = (entry: LessonEntry) => {
+    // Its build was recorded clean: only where its links are is wanted, its diagnostics are not.
+    compiledAnyway.push(entry.source.path);
+    const { fields, refs } = compile(expand(entry.source), [], entry.defaults);
+    return fields && refs ? (resolveRefs(entry.source.path, fields, refs, index, []).lessonLinks ?? new Map()) : new Map();
+  };
+  return { compiledAnyway, linksOf };
+}
+
+/** What resolving every lesson leaves for the checks after it. */
+export interface Resolution {
+  /** Known lessons compiled all the same: for their anchors, or for where their links are (linksOf). */
+  compiledAnyway: string[];
+  /** Compile a known lesson again for the lessons it links to and where (its text unchanged, so as recorded). */
+  linksOf(entry: LessonEntry): ReadonlyMap<string, readonly LinkPlace[]>;
 }
 
 const setOf = (list: readonly string[] | undefined): ReadonlySet<string> | undefined => list && new Set(list);

@@ -88,7 +88,7 @@ describe('a fresh checkout with a published lesson linking to a draft', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('No changes.');
     expect(drafts(r.stdout + r.stderr)).toEqual(coldWarnings);
-    expect(r.stderr).toContain('debug: 0 lesson files compiled, 3 known unchanged from the state (0 of them compiled for their anchors)');
+    expect(r.stderr).toContain('debug: 0 lesson files compiled, 3 known unchanged from the state (0 of them compiled all the same)');
   }, 60_000);
 
   it('an edit of a lesson linking to the draft compiles that lesson only, with the same warnings', async () => {
@@ -100,7 +100,7 @@ describe('a fresh checkout with a published lesson linking to a draft', () => {
     await edit(clone);
     const r = await runCli(['plan', clone, '--detailed-exitcode'], env(true));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('debug: 1 lesson files compiled, 2 known unchanged from the state (0 of them compiled for their anchors)');
+    expect(r.stderr).toContain('debug: 1 lesson files compiled, 2 known unchanged from the state (0 of them compiled all the same)');
     expect(drafts(r.stdout + r.stderr)).toEqual(drafts(cold.stdout + cold.stderr));
     expect(drafts(r.stdout + r.stderr)).toHaveLength(2);
   }, 60_000);
