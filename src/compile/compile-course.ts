@@ -69,7 +69,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const drafts = draftsOf(lessons);
   recordBuilds(lessons, frame.depOf, config, out, drafts);
   warnLinksToDrafts(lessons, drafts, out, resolution.linksOf);
-  const { compiledAnyway } = resolution;
+  const compiledAnyway = [...resolution.compiledAnyway];
   const unchanged = lessons.filter((e) => e.known).map((e) => e.source.path);
   const programList = desiredPrograms(frame, lessonsBySection);
   reportNoPrograms(source, out);

@@ -21,7 +21,7 @@ import { ancestors, dirOf } from './repo-paths.js';
  */
 export function resolveAll(frame: CourseFrame, read: SourceTree, entries: LessonEntry[], compile: LessonCompiler): Resolution {
   const { source, config, out, expand } = frame;
-  const compiledAnyway: string[] = [];
+  const compiledAnyway = new Set<string>();
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
@@ -32,7 +32,7 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
       const target = {
         key,
         get anchors() {
-          if (!anchors) compiledAnyway.push(e.source.path);
+          if (!anchors) compiledAnyway.add(e.source.path);
           const found = (anchors ??= { set: setOf(compile(expand(e.source), [], e.defaults).anchors) });
           return found.set;
         },
@@ -68,7 +68,7 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
   out.push(...summarizeMissingSettings(needSettings));
   const linksOf = (entry: LessonEntry) => {
     // Its build was recorded clean: only where its links are is wanted, its diagnostics are not.
-    compiledAnyway.push(entry.source.path);
+    compiledAnyway.add(entry.source.path);
     const { fields, refs } = compile(expand(entry.source), [], entry.defaults);
     return fields && refs ? (resolveRefs(entry.source.path, fields, refs, index, []).lessonLinks ?? new Map()) : new Map();
   };
@@ -77,8 +77,8 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
 
 /** What resolving every lesson leaves for the checks after it. */
 export interface Resolution {
-  /** Known lessons compiled all the same: for their anchors, or for where their links are (linksOf). */
-  compiledAnyway: string[];
+  /** Known lessons compiled all the same: for their anchors, or for where their links are (linksOf); it grows with linksOf. */
+  compiledAnyway: ReadonlySet<string>;
   /** Compile a known lesson again for the lessons it links to and where (its text unchanged, so as recorded). */
   linksOf(entry: LessonEntry): ReadonlyMap<string, readonly LinkPlace[]>;
 }

@@ -3,7 +3,8 @@
  * lesson links to a draft, through the built CLI against the emulator: the link-to-draft warning
  * is checked over the link graph, so the linking lesson's build is recorded by apply and the
  * plan takes both lessons from the state unread, yet warns at the same file:line:col as a cold
- * run; an edit compiles the edited lesson only (COURSESYNC_DEBUG=compile counts them).
+ * run; an edit compiles the edited lesson only (COURSESYNC_DEBUG=compile counts them); a
+ * lesson turned draft by its section's defaults is still warned about where it is linked.
  */
 import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,7 +17,26 @@ import { fixtureWorkspace, type OdinWorkspace } from './odin-workspace.js';
 const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/rust-book');
 const HELLO = 'book/01-getting-started/01-hello-world.md';
 const GAME = 'book/02-guessing-game/01-guessing-game.md';
-/** A published lesson no other lesson links to, linking to the draft. */
+/** A published lesson no other lesson links to, linking to the draft and to COMPARE. */
+const CARGO = 'book/01-getting-started/02-hello-cargo.md';
+const CARGO_TEXT = `---
+name: Hello, Cargo!
+---
+Cargo is Rust's build system and package manager. Create a project with it:
+
+\`\`\`console
+$ cargo new hello_cargo
+$ cd hello_cargo
+\`\`\`
+
+- \`cargo build\` builds the project
+- \`cargo run\` builds and runs it
+- \`cargo check\` checks that it compiles, faster than a build
+
+We will use it for [the guessing game](../02-guessing-game/01-guessing-game.md) and for
+[comparing guesses](../02-guessing-game/02-comparing.md).
+`;
+/** A published lesson only CARGO links to, linking to the draft. */
 const COMPARE = 'book/02-guessing-game/02-comparing.md';
 const COMPARE_TEXT = `---
 name: Comparing the Guess to the Secret Number
@@ -58,6 +78,7 @@ beforeEach(async () => {
   const game = path.join(repo, GAME);
   await writeFile(game, (await readFile(game, 'utf8')).replace('---\nname:', '---\nis_published: false\nname:'));
   await appendFile(path.join(repo, HELLO), '\nNext, [the guessing game](../02-guessing-game/01-guessing-game.md), once it is out.\n');
+  await writeFile(path.join(repo, CARGO), CARGO_TEXT);
   await writeFile(path.join(repo, COMPARE), COMPARE_TEXT);
   expect((await runCli(['assets', repo, '--out', workspace.published])).code).toBe(0);
   const applied = await runCli(['apply', repo, '--yes'], env());
@@ -79,20 +100,21 @@ describe('a fresh checkout with a published lesson linking to a draft', () => {
   it('plans no change, compiles nothing, and warns where a cold run does', async () => {
     const cold = await runCli(['validate', await copy(false)], env());
     const coldWarnings = drafts(cold.stdout + cold.stderr);
-    expect(coldWarnings).toHaveLength(2);
+    expect(coldWarnings).toHaveLength(3);
     expect(coldWarnings[0]).toMatch(new RegExp(`^${HELLO}:\\d+:\\d+ warning the link goes to ${GAME}, a draft`));
-    expect(coldWarnings[1]).toMatch(new RegExp(`^${COMPARE}:5:12 warning the link goes to ${GAME}, a draft`));
+    expect(coldWarnings[1]).toMatch(new RegExp(`^${CARGO}:15:20 warning the link goes to ${GAME}, a draft`));
+    expect(coldWarnings[2]).toMatch(new RegExp(`^${COMPARE}:5:12 warning the link goes to ${GAME}, a draft`));
 
     const clone = await copy(true);
     const r = await runCli(['plan', clone, '--detailed-exitcode'], env(true));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('No changes.');
     expect(drafts(r.stdout + r.stderr)).toEqual(coldWarnings);
-    expect(r.stderr).toContain('debug: 0 lesson files compiled, 3 known unchanged from the state (0 of them compiled all the same)');
+    expect(r.stderr).toContain('debug: 0 lesson files compiled, 4 known unchanged from the state (0 of them compiled all the same)');
   }, 60_000);
 
   it('an edit of a lesson linking to the draft compiles that lesson only, with the same warnings', async () => {
-    const edit = (dir: string) => appendFile(path.join(dir, COMPARE), '\nOne more paragraph, with **emphasis**.\n');
+    const edit = (dir: string) => appendFile(path.join(dir, CARGO), '\nOne more paragraph, with **emphasis**.\n');
     const coldCopy = await copy(false);
     await edit(coldCopy);
     const cold = await runCli(['validate', coldCopy], env());
@@ -100,8 +122,25 @@ describe('a fresh checkout with a published lesson linking to a draft', () => {
     await edit(clone);
     const r = await runCli(['plan', clone, '--detailed-exitcode'], env(true));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('debug: 1 lesson files compiled, 2 known unchanged from the state (0 of them compiled all the same)');
+    expect(r.stderr).toContain('debug: 1 lesson files compiled, 3 known unchanged from the state (0 of them compiled all the same)');
     expect(drafts(r.stdout + r.stderr)).toEqual(drafts(cold.stdout + cold.stderr));
-    expect(drafts(r.stdout + r.stderr)).toHaveLength(2);
+    expect(drafts(r.stdout + r.stderr)).toHaveLength(3);
+  }, 60_000);
+
+  it('a lesson turned draft by its section\'s defaults is warned about at every link to it, as a cold run does', async () => {
+    const unpublish = (dir: string) => writeFile(path.join(dir, 'book/02-guessing-game/section.yaml'), 'id: sec_types\nlesson_defaults:\n  is_published: false\n');
+    const coldCopy = await copy(false);
+    await unpublish(coldCopy);
+    const cold = drafts((await runCli(['validate', coldCopy], env())).stderr);
+    expect(cold).toHaveLength(3);
+    expect(cold[2]).toMatch(new RegExp(`^${CARGO}:16:1 warning the link goes to ${COMPARE}, a draft`));
+    const clone = await copy(true);
+    await unpublish(clone);
+    const r = await runCli(['plan', clone, '--detailed-exitcode'], env(true));
+    expect(r.code).toBe(2);
+    // The section's two lessons compile (their settings changed); CARGO is known, and compiled again
+    // only for where its links are; HELLO is known, and compiled for its anchors (the guessing game links to one).
+    expect(r.stderr).toContain('debug: 2 lesson files compiled, 2 known unchanged from the state (2 of them compiled all the same)');
+    expect(drafts(r.stdout + r.stderr)).toEqual(cold);
   }, 60_000);
 });
