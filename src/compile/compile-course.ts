@@ -17,6 +17,7 @@ import { reportNoPrograms } from './course-programs.js';
 import { desiredPrograms, desiredState } from './desired-state.js';
 import { recordBuilds, type KnownLessons } from './lesson-builds.js';
 import { compileLessons, warnUnusedPartials } from './lessons-by-section.js';
+import { draftsOf, warnLinksToDrafts } from './links-to-drafts.js';
 import { resolveAll } from './resolve-lessons.js';
 
 // What other folders import from here, wherever it is made.
@@ -29,6 +30,8 @@ export interface CompileResult {
   desired?: DesiredState;
   /** Paths of the lessons known unchanged from the state's digests: not read, parsed or rendered. */
   unchanged: string[];
+  /** Of those, the ones compiled all the same: for their anchors (a lesson compiled now links to one of their #fragments), or for where they link to a lesson become a draft. */
+  compiledAnyway: string[];
   /** Sorted by file, line, column, code. */
   diagnostics: Diagnostic[];
   counts: CompileCounts;
@@ -62,14 +65,17 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   assignKeys(lessons, { programDirOf: (path) => programDirOf(programs, path) ?? '', recordedKeyAt: frame.keyAt });
   checkDuplicateKeys(lessons, out);
   warnUnusedPartials(source, programs, lessons, out);
-  resolveAll(frame, read, lessons, compile);
-  recordBuilds(lessons, frame.depOf, config, out);
+  const resolution = resolveAll(frame, read, lessons, compile);
+  const drafts = draftsOf(lessons);
+  recordBuilds(lessons, frame.depOf, config, out, drafts);
+  warnLinksToDrafts(lessons, drafts, out, resolution.linksOf);
+  const compiledAnyway = [...resolution.compiledAnyway];
   const unchanged = lessons.filter((e) => e.known).map((e) => e.source.path);
   const programList = desiredPrograms(frame, lessonsBySection);
   reportNoPrograms(source, out);
   const diagnostics = sortDiagnostics(out);
-  if (hasErrors(diagnostics)) return { diagnostics, counts, unchanged };
-  return { desired: desiredState(config, programList, options.environment), diagnostics, counts, unchanged };
+  if (hasErrors(diagnostics)) return { diagnostics, counts, unchanged, compiledAnyway };
+  return { desired: desiredState(config, programList, options.environment), diagnostics, counts, unchanged, compiledAnyway };
 }
 
 /** compileLesson (or the caller's cached one) with this compile's renderer. */

@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CourseConfig, Vars } from '../model/config.js';
 import type { IdPerEnvironment } from '../model/environments.js';
-import type { DesiredProgram, DesiredSection } from '../model/desired.js';
+import type { DesiredProgram, DesiredSection, LinkPlace } from '../model/desired.js';
 import type { LessonSource } from '../model/source-tree.js';
 import type { LessonDefaults } from '../model/lesson.js';
 import type { CompiledLesson } from './compile-lesson.js';
@@ -33,6 +33,8 @@ export interface LessonEntry {
   build?: LessonBuildInputs;
   /** Known unchanged (its digest matches the state's): compiled and resolved from the state's record. */
   known?: true;
+  /** The lessons it links to and where (compiled: as resolved; known: as recorded), for links-to-drafts.ts. */
+  lessonLinks?: ReadonlyMap<string, readonly LinkPlace[]>;
 }
 
 export interface SectionEntry {

@@ -15,7 +15,10 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
   for (const [key, l] of Object.entries(state.lessons)) {
     if (l.id === null || l.uncertain) continue;
     if (l.digest === undefined || l.compiler !== compiler || busy.has(key)) continue;
-    const known: KnownLesson = { key, aliases: l.aliases ?? [], fields: l.applied, deps: (l.deps ?? []).map((d) => parseDepRecord(d).path), digest: l.digest };
+    const deps = (l.deps ?? []).map(parseDepRecord);
+    const known: KnownLesson = { key, aliases: l.aliases ?? [], fields: l.applied, deps: deps.map((d) => d.path), digest: l.digest };
+    const links = deps.filter((d) => d.at !== undefined);
+    if (links.length > 0) known.lessonLinks = new Map(links.map((d) => [d.path, d.at!]));
     if (l.acknowledge) known.acknowledge = l.acknowledge;
     const inputs = parseInputs(l.inputs);
     if (inputs.includes.size > 0) known.includes = [...inputs.includes.keys()];

@@ -8,6 +8,7 @@ import type { CourseConfig, Vars } from '../model/config.js';
 import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
+import type { LinkPlace } from '../model/desired.js';
 import type { LessonFields } from '../school-api/school-rules.js';
 import type { CompiledLesson } from './compile-lesson.js';
 import type { LessonEntry } from './course-parts.js';
@@ -22,6 +23,8 @@ export interface KnownLesson {
   fields: LessonFields;
   /** Repo paths of the files it referenced. */
   deps: string[];
+  /** Each lesson it links to and where the links are written (recorded with its deps). */
+  lessonLinks?: ReadonlyMap<string, readonly LinkPlace[]>;
   /** Repo paths of the files its body included, and the names of the variables it used. */
   includes?: string[];
   vars?: string[];
@@ -80,15 +83,24 @@ export function knownEntry(
   const assets = base === undefined ? [] : deps.filter((d) => d.kind === 'file').map((d) => ({ path: d.path, digest: d.digest, name: assetFileName(d.path, d.digest), image: false }));
   const compiled: CompiledLesson = { identity: { key: known.key, aliases: known.aliases.map((key) => ({ key })) }, fields: known.fields };
   if (known.acknowledge) compiled.acknowledge = known.acknowledge;
-  return { source: lesson, defaults, compiled, resolved: { fields: known.fields, assets, links: [], deps: known.deps }, build, known: true };
+  const entry: LessonEntry = { source: lesson, defaults, compiled, resolved: { fields: known.fields, assets, links: [], deps: known.deps }, build, known: true };
+  if (known.lessonLinks) entry.lessonLinks = known.lessonLinks;
+  return entry;
 }
 
-/** The build inputs of every lesson that compiled and resolved with no diagnostic on its file. */
-export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: CourseConfig, out: Diagnostic[]): void {
+/**
+ * The build inputs of every lesson that compiled and resolved with no diagnostic on its file
+ * (a warning about another lesson, such as a link to a draft, is checked over the link graph
+ * after this, for known and compiled lessons alike: links-to-drafts.ts), with where its links
+ * to drafts are written.
+ */
+export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: CourseConfig, out: Diagnostic[], drafts: ReadonlySet<string>): void {
   const flagged = new Set(out.map((d) => d.file));
   for (const entry of entries) {
     if (entry.known || !entry.resolved || flagged.has(entry.source.path)) continue;
-    const deps = depsNow(entry.resolved.deps, depOf);
+    // The places of links to drafts only (a few bytes each): course-frame.ts compiles a lesson whose link may have turned to a draft.
+    const at = entry.compiled.fields?.is_published ? entry.lessonLinks : undefined;
+    const deps = depsNow(entry.resolved.deps, depOf)?.map((d) => (drafts.has(d.path) && at?.has(d.path) ? { ...d, at: [...at.get(d.path)!] } : d));
     const expanded = entry.source.expanded;
     const includes = expanded && depsNow(expanded.includes, depOf);
     if (!deps || (expanded && !includes)) continue;

@@ -10,7 +10,7 @@
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { CourseConfig } from '../model/config.js';
-import type { LessonBuildInputs } from '../model/desired.js';
+import type { LessonBuildInputs, LinkPlace } from '../model/desired.js';
 import type { LessonDefaults } from '../model/lesson.js';
 
 export type { LessonBuildInputs } from '../model/desired.js';
@@ -124,12 +124,18 @@ export function parseInputs(inputs: readonly string[] | undefined): { includes: 
 /**
  * A referenced file as the state's `deps` records it: its path, `@`, and 4 hex of its bytes'
  * digest, so a plan can name the image that changed (5 bytes a reference; a state written
- * before carries bare paths, read as such).
+ * before carries bare paths, read as such); for a linked lesson, then `@` and where each link to
+ * it is written (`line:column`, comma-separated), so a plan re-checks the link against the
+ * lesson's draft status without reading the file (links-to-drafts.ts).
  */
-export const depRecord = (dep: Pick<LessonDep, 'path' | 'digest'>): string => `${dep.path}@${dep.digest.slice(0, 4)}`;
+export const depRecord = (dep: Pick<LessonDep, 'path' | 'digest' | 'at'>): string =>
+  `${dep.path}@${dep.digest.slice(0, 4)}${dep.at && dep.at.length > 0 ? `@${dep.at.map((p) => `${p.line}:${p.column}`).join(',')}` : ''}`;
 
-/** A `deps` entry read back: the path, and the 4 hex of its digest when recorded. */
-export function parseDepRecord(entry: string): { path: string; hash?: string } {
-  const m = /^(.+)@([0-9a-f]{4})$/.exec(entry);
-  return m ? { path: m[1]!, hash: m[2]! } : { path: entry };
+/** A `deps` entry read back: the path, the 4 hex of its digest when recorded, and the places of the links to it. */
+export function parseDepRecord(entry: string): { path: string; hash?: string; at?: LinkPlace[] } {
+  const m = /^(.+)@([0-9a-f]{4})(?:@(\d+:\d+(?:,\d+:\d+)*))?$/.exec(entry);
+  if (!m) return { path: entry };
+  const parsed: { path: string; hash?: string; at?: LinkPlace[] } = { path: m[1]!, hash: m[2]! };
+  if (m[3]) parsed.at = m[3].split(',').map((p) => ({ line: Number(p.slice(0, p.indexOf(':'))), column: Number(p.slice(p.indexOf(':') + 1)) }));
+  return parsed;
 }

@@ -4,6 +4,7 @@
  * why a Markdown file is not a lesson, where a program is published).
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { LinkPlace } from '../model/desired.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { DEFAULT_LESSON_FIELDS } from '../school-api/school-rules.js';
 import type { CourseFrame } from './course-frame.js';
@@ -16,21 +17,22 @@ import { ancestors, dirOf } from './repo-paths.js';
 /**
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
+ * Returns what resolves a known lesson's links again (see Resolution).
  */
-export function resolveAll(frame: CourseFrame, read: SourceTree, entries: LessonEntry[], compile: LessonCompiler): void {
+export function resolveAll(frame: CourseFrame, read: SourceTree, entries: LessonEntry[], compile: LessonCompiler): Resolution {
   const { source, config, out, expand } = frame;
+  const compiledAnyway = new Set<string>();
   const lessons: RepoIndex['lessons'] = new Map(
     entries.flatMap((e) => {
       if (!e.compiled.identity) return [];
       const key = e.compiled.identity.key;
-      const draft = e.compiled.fields?.is_published === false;
-      if (!e.known) return [[e.source.path, { key, draft, anchors: setOf(e.compiled.anchors) }] as const];
+      if (!e.known) return [[e.source.path, { key, anchors: setOf(e.compiled.anchors) }] as const];
       // A known lesson's anchors are needed only by a link to one of its fragments: compiled then.
       let anchors: { set: ReadonlySet<string> | undefined } | undefined;
       const target = {
         key,
-        draft,
         get anchors() {
+          if (!anchors) compiledAnyway.add(e.source.path);
           const found = (anchors ??= { set: setOf(compile(expand(e.source), [], e.defaults).anchors) });
           return found.set;
         },
@@ -60,12 +62,25 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
     // A lesson with errors is not sent, but its broken references are reported with them.
     const resolved = resolveRefs(entry.source.path, fields ?? DEFAULT_LESSON_FIELDS, refs, index, found);
     if (fields && !found.some((d) => d.severity === 'error')) entry.resolved = resolved;
-    for (const d of found) {
-      if (!fields && d.code === 'lesson/link-to-draft') continue;
-      (isMissingSetting(d) ? needSettings : out).push(d);
-    }
+    if (fields && resolved.lessonLinks && resolved.lessonLinks.size > 0) entry.lessonLinks = resolved.lessonLinks;
+    for (const d of found) (isMissingSetting(d) ? needSettings : out).push(d);
   }
   out.push(...summarizeMissingSettings(needSettings));
+  const linksOf = (entry: LessonEntry) => {
+    // Its build was recorded clean: only where its links are is wanted, its diagnostics are not.
+    compiledAnyway.add(entry.source.path);
+    const { fields, refs } = compile(expand(entry.source), [], entry.defaults);
+    return fields && refs ? (resolveRefs(entry.source.path, fields, refs, index, []).lessonLinks ?? new Map()) : new Map();
+  };
+  return { compiledAnyway, linksOf };
+}
+
+/** What resolving every lesson leaves for the checks after it. */
+export interface Resolution {
+  /** Known lessons compiled all the same: for their anchors, or for where their links are (linksOf); it grows with linksOf. */
+  compiledAnyway: ReadonlySet<string>;
+  /** Compile a known lesson again for the lessons it links to and where (its text unchanged, so as recorded). */
+  linksOf(entry: LessonEntry): ReadonlyMap<string, readonly LinkPlace[]>;
 }
 
 const setOf = (list: readonly string[] | undefined): ReadonlySet<string> | undefined => list && new Set(list);

@@ -8,7 +8,7 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CourseConfig } from '../model/config.js';
-import type { LessonAsset, LessonFields } from '../model/desired.js';
+import type { LessonAsset, LessonFields, LinkPlace } from '../model/desired.js';
 import { assetFileName, MAX_ASSET_BYTES, type RefusedFile } from '../model/assets.js';
 import { lessonLinkMarker } from '../model/lesson-links.js';
 import { diag } from './codes.js';
@@ -22,10 +22,10 @@ export interface RepoIndex {
   /** Every file of the repo that is not a lesson (images, PDFs, READMEs…): path → sha256. */
   files: ReadonlyMap<string, string>;
   /**
-   * Every lesson file: path → its key, its anchors (undefined when its body did not render:
-   * then unknown, and a `#fragment` to it is not judged) and whether it is a draft.
+   * Every lesson file: path → its key and its anchors (undefined when its body did not render:
+   * then unknown, and a `#fragment` to it is not judged).
    */
-  lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string> | undefined; draft?: boolean }>;
+  lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string> | undefined }>;
   config: CourseConfig;
   /** Files in the repo that coursesync.yaml `ignore:` leaves out. */
   ignored?: ReadonlySet<string>;
@@ -45,6 +45,8 @@ export interface ResolvedLesson {
   links: string[];
   /** Repo paths of every file and lesson it references, sorted: what its digest depends on. */
   deps: string[];
+  /** Each lesson it links to (by path) and where the links are written, in order: what links-to-drafts.ts checks. */
+  lessonLinks?: Map<string, LinkPlace[]>;
 }
 
 function decode(s: string): string {
@@ -94,6 +96,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
   const assets = new Map<string, LessonAsset>();
   const links = new Set<string>();
   const deps = new Set<string>();
+  const lessonLinks = new Map<string, LinkPlace[]>();
   const own = index.lessons.get(path)?.anchors;
   for (const ref of refs) {
     const place = { line: ref.line, column: ref.column };
@@ -117,7 +120,8 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const lesson = lessonPath === undefined ? undefined : index.lessons.get(lessonPath);
     if (lesson && lessonPath !== undefined) {
       if (fragment !== undefined && fragment !== '' && lesson.anchors && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, lessonPath, lesson.anchors, out);
-      if (lesson.draft && fields.is_published) out.push(diag('lesson/link-to-draft', path, place, `${JSON.stringify(ref.url)} links to ${lessonPath}, a draft (is_published: false): learners of this published lesson cannot open it`));
+      // Whether it is a draft is the linked lesson's own matter: checked over the link graph (links-to-drafts.ts).
+      lessonLinks.set(lessonPath, [...(lessonLinks.get(lessonPath) ?? []), place]);
       if (index.config.school?.lesson_url === undefined) {
         out.push(diag('lesson/needs-lesson-url', path, place, `the link ${JSON.stringify(ref.url)} goes to the lesson ${lessonPath}, and coursesync.yaml sets no school.lesson_url to link lesson pages`));
         continue;
@@ -184,7 +188,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       const url = urls[field][Number(i)];
       return url === undefined ? m : escapeAttribute(url);
     });
-  return { fields: { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') }, assets: [...assets.values()], links: [...links], deps: [...deps].sort() };
+  return { fields: { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') }, assets: [...assets.values()], links: [...links], deps: [...deps].sort(), lessonLinks };
 }
 
 /** The fields with every reference left as written (for a lesson compiled outside its repo). */

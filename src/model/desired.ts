@@ -56,14 +56,24 @@ export interface DesiredLesson {
   unchanged?: true;
 }
 
+/** Where a reference is written in its lesson file. */
+export interface LinkPlace {
+  line: number;
+  column: number;
+}
+
 /** A lesson's file, inherited settings and referenced files, as its digest covers them. */
 export interface LessonBuildInputs {
   /** sha256 of the lesson file's bytes. */
   file: string;
   /** The inherited settings, canonical. */
   settings: string;
-  /** Each referenced file (sorted by path): an asset or another lesson, by the sha256 of its bytes. */
-  deps: Array<{ path: string; kind: 'file' | 'lesson'; digest: string }>;
+  /**
+   * Each referenced file (sorted by path): an asset or another lesson, by the sha256 of its
+   * bytes; for a lesson, where the links to it are written (line and column, in order), which
+   * the file's bytes fix and the digest therefore covers.
+   */
+  deps: Array<{ path: string; kind: 'file' | 'lesson'; digest: string; at?: LinkPlace[] }>;
   /** Each file its body includes (sorted by path), by the sha256 of its bytes; absent when none. */
   includes?: Array<{ path: string; digest: string }>;
   /** Each variable it uses (sorted by name) and its value; absent when none. */

@@ -79,6 +79,11 @@ export interface CompiledRepo {
 export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.env, state?: Readonly<StateData>, environment?: string): Promise<CompiledRepo> {
   const known = state ? knownLessonsOf(state, await compilerId()) : undefined;
   const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env), known, environment });
+  // COURSESYNC_DEBUG=compile: how many lesson files compiled (the others came from the state unread).
+  if (env.COURSESYNC_DEBUG?.split(',').includes('compile')) {
+    const { counts, unchanged, compiledAnyway } = result;
+    process.stderr.write(`debug: ${counts.lessons - unchanged.length} lesson files compiled, ${unchanged.length} known unchanged from the state (${compiledAnyway.length} of them compiled all the same)\n`);
+  }
   if (!result.desired) {
     const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
     throw failure('course/invalid', { dir, errors, action: 'planned' }, { diagnostics: result.diagnostics });

@@ -71,7 +71,7 @@ describe('nothing vanishes silently (validate)', () => {
       'rust/ch15/01-smart-pointers.md:7:44 warning <ENTER> is not an HTML element, yet a browser reads it as one: learners see nothing of it [lesson/unknown-element]',
       // One line per element name, at its first tag, however many tags (mdBook's <Listing> wraps every listing).
       'rust/ch15/01-smart-pointers.md:19:1 warning <Listing number="15-1" file-name="src/m… is not an HTML element, yet a browser reads it as one: learners see nothing of it (nor of the 3 other <Listing> tags of this lesson) [lesson/unknown-element]',
-      'rust/ch15/02-vectors.md:144:5 warning "03-slices.md" links to rust/ch15/03-slices.md, a draft (is_published: false): learners of this published lesson cannot open it [lesson/link-to-draft]',
+      'rust/ch15/02-vectors.md:144:5 warning the link goes to rust/ch15/03-slices.md, a draft (is_published: false): learners of this published lesson cannot open it [lesson/link-to-draft]',
     ]);
     expect(r.stderr).toContain('  hint: put it in backticks (`Box<T>`), or write its < as &lt; (Box&lt;T>), so learners see it');
     expect(r.stdout).toMatch(/4 warnings/);
