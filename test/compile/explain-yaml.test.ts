@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileLesson } from '../../src/compile/compile-lesson.js';
 import { parseYaml } from '../../src/compile/parse-yaml.js';
+import { renderMarkdown } from '../../src/compile/render.js';
 import { formatDiagnostic, placeOf, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { LessonSource } from '../../src/model/source-tree.js';
 
@@ -99,7 +100,7 @@ describe("other tools' front-matter keys", () => {
       body: { text: 'Body.\n', line: frontMatter.split('\n').length + 2 },
     };
     const out: Diagnostic[] = [];
-    compileLesson(source, out);
+    compileLesson(source, out, renderMarkdown);
     return Object.fromEntries(out.filter((d) => d.code === 'lesson/unknown-key').map((d) => [/"(.*)"/.exec(d.message)?.[1] ?? '', d.hint]));
   }
 

@@ -14,7 +14,7 @@ import { useTestSchool } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
 import { fixtureWorkspace, type OdinWorkspace } from './odin-workspace.js';
 
-const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/rust-book');
+const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
 const HELLO = 'book/01-getting-started/01-hello-world.md';
 const GAME = 'book/02-guessing-game/01-guessing-game.md';
 /** A published lesson no other lesson links to, linking to the draft and to COMPARE. */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileLesson } from '../../src/compile/compile-lesson.js';
+import { renderMarkdown } from '../../src/compile/render.js';
 import { splitFrontMatter } from '../../src/source/split-front-matter.js';
 import { FRONT_MATTER_KEY } from '../../src/model/front-matter-keys.js';
 import { DEFAULT_LESSON_FIELDS, LESSON_FIELDS } from '../../src/school-api/school-rules.js';
@@ -14,7 +15,7 @@ import { fieldLabel } from '../../src/plan/source-diff.js';
 function compiled(frontMatter: string, body = 'A [link](https://example.com) and a list:\n\n- one\n- two\n') {
   const text = `---\n${frontMatter}\n---\n${body}`;
   const out: Diagnostic[] = [];
-  const result = compileLesson({ path: 'p/s/01-x.md', text, digest: 'x', ...splitFrontMatter(text) }, out);
+  const result = compileLesson({ path: 'p/s/01-x.md', text, digest: 'x', ...splitFrontMatter(text) }, out, renderMarkdown);
   expect(out.filter((d) => d.severity === 'error')).toEqual([]);
   return result.fields!;
 }
