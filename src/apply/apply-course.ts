@@ -49,12 +49,12 @@ async function applyLocked(dir: string, options: ApplyCourseOptions, store: Stat
   if (!(await confirmRun(s, plan))) return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };
   await recordBeforeRun(s, built, plan, changes);
   if (!plan.changes.some(isCall)) {
-    await recordAfterRun(s, built, plan.summary.uncertain === 0);
+    await recordAfterRun(s, built, plan, plan.summary.uncertain === 0);
     return { ...base, result: null, cancelled: false, serial: store.data.serial, pendingLeft: 0 };
   }
   const { result, linkPlan, last } = await runCalls(s, built, plan, blocked);
   const { readBack, readBackError } = await readBackAfterRun(s);
   // Only a complete apply is something another environment may be promoted from; a stopped one records nothing more.
-  if (!options.signal?.aborted) await recordAfterRun(s, last, completed(result) && readBackError === null && pendingLeft() === 0 && plan.summary.uncertain === 0);
+  if (!options.signal?.aborted) await recordAfterRun(s, last, plan, completed(result) && readBackError === null && pendingLeft() === 0 && plan.summary.uncertain === 0);
   return { ...base, result, linkPlan, cancelled: false, readBack, readBackError, serial: store.data.serial, pendingLeft: pendingLeft() };
 }

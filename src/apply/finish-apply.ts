@@ -11,8 +11,9 @@ import { compilerId } from '../load/compiler-id.js';
 import { headCommit } from '../source/git-commit.js';
 import type { StateStore } from '../state/state-store.js';
 import type { BuiltPlan } from '../sync/build-plan.js';
+import type { Plan } from '../plan/plan-schema.js';
 import type { ApplySession } from './apply-options.js';
-import { recordBuilds } from './record-builds.js';
+import { blobsOfCalls, recordBuilds } from './record-builds.js';
 import { lookupIn } from './resolve-at-start.js';
 import { resolvePendingCalls, type ResolvePendingResult } from './resolve-pending.js';
 
@@ -28,10 +29,11 @@ export async function readBackAfterRun(s: ApplySession): Promise<{ readBack: Res
 
 /**
  * Record the builds of `last` (the repo as applied, links filled) and, when `complete` (every
- * call done, nothing left pending or uncertain, every update sent), the content applied.
+ * call done, nothing left pending or uncertain, every update sent), the content applied. The
+ * files of `plan`'s calls are not read again: the plan has their blob ids.
  */
-export async function recordAfterRun(s: ApplySession, last: BuiltPlan, complete: boolean): Promise<void> {
-  await recordBuilds(s.store, s.dir, last.desired, await compilerId(), new Set(last.pendingLinks.keys()));
+export async function recordAfterRun(s: ApplySession, last: BuiltPlan, plan: Plan, complete: boolean): Promise<void> {
+  await recordBuilds(s.store, s.dir, last.desired, await compilerId(), new Set(last.pendingLinks.keys()), blobsOfCalls(plan));
   if (complete && s.htmlOnly === 'all') await recordContent(s.store, s.dir, last.desired);
 }
 

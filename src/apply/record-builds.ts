@@ -12,6 +12,7 @@ import type { DesiredLesson, DesiredState } from '../model/desired.js';
 import { depRecord, inputsRecord, lessonDigest } from '../compile/lesson-digest.js';
 import { diffFields } from '../plan/diff-fields.js';
 import { blobIdOfFile } from '../source/blob-id.js';
+import { isCall, type Plan } from '../plan/plan-schema.js';
 import { placesOf } from '../compile/known-lessons.js';
 import type { LessonState } from '../model/state/schema.js';
 import type { StateStore } from '../state/state-store.js';
@@ -32,11 +33,17 @@ function buildRecordOf(lesson: DesiredLesson, entry: LessonState | undefined, co
   return record;
 }
 
+/** The blob id of each call's file as the plan read it (sync/call-sources.ts), by path. */
+export function blobsOfCalls(plan: Plan): Map<string, string | null> {
+  return new Map(plan.changes.filter(isCall).flatMap((step) => (step.source ? [[step.source.path, step.source.after] as const] : [])));
+}
+
 /**
  * Record the builds of the lessons of `desired` (the repo as it was applied, links filled) in
- * the state; `skip` names lessons sent with a link still pending. Returns how many were recorded.
+ * the state; `skip` names lessons sent with a link still pending; `blobs` the blob ids the plan
+ * already read (blobsOfCalls): only the other files are read again. Returns how many were recorded.
  */
-export async function recordBuilds(store: StateStore, dir: string, desired: DesiredState, compiler: string, skip: ReadonlySet<string> = new Set()): Promise<number> {
+export async function recordBuilds(store: StateStore, dir: string, desired: DesiredState, compiler: string, skip: ReadonlySet<string> = new Set(), blobs: ReadonlyMap<string, string | null> = new Map()): Promise<number> {
   const placeOf = placesOf(store.data);
   const limit = pLimit(16);
   const found = await Promise.all(
@@ -48,7 +55,7 @@ export async function recordBuilds(store: StateStore, dir: string, desired: Desi
             const record = skip.has(lesson.key) ? undefined : buildRecordOf(lesson, entry, compiler, placeOf);
             if (!record || !entry) return undefined;
             // The same digest is the same file bytes: its blob id is the one recorded.
-            const blob = entry.digest === record.digest && entry.blob !== undefined ? entry.blob : await blobIdOfFile(dir, lesson.path);
+            const blob = entry.digest === record.digest && entry.blob !== undefined ? entry.blob : (blobs.get(lesson.path) ?? (await blobIdOfFile(dir, lesson.path)));
             const full: BuildRecord = blob === null ? record : { ...record, blob };
             return BUILD_RECORD_FIELDS.every((f) => same(entry[f], full[f])) ? undefined : { key: lesson.key, record: full };
           }),

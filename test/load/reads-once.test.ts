@@ -110,5 +110,18 @@ describe('each changed file is read once during a plan', () => {
     expect(after.sources.get(calls[0]!.call_id)?.after).toBe(text);
     expect(after.reads.get(edited)).toBe(1);
     for (const path of Object.keys(LESSONS)) if (path !== edited) expect(after.reads.get(path) ?? 0, path).toBe(0);
+
+    // Applying it reads it once too: the build record takes the blob id the plan read.
+    counting.reads = new Map();
+    counting.on = true;
+    try {
+      const applied = await applyCourse(dir, { env });
+      expect(applied.result?.outcomes.map((o) => o.status)).toEqual(['done']);
+    } finally {
+      counting.on = false;
+    }
+    expect(counting.reads.get(edited)).toBe(1);
+    for (const path of Object.keys(LESSONS)) if (path !== edited) expect(counting.reads.get(path) ?? 0, path).toBe(0);
+    expect((await countedPlan(dir, env)).built.plan.changes.filter(isCall)).toEqual([]);
   });
 });
