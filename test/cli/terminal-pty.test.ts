@@ -5,25 +5,14 @@
  * (`coursesync --help | head`) ends nothing in a crash.
  */
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { SECRET, resetEmulator, startTestEmulator } from '../apply/helpers.js';
-import { CLI, lesson, removeRepos, writeRepo } from '../e2e/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSchool } from '../apply/helpers.js';
+import { CLI, lesson, writeRepo } from '../e2e/helpers.js';
 import { runInPty } from './pty.js';
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu?.close();
-  await removeRepos();
-});
-beforeEach(async () => {
-  await resetEmulator(emu);
-});
-
-const env = () => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: emu.url });
+let schoolEnv: Record<string, string> = {};
+useTestSchool((_, env) => (schoolEnv = env));
+const env = () => schoolEnv;
 
 function repo(lessons: number, extra: Record<string, string> = {}): Promise<string> {
   const files: Record<string, string> = { 'p/program.yaml': 'id: prog_intro\n', 'p/s/section.yaml': 'id: sec_start\n', ...extra };
