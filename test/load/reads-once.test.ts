@@ -8,7 +8,7 @@
 import { utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const counting = { on: false, root: '', reads: new Map<string, number>() };
 function counted(path: unknown): void {
@@ -41,9 +41,8 @@ const { buildPlan } = await import('../../src/sync/build-plan.js');
 const { readPlanSources } = await import('../../src/sync/plan-sources.js');
 const { isCall } = await import('../../src/plan/plan-schema.js');
 const { gitBlobId } = await import('../../src/source/blob-id.js');
-const { SECRET, startTestEmulator } = await import('../apply/helpers.js');
-const { lesson, removeRepos, writeRepo } = await import('../e2e/helpers.js');
-type Emulator = Awaited<ReturnType<typeof startTestEmulator>>;
+const { SECRET, useTestSchool } = await import('../apply/helpers.js');
+const { lesson, writeRepo } = await import('../e2e/helpers.js');
 
 const LESSONS = {
   'intro/01-start/01-welcome.md': lesson('name: Welcome\nlesson_type: text', '# Welcome\n\nWhat the course covers:\n\n- types\n- narrowing\n- generics\n\nThe map of the course is in map.png, next to this lesson.\n'),
@@ -52,14 +51,8 @@ const LESSONS = {
 };
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082', 'hex');
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu?.close();
-  await removeRepos();
-});
+let emu: { url: string };
+useTestSchool((school) => (emu = school));
 
 /** Build the plan of `dir` and the sources `coursesync plan` shows, counting every read of its files; reads by repo path. */
 async function countedPlan(dir: string, env: NodeJS.ProcessEnv) {
