@@ -19,7 +19,7 @@ import { replaceLessons } from './replace-lessons.js';
 import { dropRecreated, resolveAtStart } from './resolve-at-start.js';
 import { completed, runCalls } from './run-calls.js';
 
-export type { ApplyCourseOptions, ApplyCourseResult } from './apply-options.js';
+export type { ApplyCourseOptions, ApplyCourseResult, ConfirmContext } from './apply-options.js';
 
 /**
  * Apply the course repo at `dir` to its school. Failed calls are outcomes in the result, not
@@ -46,7 +46,7 @@ async function applyLocked(dir: string, options: ApplyCourseOptions, store: Stat
   const pendingLeft = () => Object.keys(store.data.pending).length;
   const base = { plan, baseUrl: s.baseUrl, concurrency: s.concurrency, resolvedAtStart, readBack: null, readBackError: null, stateFile: store.file, settledDrift: changes.settled.map((l) => l.key) };
   const blocked = await checkBeforeRun(s, built, plan);
-  if (!(await confirmRun(s, plan))) return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };
+  if (!(await confirmRun(s, built, plan))) return { ...base, result: null, cancelled: true, serial: store.data.serial, pendingLeft: 0 };
   await recordBeforeRun(s, built, plan, changes);
   if (!plan.changes.some(isCall)) {
     await recordAfterRun(s, built, plan, plan.summary.uncertain === 0);

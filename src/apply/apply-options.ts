@@ -8,6 +8,14 @@ import type { CompiledRepo } from '../sync/build-plan.js';
 import type { ApplyEvent, ApplyResult } from './apply-plan.js';
 import type { ResolvePendingResult } from './resolve-pending.js';
 
+/** What the confirmation is told besides the plan. */
+export interface ConfirmContext {
+  concurrency: number;
+  baseUrl: string;
+  /** The text of the files the compile read, as they are (BuiltPlan): showing the plan reads only the others. */
+  verbatimText?: ((path: string) => string | undefined) | undefined;
+}
+
 export interface ApplyCourseOptions extends ConnectionFlags {
   /** A saved plan (`apply plan.json`) and its file name; without it the plan is built now. */
   savedPlan?: { plan: Plan; file: string };
@@ -23,7 +31,7 @@ export interface ApplyCourseOptions extends ConnectionFlags {
   forceUnlock?: boolean;
   env?: NodeJS.ProcessEnv;
   /** Shown the plan before any call; answer false to stop without changing anything. */
-  confirm?: (plan: Plan, context: { concurrency: number; baseUrl: string }) => Promise<boolean>;
+  confirm?: (plan: Plan, context: ConfirmContext) => Promise<boolean>;
   onEvent?: (event: ApplyEvent) => void;
   /** Told about pending calls resolved at the start, a stale lock taken over, … */
   onNotice?: (message: string) => void;

@@ -24,7 +24,7 @@ export async function checkBeforeRun(s: ApplySession, built: BuiltPlan, plan: Pl
 }
 
 /** Whether the run may go on: asked only when there is a call to make. */
-export async function confirmRun(s: ApplySession, plan: Plan): Promise<boolean> {
+export async function confirmRun(s: ApplySession, built: BuiltPlan, plan: Plan): Promise<boolean> {
   if (!s.options.confirm || !plan.changes.some(isCall)) return true;
-  return s.options.confirm(plan, { concurrency: s.concurrency, baseUrl: s.baseUrl });
+  return s.options.confirm(plan, { concurrency: s.concurrency, baseUrl: s.baseUrl, verbatimText: built.verbatimText });
 }

@@ -3,6 +3,7 @@
  * off a terminal when there is a call to make), then on a terminal a progress bar (calls done,
  * in flight, failed) with each outcome printed above it, or off one a line per outcome.
  */
+import type { ConfirmContext } from '../apply/apply-options.js';
 import type { ApplyEvent } from '../apply/apply-plan.js';
 import { describeOutcome } from '../apply/summarize-apply.js';
 import { failure } from '../diagnostics/error-codes/index.js';
@@ -31,8 +32,8 @@ export function applyProgress(o: ProgressOptions) {
   let failed = 0;
   let done = 0;
   let started = performance.now();
-  const confirm = async (plan: Plan, ctx: { concurrency: number; baseUrl: string }): Promise<boolean> => {
-    o.out.write(renderText(plan, { color: o.color, sources: await readPlanSources(o.dir, plan), htmlDiff: o.htmlDiff }));
+  const confirm = async (plan: Plan, ctx: ConfirmContext): Promise<boolean> => {
+    o.out.write(renderText(plan, { color: o.color, sources: await readPlanSources(o.dir, plan, ctx.verbatimText), htmlDiff: o.htmlDiff }));
     const calls = plan.changes.filter(isCall).length;
     const question = `Apply ${calls === 1 ? 'this' : 'these'} ${plural(calls, 'call')} to ${ctx.baseUrl}?`;
     // Off a terminal nobody can confirm; asked only when there is a call to make.

@@ -5,6 +5,7 @@
  * stream), wrapped here to count reads per repo path. The state comes from a real apply
  * against the emulator.
  */
+import { execFileSync } from 'node:child_process';
 import { utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -37,6 +38,8 @@ vi.mock('node:fs/promises', async (original) => {
 });
 
 const { applyCourse } = await import('../../src/apply/apply-course.js');
+const { applyProgress } = await import('../../src/cli/apply-progress.js');
+const { stopOnSignals } = await import('../../src/cli/apply-signals.js');
 const { buildPlan } = await import('../../src/sync/build-plan.js');
 const { readPlanSources } = await import('../../src/sync/plan-sources.js');
 const { isCall } = await import('../../src/plan/plan-schema.js');
@@ -85,6 +88,8 @@ describe('each changed file is read once during a plan', () => {
     const env = { COURSESYNC_TOKEN: SECRET, COURSESYNC_RENDER_THREADS: '1' };
     const applied = await applyCourse(dir, { env });
     expect(applied.result?.outcomes.map((o) => o.status)).toEqual(['done', 'done', 'done']);
+    // A git repo, as a course is: the printed plan shows the Markdown that changed.
+    for (const args of [['init', '-q'], ['add', '-A'], ['-c', 'user.name=Author', '-c', 'user.email=author@example.com', 'commit', '-qm', 'course']]) execFileSync('git', args, { cwd: dir });
 
     const unchanged = await countedPlan(dir, env);
     expect(unchanged.built.plan.changes.filter(isCall)).toEqual([]);
@@ -104,15 +109,22 @@ describe('each changed file is read once during a plan', () => {
     expect(after.reads.get(edited)).toBe(1);
     for (const path of Object.keys(LESSONS)) if (path !== edited) expect(after.reads.get(path) ?? 0, path).toBe(0);
 
-    // Applying it reads it once too: the build record takes the blob id the plan read.
+    // Applying it as `apply --yes` does reads it once too: the printed plan and the build
+    // record take the text and the blob id from the plan's read.
+    let printed = '';
+    const out = { write: (chunk: string) => (printed += chunk) };
+    const signals = stopOnSignals(out);
+    const progress = applyProgress({ dir, out, color: false, interactive: false, yes: true, htmlDiff: false, signals });
     counting.reads = new Map();
     counting.on = true;
     try {
-      const applied = await applyCourse(dir, { env });
+      const applied = await applyCourse(dir, { env, confirm: progress.confirm, onEvent: progress.onEvent });
       expect(applied.result?.outcomes.map((o) => o.status)).toEqual(['done']);
     } finally {
       counting.on = false;
+      signals.release();
     }
+    expect(printed).toContain('+Then run `npx tsc` in the project folder.');
     expect(counting.reads.get(edited)).toBe(1);
     for (const path of Object.keys(LESSONS)) if (path !== edited) expect(counting.reads.get(path) ?? 0, path).toBe(0);
     expect((await countedPlan(dir, env)).built.plan.changes.filter(isCall)).toEqual([]);
