@@ -15,7 +15,8 @@
  * missing, unreadable or not in this shape is ignored.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { dirname } from 'node:path';
 import { openRegularFile } from '../state/read-regular-file.js';
 
@@ -68,20 +69,24 @@ export async function readCacheFile(file: string, tagName: string, accept: (tag:
   }
   try {
     let head = true;
-    for await (const line of handle.readLines({ encoding: 'utf8' })) {
-      if (head) {
-        head = false;
-        const top = parseObject(line.endsWith('{') ? `${line}}}` : line);
-        const tag = top?.[tagName];
-        if (typeof tag !== 'string' || typeof top?.entries !== 'object' || top.entries === null || !accept(tag)) return false;
-        // One line holds the whole file (an older writer): its entries are in it.
-        for (const [key, value] of Object.entries(top.entries)) onEntry(key, value);
-        continue;
+    // Lines are taken from 1 MB chunks, parsed synchronously: a promise per line (readLines)
+    // cost ~10× the parsing itself on a 10,000-entry file.
+    for await (const lines of chunkLines(handle)) {
+      for (const line of lines) {
+        if (head) {
+          head = false;
+          const top = parseObject(line.endsWith('{') ? `${line}}}` : line);
+          const tag = top?.[tagName];
+          if (typeof tag !== 'string' || typeof top?.entries !== 'object' || top.entries === null || !accept(tag)) return false;
+          // One line holds the whole file (an older writer): its entries are in it.
+          for (const [key, value] of Object.entries(top.entries)) onEntry(key, value);
+          continue;
+        }
+        if (line === '}}') return true;
+        const entry = parseObject(`{${line.endsWith(',') ? line.slice(0, -1) : line}}`);
+        if (entry === undefined) return true;
+        for (const [key, value] of Object.entries(entry)) onEntry(key, value);
       }
-      if (line === '}}') break;
-      const entry = parseObject(`{${line.endsWith(',') ? line.slice(0, -1) : line}}`);
-      if (entry === undefined) break;
-      for (const [key, value] of Object.entries(entry)) onEntry(key, value);
     }
     return !head;
   } catch {
@@ -89,6 +94,22 @@ export async function readCacheFile(file: string, tagName: string, accept: (tag:
   } finally {
     await handle.close();
   }
+}
+
+/** The file's lines, a chunk's worth at a time (the last line of a chunk waits for the next). */
+async function* chunkLines(handle: FileHandle): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  let rest = '';
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) break;
+    const lines = (rest + decoder.write(buffer.subarray(0, bytesRead))).split('\n');
+    rest = lines.pop()!;
+    yield lines;
+  }
+  rest += decoder.end();
+  if (rest !== '') yield [rest];
 }
 
 /** `text` parsed when it is a JSON object, else undefined. */
