@@ -1,4 +1,4 @@
-/** The cache file format: one entry per line, read a line at a time, older one-line files still read. */
+/** The cache file format: one entry per line, read a chunk of lines at a time, older one-line files still read. */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -45,6 +45,27 @@ describe('cache files under .coursesync/cache/', () => {
     const file = path.join(dir, 'old.json');
     await writeFile(file, JSON.stringify({ renderer: 'r1', entries: Object.fromEntries(entries) }));
     expect(await read(file)).toEqual({ ok: true, got: entries });
+  });
+
+  it('many entries over several read chunks (1 MB each) come back whole and in order; damage in a later chunk keeps those before it', async () => {
+    const file = path.join(dir, 'big.json');
+    // 3,000 entries of ~1 KB, one of 1.5 MB (longer than a chunk), multi-byte text across chunk edges.
+    const big = new Map<string, unknown>();
+    for (let i = 0; i < 3000; i++) big.set(`lessons/${i}.md`, { html: `<p>${'naïve 日本語 '.repeat(60)}${i}</p>`, n: i });
+    big.set('huge', 'x'.repeat(1_500_000));
+    big.set('last', [1, 2, 3]);
+    await writeCacheFile(file, 'renderer', 'r1', big);
+    const back = await read(file);
+    expect(back.ok).toBe(true);
+    expect([...back.got.keys()]).toEqual([...big.keys()]);
+    expect(back.got).toEqual(big);
+    // Cut entry 2,500 short (past the first chunk): the 2,500 before it are read, nothing after.
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    lines[2501] = lines[2501]!.slice(0, 20);
+    await writeFile(file, lines.join('\n'));
+    const damaged = await read(file);
+    expect(damaged.ok).toBe(true);
+    expect([...damaged.got.keys()]).toEqual([...big.keys()].slice(0, 2500));
   });
 
   it('damage ends the read where it is; what is missing, odd or a FIFO reads as nothing, at once', async () => {
