@@ -13,21 +13,9 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { CourseConfigSchema, type CourseConfig } from '../model/config.js';
 import { createSchoolClient, type SchoolClient, type SchoolClientOptions } from '../school/client.js';
 import { explainSchoolError, resolveConnection, type ConnectionFlags } from '../school/connection.js';
-import type { Out } from './terminal.js';
+import type { CommandIo } from './command-io.js';
 
-/** Where a command writes, and what environment it reads (process by default). */
-export interface CommandIo {
-  stdout: Out;
-  stderr: Out;
-  env: NodeJS.ProcessEnv;
-  /** Whether a person can answer a question (stdin and stdout are terminals); false when unset. */
-  interactive?: boolean;
-}
-
-/** The real process streams and environment. */
-export function processIo(): CommandIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, interactive: process.stdin.isTTY === true && process.stdout.isTTY === true };
-}
+export { jsonOrFormat, planFormat, positiveInt, processIo, type CommandIo } from './command-io.js';
 
 export interface SchoolFlags extends ConnectionFlags {
   /** Folder holding coursesync.yaml (default: the current folder). */
@@ -98,37 +86,4 @@ export async function explained<T>(call: Promise<T>, subject?: string): Promise<
   } catch (e) {
     throw explainSchoolError(e, subject);
   }
-}
-
-/** Parse a positive integer flag value. @throws CoursesyncError `cli/bad-number` */
-export function positiveInt(flag: string, value: string | undefined, max = 10_000): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-    throw failure('cli/bad-number', { flag, max, value });
-  }
-  return Number(value);
-}
-
-/**
- * The format asked for by `--json` or `--format` (text when neither); `--json` with another
- * `--format` is refused rather than one of them silently winning.
- * @throws CoursesyncError `cli/conflicting-options`
- */
-export function jsonOrFormat(options: { json?: boolean | undefined; format?: string | undefined }): string {
-  if (options.json && options.format !== undefined && options.format !== 'json') {
-    throw failure('cli/conflicting-options', { options: `--json and --format ${options.format}`, hint: `give one: --json (the same as --format json), or --format ${options.format}` });
-  }
-  return options.json ? 'json' : (options.format ?? 'text');
-}
-
-/**
- * `--format`/`--json` → the output format of a plan.
- * @throws CoursesyncError `cli/bad-format`, `cli/conflicting-options`
- */
-export function planFormat(options: { json?: boolean | undefined; format?: string | undefined }): 'text' | 'markdown' | 'json' {
-  const format = jsonOrFormat(options);
-  if (format !== 'text' && format !== 'markdown' && format !== 'json') {
-    throw failure('cli/bad-format', { format });
-  }
-  return format;
 }

@@ -3,7 +3,7 @@
  * severity and the default hint (what to do next). One place, so docs and tests can list them.
  */
 import type { Diagnostic, Severity } from './diagnostic.js';
-import { MAX_CONTENT_LENGTH } from '../school-api/school-rules.js';
+import { MAX_CONTENT_LENGTH } from '../school-api/school-limits.js';
 
 interface Entry {
   severity: Severity;

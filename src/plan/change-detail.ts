@@ -5,7 +5,8 @@
  */
 import { escapeControl } from '../diagnostics/diagnostic.js';
 import { LONG_FIELDS, diffLinesOf, showValue } from './describe-change.js';
-import { isCall, type PlanChange } from './plan-schema.js';
+import type { PlanChange } from './plan-schema.js';
+import { isCall } from './plan-steps.js';
 import { isFingerprint } from '../model/state/fingerprint.js';
 import { createPreview, fieldLabel, longFieldSummary, sourceDiffLines, type PlanSources } from './source-diff.js';
 

@@ -4,7 +4,8 @@
  * `--html-only` apply the rest or only them. Only an update whose fields are all body or
  * description is HTML-only, so holding it back moves nothing and no other step depends on it.
  */
-import { isCall, type Plan, type PlanChange, type UpdateStep } from './plan-schema.js';
+import type { Plan, PlanChange, UpdateStep } from './plan-schema.js';
+import { isCall } from './plan-steps.js';
 
 export type HtmlOnlyCause = 'renderer' | 'references' | 'settings';
 export const HTML_ONLY_CAUSES: readonly HtmlOnlyCause[] = ['renderer', 'references', 'settings'];

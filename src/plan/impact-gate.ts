@@ -4,7 +4,7 @@
  * worse. An acknowledged impact was reviewed in the pull request: it stops neither.
  */
 import { failure } from '../diagnostics/error-codes/index.js';
-import { ackToken, IMPACT_LEVELS, type ImpactLevel } from '../model/acknowledge.js';
+import { ackToken, IMPACT_LEVELS, type ImpactLevel } from '../model/impact-rules.js';
 import type { Impact, Plan } from './plan-schema.js';
 
 /** Unacknowledged impacts of `level` or worse (error is the worst). */

@@ -114,7 +114,7 @@ export type UncertainStep = z.output<typeof UncertainStepSchema>;
 export type CallStep = CreateStep | UpdateStep | MoveStep | UnpublishStep;
 export type Action = PlanChange['action'];
 
-export const ACTIONS = ['create', 'update', 'move', 'unpublish', 'orphan', 'drift', 'uncertain'] as const satisfies readonly Action[];
+export { ACTIONS, isCall } from './plan-steps.js';
 
 /** Sections whose calls must run in one sequence; `steps` are call ids in order. */
 export const ChainSchema = z.strictObject({
@@ -198,10 +198,6 @@ export const PlanSchema = z.strictObject({
 });
 export type Plan = z.output<typeof PlanSchema>;
 
-/** Whether a change sends a request. */
-export function isCall(change: PlanChange): change is CallStep {
-  return change.action === 'create' || change.action === 'update' || change.action === 'move' || change.action === 'unpublish';
-}
 
 /** Field names in the fixed order plans list them. */
 export const PLAN_FIELD_ORDER: readonly string[] = [...LESSON_FIELDS, 'section_id', 'position'];

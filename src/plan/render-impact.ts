@@ -1,7 +1,7 @@
 /** The learner-impact part of a plan, for the terminal and for the pull-request comment (PURE). */
 import { escapeControl } from '../diagnostics/diagnostic.js';
 import type { Impact } from './plan-schema.js';
-import { ackToken } from '../model/acknowledge.js';
+import { ackToken } from '../model/impact-rules.js';
 
 /** Counts per level, e.g. "1 error (1 acknowledged), 2 warnings, 3 infos". */
 export function impactCounts(impact: readonly Impact[]): string {

@@ -11,7 +11,7 @@ import { escapeControl } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { placeOf, sortDiagnostics } from '../diagnostics/diagnostic.js';
 import type { Plan, PlanChange } from './plan-schema.js';
-import { ACTIONS } from './plan-schema.js';
+import { ACTIONS } from './plan-steps.js';
 import { SYMBOL, diffLinesOf, headline, orphanHint, summaryLine } from './describe-change.js';
 import { changeDetail, type DetailOptions } from './change-detail.js';
 import { heldBackNote, htmlOnlyCause, htmlOnlyGroups, htmlOnlyTitle } from './html-only.js';

@@ -5,7 +5,8 @@
  */
 import pc from 'picocolors';
 import { escapeControl, formatDiagnostic } from '../diagnostics/diagnostic.js';
-import { isCall, type Plan, type PlanChange } from './plan-schema.js';
+import type { Plan, PlanChange } from './plan-schema.js';
+import { isCall } from './plan-steps.js';
 import { SYMBOL, diffLinesOf, headline, orphanHint, summaryLine } from './describe-change.js';
 import { changeDetail, type DetailOptions } from './change-detail.js';
 import { heldBackNote, htmlOnlyCause, htmlOnlyGroups, htmlOnlyTitle } from './html-only.js';

@@ -17,12 +17,8 @@ export type LessonType = (typeof LESSON_TYPES)[number];
 /** How a request's body and description are written; the school converts `markdown` itself. */
 export const CONTENT_FORMATS = ['html', 'markdown'] as const;
 
-/** Names and ids: 1 to this many characters. */
-export const MAX_NAME_LENGTH = 255;
-/** body, description, the video fields and embed_code: at most this many characters. */
-export const MAX_CONTENT_LENGTH = 200_000;
-/** drip_delay: 0 to this many days. */
-export const MAX_DRIP_DELAY = 32_767;
+export { MAX_CONTENT_LENGTH, MAX_DRIP_DELAY, MAX_NAME_LENGTH } from './school-limits.js';
+import { MAX_CONTENT_LENGTH, MAX_DRIP_DELAY, MAX_NAME_LENGTH } from './school-limits.js';
 
 /** Characters as the school (and zod's length checks) count them: code points. */
 export function characterCount(s: string): number {
