@@ -23,7 +23,7 @@ export async function openApply(dir: string, options: ApplyCourseOptions, store:
   // A state of another environment is refused before what it knows is reused, and before any request.
   checkStateEnvironment(store.data, store.file, environment);
   const known = options.refresh ? undefined : options.replace?.length ? withoutKeys(store.data, options.replace) : store.data;
-  const course = await compileRepo(dir, env, known, environment);
+  const course = await compileRepo(dir, { env, state: known, environment });
   checkStateEnvironment(store.data, store.file, environment, course.desired);
   const connection = resolveConnection({ flags: options, config: course.desired.config, env, environment });
   const client = options.client ?? createSchoolClient({ baseUrl: connection.baseUrl, token: connection.token, timeoutMs: connection.timeoutMs });

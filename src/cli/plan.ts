@@ -9,7 +9,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { failure } from '../diagnostics/error-codes/index.js';
-import { planFormat, positiveInt, processIo, type CommandIo } from './school-command.js';
+import { planFormat, positiveInt, processIo, type CommandIo } from './command-io.js';
 import { addDirOptions, repoFolder } from './repo-folder.js';
 
 export interface PlanCommandOptions extends ConnectionFlags {
@@ -66,8 +66,8 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const concurrency = positiveInt('--concurrency', options.concurrency, 64);
   const selection = htmlOnlySelection(options);
   const { findRepoRoot } = await import('../source/repo-root.js');
-  const { buildPlan } = await import('../sync/build-plan.js');
-  const { renderText, renderMarkdown, renderJson, hasChanges, selectHtmlOnly } = await import('../plan/index.js');
+  // Only the modules this run needs: a plan answered from the memo loads no compiler and no zod.
+  const { selectHtmlOnly } = await import('../plan/html-only.js');
   let dir = resolve(dirArg ?? '.');
   let folder = courseFolderName(dir);
   let plan: import('../plan/plan-schema.js').Plan;
@@ -77,12 +77,23 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   try {
     dir = await findRepoRoot(dirArg);
     folder = courseFolderName(dir);
-    const { chooseEnvironment } = await import('./environment.js');
-    environment = await chooseEnvironment(dir, options.env, io.env);
-    const { env: _flag, ...flags } = options;
-    const built = await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true });
-    plan = selectHtmlOnly(built.plan, selection);
-    verbatimText = built.verbatimText;
+    // Inputs unchanged since a plan that found nothing to do: its answer (docs/architecture.md, "The plan memo").
+    const question = { envFlag: options.env, baseUrlFlag: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, skipPromotionCheck: options.skipPromotionCheck, env: io.env };
+    const memo = await import('../sync/plan-memo.js');
+    const inputs = memo.memoizable(question) ? await memo.readPlanInputs(dir, question) : undefined;
+    const recalled = inputs && (await memo.recallPlan(dir, inputs));
+    if (recalled) {
+      plan = selectHtmlOnly(recalled, selection);
+    } else {
+      const { buildPlan } = await import('../sync/build-plan.js');
+      const { chooseEnvironment } = await import('./environment.js');
+      environment = await chooseEnvironment(dir, options.env, io.env);
+      const { env: _flag, ...flags } = options;
+      const built = await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true, source: inputs?.source });
+      if (inputs) await memo.keepPlan(dir, inputs, built);
+      plan = selectHtmlOnly(built.plan, selection);
+      verbatimText = built.verbatimText;
+    }
   } catch (e) {
     // The pull-request comment must say that the plan failed, not keep showing an old plan.
     if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io, environment).catch(() => undefined);
@@ -93,13 +104,15 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const { readPlanSources } = await import('../sync/plan-sources.js');
   const sources = format === 'json' ? undefined : await readPlanSources(dir, plan, verbatimText);
   const detail = { sources, htmlDiff: options.htmlDiff === true };
-  const output = format === 'json' ? renderJson(plan) : format === 'markdown' ? renderMarkdown(plan, { ...detail, folder }) : renderText(plan, { color, ...detail });
+  const { renderMarkdown } = await import('../plan/render-markdown.js');
+  const renderJson = async (p: typeof plan) => (await import('../plan/render-json.js')).renderJson(p);
+  const output = format === 'json' ? await renderJson(plan) : format === 'markdown' ? renderMarkdown(plan, { ...detail, folder }) : (await import('../plan/render-text.js')).renderText(plan, { color, ...detail });
   io.stdout.write(output.endsWith('\n') ? output : output + '\n');
   // Text: notes are chatter, on stderr (stdout stays the plan); markdown and JSON carry them.
   if (format === 'text') for (const n of plan.notes ?? []) io.stderr.write(`Note: ${n}\n`);
   if (options.out) {
     const { writeFileAtomic } = await import('../state/state-file.js');
-    await writeFileAtomic(resolve(options.out), renderJson(plan));
+    await writeFileAtomic(resolve(options.out), await renderJson(plan));
     if (format === 'text') io.stderr.write(`Saved the plan to ${options.out}; apply it with \`coursesync apply ${options.out}\`.\n`);
   }
   if (io.env.GITHUB_ACTIONS === 'true') {
@@ -117,6 +130,7 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
     const { failure } = await import('../diagnostics/error-codes/index.js');
     throw failure('plan/learner-impact', { count: failing.length, level: failOn! });
   }
+  const { hasChanges } = await import('../plan/describe-change.js');
   if (options.detailedExitcode && hasChanges(plan)) return ExitCode.Changes;
   return ExitCode.Ok;
 }

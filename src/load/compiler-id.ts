@@ -95,12 +95,12 @@ export function installedVersions(packages: readonly string[], fromDir: string):
   return [...found].sort();
 }
 
-/** Every module file under `dir` (and its subfolders) ending with `ext`. */
-function moduleFiles(dir: string, ext: string): string[] {
+/** Every module file under `dir` (and its subfolders, unless `deep` is false) ending with `ext`. */
+function moduleFiles(dir: string, ext: string, deep = true): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...moduleFiles(path, ext));
+    if (entry.isDirectory()) files.push(...(deep ? moduleFiles(path, ext) : []));
     else if (entry.isFile() && entry.name.endsWith(ext)) files.push(path);
   }
   return files;
@@ -117,11 +117,27 @@ export interface CompilerIdInputs {
 
 /** The full (64 hex) id of the code found at `inputs`; see the module comment. */
 export function computeCompilerDigest(inputs: CompilerIdInputs): string {
+  return digestOfCode(inputs, COMPILER_FOLDERS, COMPILER_PACKAGES);
+}
+
+/**
+ * The full id of every module under `inputs.root` and every package coursesync depends on
+ * (its package.json's dependencies, transitively): what an answer depending on more than the
+ * compiler (a whole plan) is tagged with.
+ */
+export function computeCodeDigest(inputs: CompilerIdInputs): string {
+  const folders = readdirSync(inputs.root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const manifest = JSON.parse(readFileSync(join(inputs.packagesFrom, 'package.json'), 'utf8')) as { dependencies?: Record<string, unknown> };
+  return digestOfCode(inputs, folders, Object.keys(manifest.dependencies ?? {}), moduleFiles(inputs.root, inputs.ext, false));
+}
+
+/** sha256 of the modules of `folders` (and `extra` files) under the root, and the installed versions of `packages`. */
+function digestOfCode(inputs: CompilerIdInputs, folders: readonly string[], packages: readonly string[], extra: string[] = []): string {
   const hash = createHash('sha256');
-  for (const file of COMPILER_FOLDERS.flatMap((folder) => moduleFiles(join(inputs.root, folder), inputs.ext)).sort()) {
+  for (const file of [...extra, ...folders.flatMap((folder) => moduleFiles(join(inputs.root, folder), inputs.ext))].sort()) {
     hash.update(relative(inputs.root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
-  for (const version of installedVersions(COMPILER_PACKAGES, inputs.packagesFrom)) hash.update(version).update('\n');
+  for (const version of installedVersions(packages, inputs.packagesFrom)) hash.update(version).update('\n');
   return hash.digest('hex');
 }
 
@@ -132,6 +148,13 @@ function ownInputs(): CompilerIdInputs {
 }
 
 let memo: string | undefined;
+let codeMemo: string | undefined;
+
+/** sha256 of all of this coursesync's code and installed dependencies (once per process). */
+export function codeDigest(): string {
+  codeMemo ??= computeCodeDigest(ownInputs());
+  return codeMemo;
+}
 
 /**
  * sha256 of the code that compiles lessons in this process, installed packages included (once

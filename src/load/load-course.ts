@@ -38,6 +38,8 @@ export interface LoadCourseOptions {
   render?: RenderFn;
   /** The environment compiled for (`--env`): its settings and ids (docs/environments.md). */
   environment?: string | undefined;
+  /** The repo already read (readSource, with the stat index when `cache` is on): it is not read again. */
+  source?: SourceTree | undefined;
 }
 
 /** What the memo answers before the compile: compiled lessons, renderings, and what is left to render. */
@@ -67,7 +69,7 @@ export interface LoadedCourse extends CompileResult {
  * diagnostics). Throws a CoursesyncError only when `dir` itself cannot be read.
  */
 export async function loadCourse(dir: string, options: LoadCourseOptions = {}): Promise<LoadedCourse> {
-  const source = await readSource(dir, { statIndex: options.cache === true });
+  const source = options.source ?? (await readSource(dir, { statIndex: options.cache === true }));
   // Not the lessons the state knows unchanged (file, settings and references), not Markdown outside sections (READMEs).
   const frame = frameCourse(source, options.known, options.environment);
   const recalled = options.cache ? await recall(dir, frame, options.known) : nothingRecalled(frame);

@@ -12,6 +12,7 @@ import { nullRecord, type SectionState, type StateData } from '../model/state/sc
 import type { SectionFacts } from '../learner/learner-model.js';
 import type { Section } from '../school-api/wire/sections.js';
 import type { ConnectionFlags } from '../school/connection.js';
+import type { SourceTree } from '../model/source-tree.js';
 import pLimit from 'p-limit';
 import { failure } from '../diagnostics/error-codes/index.js';
 import type { CoursesyncError } from '../diagnostics/errors.js';
@@ -57,6 +58,8 @@ export interface BuildPlanOptions extends ConnectionFlags {
   school?: { baseUrl: string; client: SchoolClient };
   /** The environment chosen with --env, in a repo with environments (docs/environments.md). */
   environment?: string | undefined;
+  /** The repo's files already read (with the stat index), so they are walked once. */
+  source?: SourceTree;
   /** Plan content not applied to the environment this one is promoted from (said in the plan). */
   skipPromotionCheck?: boolean;
 }
@@ -76,9 +79,10 @@ export interface CompiledRepo {
  * record is taken from it, not read, parsed or rendered, cache or no cache.
  * @throws CoursesyncError `course/invalid` with the diagnostics when the repo has errors
  */
-export async function compileRepo(dir: string, env: NodeJS.ProcessEnv = process.env, state?: Readonly<StateData>, environment?: string): Promise<CompiledRepo> {
+export async function compileRepo(dir: string, options: { env?: NodeJS.ProcessEnv; state?: Readonly<StateData> | undefined; environment?: string | undefined; source?: SourceTree | undefined } = {}): Promise<CompiledRepo> {
+  const { env = process.env, state, environment, source } = options;
   const known = state ? knownLessonsOf(state, await compilerId()) : undefined;
-  const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env), known, environment });
+  const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env), known, environment, source });
   // COURSESYNC_DEBUG=compile: how many lesson files compiled (the others came from the state unread).
   if (env.COURSESYNC_DEBUG?.split(',').includes('compile')) {
     const { counts, unchanged, compiledAnyway } = result;
@@ -111,6 +115,10 @@ export interface BuiltPlan {
   live: ReadonlyMap<string, LiveLesson> | undefined;
   /** The text of a lesson file the compile read, when it is the file's very bytes: for readPlanSources. */
   verbatimText?: ((path: string) => string | undefined) | undefined;
+  /** Whether this build sent a request to the school (then its answer depends on more than files). */
+  askedSchool: boolean;
+  /** The variable the token is read from (COURSESYNC_TOKEN, or the environment's `token_env`). */
+  tokenVariable: string;
 }
 
 /**
@@ -126,7 +134,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   // Before the compile reuses what the state knows: a state of another environment is refused.
   checkStateEnvironment(state, file, environment);
   // --refresh may send a drifted body back: every lesson is compiled to its HTML then.
-  const result = options.course ?? (await compileRepo(dir, env, options.refresh ? undefined : state, environment));
+  const result = options.course ?? (await compileRepo(dir, { env, state: options.refresh ? undefined : state, environment, source: options.source }));
   const desired = result.desired;
   checkStateEnvironment(state, file, environment, desired);
   const promotion = await checkPromotion(dir, desired, options.skipPromotionCheck === true);
@@ -160,7 +168,9 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   }
 
   let client: SchoolClient | undefined = options.school?.client;
+  let askedSchool = client !== undefined;
   const connect = async (why: string) => {
+    askedSchool = true;
     if (client) return client;
     let token: string;
     try {
@@ -234,7 +244,21 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   if (warnings.length > 0) plan.warnings = warnings;
   notes.push(...driftNotes(plan));
   if (notes.length > 0) plan.notes = notes;
-  return { plan, desired: linked.desired, state, stateExists: exists, resolvedSections, baseUrl, sectionIds, listed: byProgram, live, pendingLinks: linked.pending, verbatimText: result.verbatimText };
+  return {
+    plan,
+    desired: linked.desired,
+    state,
+    stateExists: exists,
+    resolvedSections,
+    baseUrl,
+    sectionIds,
+    listed: byProgram,
+    live,
+    pendingLinks: linked.pending,
+    verbatimText: result.verbatimText,
+    askedSchool,
+    tokenVariable: tokenVariable(desired.config, environment),
+  };
 }
 
 /**

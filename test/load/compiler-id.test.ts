@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCachedRender, renderDigest } from '../../src/compile/render-cache.js';
 import { renderMarkdown } from '../../src/compile/render.js';
-import { COMPILER_FOLDERS, COMPILER_PACKAGES, compilerDigest, compilerId, computeCompilerDigest, installedVersions } from '../../src/load/compiler-id.js';
+import { COMPILER_FOLDERS, COMPILER_PACKAGES, codeDigest, compilerDigest, compilerId, computeCodeDigest, computeCompilerDigest, installedVersions } from '../../src/load/compiler-id.js';
 import { loadCourse } from '../../src/load/load-course.js';
 import { readLessonCache } from '../../src/load/lesson-cache-file.js';
 import { readRenderCache, renderCachePath } from '../../src/load/render-cache-file.js';
@@ -140,5 +140,24 @@ describe('the compiler id: our code and the installed renderer packages, one rul
     const nested = path.join(code, 'model', 'state', 'schema.ts');
     await writeFile(nested, (await readFile(nested, 'utf8')) + '\n// changed\n');
     expect(computeCompilerDigest(inputs)).not.toBe(before);
+  });
+
+  it('the code digest (what a kept plan is tagged with) changes with any module, the compiler\'s unchanged', async () => {
+    const code = path.join(tmp, 'code');
+    await cp(SRC, code, { recursive: true });
+    const inputs = { root: code, ext: '.ts', packagesFrom: ROOT };
+    const before = { code: computeCodeDigest(inputs), compiler: computeCompilerDigest(inputs) };
+    expect(before.code).toBe(codeDigest());
+    expect(before.code).not.toBe(before.compiler);
+    // A planning module outside the compiler folders: a plan kept by the old code is not the new code's.
+    const planning = path.join(code, 'plan', 'diff-course.ts');
+    await writeFile(planning, (await readFile(planning, 'utf8')) + '\n// changed\n');
+    expect(computeCodeDigest(inputs)).not.toBe(before.code);
+    expect(computeCompilerDigest(inputs)).toBe(before.compiler);
+    // A top-level module too.
+    await writeFile(path.join(code, 'index.ts'), (await readFile(path.join(code, 'index.ts'), 'utf8')) + '\n// changed\n');
+    const top = computeCodeDigest(inputs);
+    await writeFile(path.join(code, 'index.ts'), (await readFile(path.join(code, 'index.ts'), 'utf8')) + '\n// again\n');
+    expect(computeCodeDigest(inputs)).not.toBe(top);
   });
 });

@@ -1,0 +1,140 @@
+/**
+ * The plan memo (I/O): `.coursesync/cache/plan.json` keeps the last plan that found nothing to
+ * do, with the digest of everything it was made from. A plan of the same inputs answers with it,
+ * having read no lesson, parsed no state and compiled nothing, the way `make` finds every target
+ * up to date: what it costs is a stat per file, and a read of the state folder.
+ *
+ * The inputs, all in one sha256:
+ * - coursesync's own code and installed packages (load/compiler-id.ts `codeDigest`);
+ * - every course file: path and sha256, from the stat index as in any plan (`readSource`), and
+ *   what the walk found wrong (links, refused files, unreadable ones);
+ * - every file of the state folders (`.coursesync/` but its cache): path and sha256;
+ * - the flags and environment variables a plan reads (`--env`, COURSESYNC_ENV, `--base-url`,
+ *   COURSESYNC_BASE_URL, `--skip-promotion-check`), and for the token variables only whether
+ *   each is set, empty or unset: a token's value is never hashed or written.
+ *
+ * Kept only from a plan that sent no request (its answer then depends on files alone), found no
+ * change and had a state file. Never used by apply, with --refresh, with a token file, or with
+ * COURSESYNC_DEBUG set; like every cache file, a missing or damaged memo is a miss.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SourceTree } from '../model/source-tree.js';
+import type { Plan } from '../plan/plan-schema.js';
+import { codeDigest } from '../load/compiler-id.js';
+import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
+import { readSource } from '../source/read-source.js';
+
+const MEMO_FILE = join('.coursesync', 'cache', 'plan.json');
+const TAG = 'coursesync-plan-memo/1';
+const DEFAULT_TOKEN_VARIABLE = 'COURSESYNC_TOKEN';
+
+/** What a plan was asked, beyond the repo's files. */
+export interface PlanQuestion {
+  envFlag?: string | undefined;
+  baseUrlFlag?: string | undefined;
+  tokenFile?: string | undefined;
+  refresh?: boolean | undefined;
+  skipPromotionCheck?: boolean | undefined;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A plan's inputs, read: the course's files (for the plan to compile on a miss) and their digest. */
+export interface PlanInputs {
+  source: SourceTree;
+  /** Everything but the token variables, hashed; undefined when the state folder holds a link or a special file (then nothing is recalled or kept). */
+  digest: string | undefined;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Whether a plan of `question` may be answered from, or kept in, the memo. */
+export function memoizable(question: PlanQuestion): boolean {
+  return !question.refresh && question.tokenFile === undefined && !question.env.COURSESYNC_DEBUG;
+}
+
+/** Read the inputs of a plan of the repo at `dir`. */
+export async function readPlanInputs(dir: string, question: PlanQuestion): Promise<PlanInputs> {
+  const source = await readSource(dir, { statIndex: true });
+  const hash = createHash('sha256');
+  const { env } = question;
+  hash.update(JSON.stringify([TAG, codeDigest(), question.envFlag ?? null, env.COURSESYNC_ENV ?? null, question.baseUrlFlag ?? null, env.COURSESYNC_BASE_URL ?? null, question.skipPromotionCheck === true]));
+  hash.update(sourceDigest(source));
+  const plain = hashStateFolder(hash, dir, '.coursesync');
+  return { source, digest: plain ? hash.digest('hex') : undefined, env };
+}
+
+/** The plan kept for `inputs`, if any. */
+export async function recallPlan(dir: string, inputs: PlanInputs): Promise<Plan | undefined> {
+  if (inputs.digest === undefined) return undefined;
+  let plan: Plan | undefined;
+  const matches = (tag: string) => {
+    const [name, key, variable, ...rest] = tag.split(' ');
+    return name === TAG && variable !== undefined && rest.length === 0 && key === memoKey(inputs, variable);
+  };
+  const read = await readCacheFile(join(dir, MEMO_FILE), 'memo', matches, (name, value) => {
+    if (name === 'plan' && typeof value === 'object' && value !== null) plan = value as Plan;
+  });
+  return read ? plan : undefined;
+}
+
+/**
+ * Keep `plan` for `inputs` when it may answer the next plan of the same inputs: it found no
+ * change, sent no request, and had a state file. `tokenVariable` is the variable its build read
+ * the token from. A failed write is not an error.
+ */
+export async function keepPlan(dir: string, inputs: PlanInputs, built: { plan: Plan; stateExists: boolean; askedSchool: boolean; tokenVariable: string }): Promise<void> {
+  const { plan } = built;
+  if (inputs.digest === undefined || !built.stateExists || built.askedSchool || plan.changes.length > 0 || plan.renames.length > 0 || plan.refreshed) return;
+  // A name with a space could not be told apart in the tag: such a plan is simply not kept.
+  if (/\s/.test(built.tokenVariable)) return;
+  await writeCacheFile(join(dir, MEMO_FILE), 'memo', `${TAG} ${memoKey(inputs, built.tokenVariable)} ${built.tokenVariable}`, new Map([['plan', plan]]));
+}
+
+/** The key: the inputs' digest with whether each token variable is set, empty or unset. */
+function memoKey(inputs: PlanInputs, tokenVariable: string): string {
+  const presence = (name: string) => (inputs.env[name] === undefined ? 'unset' : inputs.env[name] === '' ? 'empty' : 'set');
+  return createHash('sha256')
+    .update(`${inputs.digest}\0${presence(DEFAULT_TOKEN_VARIABLE)}\0${tokenVariable}\0${presence(tokenVariable)}`)
+    .digest('hex');
+}
+
+/** sha256 of every course file's path and digest, and of what the walk reported. */
+function sourceDigest(source: SourceTree): string {
+  const hash = createHash('sha256');
+  const file = (f: { path: string; digest: string }) => hash.update(`${f.path}\0${f.digest}\n`);
+  hash.update('config\n');
+  if (source.config) file(source.config);
+  for (const [name, files] of [['programs', source.programs], ['sections', source.sections], ['lessons', source.lessons]] as const) {
+    hash.update(`${name}\n`);
+    for (const f of files) file(f);
+  }
+  hash.update('files\n');
+  for (const [path, digest] of source.files ?? []) file({ path, digest });
+  hash.update(JSON.stringify([[...(source.linked ?? [])], [...(source.refused ?? [])], source.diagnostics]));
+  return hash.digest('hex');
+}
+
+/**
+ * Hash the path and bytes of every file of the state folders (`.coursesync/` and its `env/`),
+ * the cache left out. False when one is a link or not a regular file: its content could change
+ * under an unchanged name, so such a repo's plans are not memoized.
+ */
+function hashStateFolder(hash: ReturnType<typeof createHash>, dir: string, rel: string): boolean {
+  let entries;
+  try {
+    entries = readdirSync(join(dir, rel), { withFileTypes: true });
+  } catch {
+    hash.update(`${rel}\0none\n`);
+    return true;
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = `${rel}/${entry.name}`;
+    if (path === '.coursesync/cache') continue;
+    if (entry.isDirectory()) {
+      if (!hashStateFolder(hash, dir, path)) return false;
+    } else if (entry.isFile()) hash.update(`${path}\0`).update(readFileSync(join(dir, path))).update('\n');
+    else return false;
+  }
+  return true;
+}
