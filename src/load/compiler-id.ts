@@ -10,7 +10,7 @@
  * Computed once per process, when first asked.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,13 +42,18 @@ interface Installed {
   dependencies: string[];
 }
 
+/** Told every path a digest reads or probes (a folder, a file, a path found missing). */
+type Touch = (path: string) => void;
+const untouched: Touch = () => {};
+
 /** Reads what a package lookup needs, each folder and manifest at most once. */
-function packageFinder(): (name: string, fromDir: string) => Installed | undefined {
+function packageFinder(touch: Touch): (name: string, fromDir: string) => Installed | undefined {
   const hasModules = new Map<string, boolean>();
   const manifests = new Map<string, Installed | undefined>();
   const manifest = (dir: string): Installed | undefined => {
     if (!manifests.has(dir)) {
       let found: Installed | undefined;
+      touch(join(dir, 'package.json'));
       try {
         const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: unknown; dependencies?: Record<string, unknown> };
         found = { dir, version: typeof json.version === 'string' ? json.version : '', dependencies: Object.keys(json.dependencies ?? {}) };
@@ -63,7 +68,10 @@ function packageFinder(): (name: string, fromDir: string) => Installed | undefin
   return (name, fromDir) => {
     for (let dir = fromDir; ; dir = dirname(dir)) {
       const modules = join(dir, 'node_modules');
-      if (!hasModules.has(modules)) hasModules.set(modules, existsSync(modules));
+      if (!hasModules.has(modules)) {
+        touch(modules);
+        hasModules.set(modules, existsSync(modules));
+      }
       const found = hasModules.get(modules) ? manifest(join(modules, name)) : undefined;
       if (found) return found;
       if (dirname(dir) === dir) return undefined;
@@ -77,8 +85,8 @@ function packageFinder(): (name: string, fromDir: string) => Installed | undefin
  * import itself would fail). Synchronous: about 200 small reads, far quicker without a round
  * trip through the thread pool for each.
  */
-export function installedVersions(packages: readonly string[], fromDir: string): string[] {
-  const findPackage = packageFinder();
+export function installedVersions(packages: readonly string[], fromDir: string, touch: Touch = untouched): string[] {
+  const findPackage = packageFinder(touch);
   const seen = new Set<string>();
   const found = new Set<string>();
   const visit = (name: string, from: string): void => {
@@ -96,11 +104,12 @@ export function installedVersions(packages: readonly string[], fromDir: string):
 }
 
 /** Every module file under `dir` (and its subfolders, unless `deep` is false) ending with `ext`. */
-function moduleFiles(dir: string, ext: string, deep = true): string[] {
+function moduleFiles(dir: string, ext: string, deep = true, touch: Touch = untouched): string[] {
+  touch(dir);
   const files: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...(deep ? moduleFiles(path, ext) : []));
+    if (entry.isDirectory()) files.push(...(deep ? moduleFiles(path, ext, true, touch) : []));
     else if (entry.isFile() && entry.name.endsWith(ext)) files.push(path);
   }
   return files;
@@ -125,20 +134,65 @@ export function computeCompilerDigest(inputs: CompilerIdInputs): string {
  * (its package.json's dependencies, transitively): what an answer depending on more than the
  * compiler (a whole plan) is tagged with.
  */
-export function computeCodeDigest(inputs: CompilerIdInputs): string {
+export function computeCodeDigest(inputs: CompilerIdInputs, touch: Touch = untouched): string {
   const folders = readdirSync(inputs.root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  touch(join(inputs.packagesFrom, 'package.json'));
   const manifest = JSON.parse(readFileSync(join(inputs.packagesFrom, 'package.json'), 'utf8')) as { dependencies?: Record<string, unknown> };
-  return digestOfCode(inputs, folders, Object.keys(manifest.dependencies ?? {}), moduleFiles(inputs.root, inputs.ext, false));
+  return digestOfCode(inputs, folders, Object.keys(manifest.dependencies ?? {}), moduleFiles(inputs.root, inputs.ext, false, touch), touch);
 }
 
 /** sha256 of the modules of `folders` (and `extra` files) under the root, and the installed versions of `packages`. */
-function digestOfCode(inputs: CompilerIdInputs, folders: readonly string[], packages: readonly string[], extra: string[] = []): string {
+function digestOfCode(inputs: CompilerIdInputs, folders: readonly string[], packages: readonly string[], extra: string[] = [], touch: Touch = untouched): string {
   const hash = createHash('sha256');
-  for (const file of [...extra, ...folders.flatMap((folder) => moduleFiles(join(inputs.root, folder), inputs.ext))].sort()) {
+  for (const file of [...extra, ...folders.flatMap((folder) => moduleFiles(join(inputs.root, folder), inputs.ext, true, touch))].sort()) {
+    touch(file);
     hash.update(relative(inputs.root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
-  for (const version of installedVersions(packages, inputs.packagesFrom)) hash.update(version).update('\n');
+  for (const version of installedVersions(packages, inputs.packagesFrom, touch)) hash.update(version).update('\n');
   return hash.digest('hex');
+}
+
+/**
+ * The code digest and what it was computed from, as stat data: every module file and folder
+ * read, every package.json read and every place a package was looked for and not found. When
+ * none of it changed (same size, mtime, ctime and inode, or still missing), the digest still
+ * holds, and checking that is a stat per path (~700) instead of reading them all. As in the
+ * stat index, a path changed at or after `since` (the computation's start, less a margin for
+ * the kernel's coarse file clock) never vouches.
+ */
+export interface CodeProof {
+  digest: string;
+  since: string;
+  stats: string[];
+}
+
+/** A path's stat data as a proof holds it; `path\0-` when it does not exist. */
+function statLine(path: string): string {
+  const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return st ? `${path}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}\0${st.ino}` : `${path}\0-`;
+}
+
+/** Compute the code digest of `inputs` with its proof. */
+export function computeCodeProof(inputs: CompilerIdInputs): CodeProof {
+  const since = BigInt(Date.now()) * 1_000_000n - 100_000_000n;
+  const paths = new Set<string>();
+  const digest = computeCodeDigest(inputs, (path) => paths.add(path));
+  return { digest, since: String(since), stats: [...paths].sort().map(statLine) };
+}
+
+/** The digest `proof` vouches for, when it is a proof and nothing it names changed since; else undefined. */
+export function provenCodeDigest(proof: unknown): string | undefined {
+  if (typeof proof !== 'object' || proof === null) return undefined;
+  const { digest, since, stats } = proof as Partial<CodeProof>;
+  if (typeof digest !== 'string' || typeof since !== 'string' || !/^\d+$/.test(since) || !Array.isArray(stats) || stats.length === 0) return undefined;
+  const sinceNs = BigInt(since);
+  for (const line of stats) {
+    if (typeof line !== 'string') return undefined;
+    const [path, size, mtime, ctime] = line.split('\0');
+    if (path === undefined || statLine(path) !== line) return undefined;
+    if (size !== '-' && (mtime === undefined || ctime === undefined || BigInt(mtime) >= sinceNs || BigInt(ctime) >= sinceNs)) return undefined;
+  }
+  return digest;
 }
 
 /** This installed coursesync's inputs. */
@@ -148,12 +202,17 @@ function ownInputs(): CompilerIdInputs {
 }
 
 let memo: string | undefined;
-let codeMemo: string | undefined;
+let codeMemo: CodeProof | undefined;
+
+/** sha256 of all of this coursesync's code and installed dependencies, with its proof (once per process). */
+export function codeProof(): CodeProof {
+  codeMemo ??= computeCodeProof(ownInputs());
+  return codeMemo;
+}
 
 /** sha256 of all of this coursesync's code and installed dependencies (once per process). */
 export function codeDigest(): string {
-  codeMemo ??= computeCodeDigest(ownInputs());
-  return codeMemo;
+  return codeProof().digest;
 }
 
 /**

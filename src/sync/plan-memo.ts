@@ -5,7 +5,8 @@
  * up to date: what it costs is a stat per file, and a read of the state folder.
  *
  * The inputs, all in one sha256:
- * - coursesync's own code and installed packages (load/compiler-id.ts `codeDigest`);
+ * - coursesync's own code and installed packages (load/compiler-id.ts `codeProof`: checked
+ *   by a stat of each module and manifest it was computed from, kept in the memo);
  * - every course file: path and sha256, from the stat index as in any plan (`readSource`), and
  *   what the walk found wrong (links, refused files, unreadable ones);
  * - every file of the state folders (`.coursesync/` but its cache): path and sha256;
@@ -22,7 +23,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceTree } from '../model/source-tree.js';
 import type { Plan } from '../plan/plan-schema.js';
-import { codeDigest } from '../load/compiler-id.js';
+import { codeProof, provenCodeDigest } from '../load/compiler-id.js';
 import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
 import { readSource } from '../source/read-source.js';
 
@@ -58,24 +59,32 @@ export async function readPlanInputs(dir: string, question: PlanQuestion): Promi
   const source = await readSource(dir, { statIndex: true });
   const hash = createHash('sha256');
   const { env } = question;
-  hash.update(JSON.stringify([TAG, codeDigest(), question.envFlag ?? null, env.COURSESYNC_ENV ?? null, question.baseUrlFlag ?? null, env.COURSESYNC_BASE_URL ?? null, question.skipPromotionCheck === true]));
+  hash.update(JSON.stringify([TAG, question.envFlag ?? null, env.COURSESYNC_ENV ?? null, question.baseUrlFlag ?? null, env.COURSESYNC_BASE_URL ?? null, question.skipPromotionCheck === true]));
   hash.update(sourceDigest(source));
   const plain = hashStateFolder(hash, dir, '.coursesync');
   return { source, digest: plain ? hash.digest('hex') : undefined, env };
 }
 
-/** The plan kept for `inputs`, if any. */
+/**
+ * The plan kept for `inputs`, if any. The memo names what the code digest was computed from:
+ * when none of it changed, the digest is taken from it (a stat per module) instead of
+ * reading every module again.
+ */
 export async function recallPlan(dir: string, inputs: PlanInputs): Promise<Plan | undefined> {
   if (inputs.digest === undefined) return undefined;
-  let plan: Plan | undefined;
-  const matches = (tag: string) => {
-    const [name, key, variable, ...rest] = tag.split(' ');
-    return name === TAG && variable !== undefined && rest.length === 0 && key === memoKey(inputs, variable);
-  };
-  const read = await readCacheFile(join(dir, MEMO_FILE), 'memo', matches, (name, value) => {
-    if (name === 'plan' && typeof value === 'object' && value !== null) plan = value as Plan;
-  });
-  return read ? plan : undefined;
+  let tag: string[] = [];
+  const entries = new Map<string, unknown>();
+  const read = await readCacheFile(
+    join(dir, MEMO_FILE),
+    'memo',
+    (t) => (tag = t.split(' '))[0] === TAG && tag.length === 3,
+    (name, value) => entries.set(name, value),
+  );
+  const plan = entries.get('plan');
+  if (!read || typeof plan !== 'object' || plan === null) return undefined;
+  const [, key, variable] = tag as [string, string, string];
+  const code = provenCodeDigest(entries.get('code')) ?? codeProof().digest;
+  return key === memoKey(inputs, code, variable) ? (plan as Plan) : undefined;
 }
 
 /**
@@ -88,14 +97,16 @@ export async function keepPlan(dir: string, inputs: PlanInputs, built: { plan: P
   if (inputs.digest === undefined || !built.stateExists || built.askedSchool || plan.changes.length > 0 || plan.renames.length > 0 || plan.refreshed) return;
   // A name with a space could not be told apart in the tag: such a plan is simply not kept.
   if (/\s/.test(built.tokenVariable)) return;
-  await writeCacheFile(join(dir, MEMO_FILE), 'memo', `${TAG} ${memoKey(inputs, built.tokenVariable)} ${built.tokenVariable}`, new Map([['plan', plan]]));
+  const code = codeProof();
+  const key = memoKey(inputs, code.digest, built.tokenVariable);
+  await writeCacheFile(join(dir, MEMO_FILE), 'memo', `${TAG} ${key} ${built.tokenVariable}`, new Map<string, unknown>([['code', code], ['plan', plan]]));
 }
 
-/** The key: the inputs' digest with whether each token variable is set, empty or unset. */
-function memoKey(inputs: PlanInputs, tokenVariable: string): string {
+/** The key: the inputs' digest, the code's, and whether each token variable is set, empty or unset. */
+function memoKey(inputs: PlanInputs, code: string, tokenVariable: string): string {
   const presence = (name: string) => (inputs.env[name] === undefined ? 'unset' : inputs.env[name] === '' ? 'empty' : 'set');
   return createHash('sha256')
-    .update(`${inputs.digest}\0${presence(DEFAULT_TOKEN_VARIABLE)}\0${tokenVariable}\0${presence(tokenVariable)}`)
+    .update(`${inputs.digest}\0${code}\0${presence(DEFAULT_TOKEN_VARIABLE)}\0${tokenVariable}\0${presence(tokenVariable)}`)
     .digest('hex');
 }
 

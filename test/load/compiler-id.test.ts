@@ -1,11 +1,12 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCachedRender, renderDigest } from '../../src/compile/render-cache.js';
 import { renderMarkdown } from '../../src/compile/render.js';
-import { COMPILER_FOLDERS, COMPILER_PACKAGES, codeDigest, compilerDigest, compilerId, computeCodeDigest, computeCompilerDigest, installedVersions } from '../../src/load/compiler-id.js';
+import { COMPILER_FOLDERS, COMPILER_PACKAGES, codeDigest, compilerDigest, compilerId, computeCodeDigest, computeCodeProof, computeCompilerDigest, installedVersions, provenCodeDigest } from '../../src/load/compiler-id.js';
 import { loadCourse } from '../../src/load/load-course.js';
 import { readLessonCache } from '../../src/load/lesson-cache-file.js';
 import { readRenderCache, renderCachePath } from '../../src/load/render-cache-file.js';
@@ -159,5 +160,49 @@ describe('the compiler id: our code and the installed renderer packages, one rul
     const top = computeCodeDigest(inputs);
     await writeFile(path.join(code, 'index.ts'), (await readFile(path.join(code, 'index.ts'), 'utf8')) + '\n// again\n');
     expect(computeCodeDigest(inputs)).not.toBe(top);
+  });
+
+  it('its proof vouches for the digest until a module, a folder of modules or an installed package changes, or one appears where none was', async () => {
+    const code = path.join(tmp, 'code');
+    await cp(SRC, code, { recursive: true });
+    const install = await linkedInstall();
+    await writeFile(path.join(install.from, 'package.json'), JSON.stringify({ name: 'coursesync', dependencies: { 'remark-gfm': '^4.0.1', unified: '^11.0.5' } }));
+    const inputs = { root: code, ext: '.ts', packagesFrom: install.from };
+    // Files changed within the proof's clock margin never vouch ("racily clean"): let them age past it.
+    const age = () => sleep(300);
+    await age();
+    const proof = computeCodeProof(inputs);
+    expect(proof.digest).toBe(computeCodeDigest(inputs));
+    expect(provenCodeDigest(proof)).toBe(proof.digest);
+    expect(provenCodeDigest(JSON.parse(JSON.stringify(proof)))).toBe(proof.digest); // as kept in the memo
+    for (const bad of [null, 'x', {}, { ...proof, stats: [] }, { ...proof, since: 'soon' }, { ...proof, stats: [42] }]) expect(provenCodeDigest(bad)).toBeUndefined();
+
+    // A module edited (even to the same size), a module added to a folder, an installed package upgraded.
+    const planning = path.join(code, 'plan', 'diff-course.ts');
+    const text = await readFile(planning, 'utf8');
+    await writeFile(planning, text.replace('a', 'b'));
+    expect(provenCodeDigest(proof)).toBeUndefined();
+    await writeFile(planning, text);
+    await age();
+    const again = computeCodeProof(inputs);
+    expect(provenCodeDigest(again)).toBe(proof.digest);
+    await writeFile(path.join(code, 'plan', 'new-step.ts'), 'export const x = 1;\n');
+    expect(provenCodeDigest(again)).toBeUndefined();
+    await rm(path.join(code, 'plan', 'new-step.ts'));
+    await age();
+    const third = computeCodeProof(inputs);
+    expect(provenCodeDigest(third)).toBe(proof.digest);
+    await install.setGfmVersion('4.0.2');
+    expect(provenCodeDigest(third)).toBeUndefined();
+    // A package installed where the lookup found none (a nested copy under a dependency).
+    const fourth = computeCodeProof(inputs);
+    const missing = fourth.stats.map((l) => l.split('\0')).find(([p, size]) => size === '-' && p!.endsWith('node_modules'))?.[0];
+    expect(missing).toBeDefined();
+    await mkdir(missing!, { recursive: true });
+    expect(provenCodeDigest(fourth)).toBeUndefined();
+    // Just computed: nothing vouches yet for files changed in this clock tick.
+    const fresh = path.join(tmp, 'fresh');
+    await cp(SRC, fresh, { recursive: true });
+    expect(provenCodeDigest(computeCodeProof({ ...inputs, root: fresh }))).toBeUndefined();
   });
 });
