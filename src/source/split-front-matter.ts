@@ -3,8 +3,14 @@
  * each starts (PURE). gray-matter finds the block; YAML is parsed later by compile/ with the
  * strict `yaml` settings, so gray-matter gets an engine that parses nothing.
  */
-import matter from 'gray-matter';
+import type matterType from 'gray-matter';
+import { createRequire } from 'node:module';
 import type { TextBlock } from '../model/source-tree.js';
+
+// Loaded on the first split (with js-yaml and esprima, ~35 ms): a plan whose lessons all come
+// from the state or the memo splits none.
+let matter: typeof matterType | undefined;
+const load = () => (matter ??= createRequire(import.meta.url)('gray-matter') as typeof matterType);
 
 export interface FrontMatterSplit {
   frontMatter: TextBlock | null;
@@ -25,7 +31,7 @@ export function splitFrontMatter(text: string): FrontMatterSplit {
   if (!closed) {
     return { frontMatter: { text: text.slice(3), line: 1 }, frontMatterUnclosed: true, body: { text: '', line: lineCount(text) } };
   }
-  const file = matter(text, OPTIONS);
+  const file = load()(text, OPTIONS);
   // `matter` starts right after the opening `---`, with its newline: YAML line N is file line N.
   const yamlText = file.matter.replace(/^[ \t]*/, '');
   const body = text.endsWith(file.content) ? file.content : '';
