@@ -300,10 +300,13 @@ async function digestOf(abs: string, rel: string, index: StatIndex | undefined):
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
+const names = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** A file name's text, or undefined when its bytes are not UTF-8. */
 function utf8Name(bytes: Buffer): string | undefined {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    // One decoder for every name: without `stream`, each decode starts afresh.
+    return names.decode(bytes);
   } catch {
     return undefined;
   }
