@@ -3,7 +3,8 @@
  * older than `src/`. When any source file (or the build configuration) is newer than the oldest
  * file of the last build, or a source file has no output, `tsc` runs once before any test file.
  * A fresh build (as `npm test` makes it) costs one walk of the trees. Like `npm run build`,
- * the build then writes the completion data (scripts/write-completion-data.mjs).
+ * the build then writes the completion data (scripts/write-completion-data.mjs) and bundles
+ * the HTML stack (scripts/bundle-html-stack.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -39,4 +40,5 @@ export default function setup(): void {
   process.stderr.write(`global setup: building dist/ (${why})\n`);
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
   execFileSync(process.execPath, [join(ROOT, 'scripts/write-completion-data.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'scripts/bundle-html-stack.mjs')], { cwd: ROOT, stdio: 'inherit' });
 }

@@ -8,8 +8,7 @@
  * except the ids of headings: the renderer derives them from the heading's text.
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast';
-import { fromHtml } from 'hast-util-from-html';
-import { toHtml } from 'hast-util-to-html';
+import { fromHtml, toHtml } from '../vendor/html-stack.js';
 
 const KEEP_WHITESPACE = new Set(['pre', 'code', 'textarea']);
 const HEADING = /^h[1-6]$/;

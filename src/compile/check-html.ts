@@ -4,7 +4,7 @@
  * attributes and `javascript:` URLs. Works on hast trees, so casing and nesting cannot hide a tag.
  */
 import type { Element, Root, RootContent } from 'hast';
-import { fromHtml } from 'hast-util-from-html';
+import { fromHtml } from '../vendor/html-stack.js';
 import { describeForbiddenElement, isForbiddenElement } from '../school-api/body-rules.js';
 
 export type HtmlProblemKind = 'forbidden' | 'event-handler' | 'javascript-url' | 'unknown-element';

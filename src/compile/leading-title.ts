@@ -3,7 +3,7 @@
  * a body that opens with a heading equal to the lesson's name loses it, since the school prints
  * the name above the body (docs/course-repo.md#front-matter-is-optional).
  */
-import { fromHtml } from 'hast-util-from-html';
+import { fromHtml } from '../vendor/html-stack.js';
 import type { Nodes } from 'hast';
 import { REF_MARKER } from './rendered-html.js';
 

@@ -7,15 +7,9 @@
  * it by content digest or render it in a worker) and compile resolves the markers against the
  * repo (resolve-refs.ts).
  */
-import GithubSlugger from 'github-slugger';
 import type { Root as HastRoot } from 'hast';
-import { toHtml } from 'hast-util-to-html';
 import type { Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
-import rehypeRaw from 'rehype-raw';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import remarkRehype from 'remark-rehype';
-import { unified, type Data, type Processor } from 'unified';
+import { GithubSlugger, rehypeRaw, remarkGfm, remarkParse, remarkRehype, toHtml, unified, type Data, type Processor } from '../vendor/html-stack.js';
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
 import { findDeepHtml, type RawHtml } from './nesting-depth.js';
 import { addHeadingId, forEachElement, markLocalRefs, unique, unknownElements, type LocalRef, type RenderResult } from './rendered-html.js';

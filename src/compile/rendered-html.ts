@@ -7,8 +7,7 @@
  */
 import type GithubSlugger from 'github-slugger';
 import type { Element, Root as HastRoot, RootContent } from 'hast';
-import { fromHtml } from 'hast-util-from-html';
-import { toHtml } from 'hast-util-to-html';
+import { fromHtml, toHtml } from '../vendor/html-stack.js';
 import { findHtmlProblems, type HtmlProblem } from './check-html.js';
 import { isUnknownElement } from './html-elements.js';
 import { htmlTags, type RawHtml, type TooDeep } from './nesting-depth.js';

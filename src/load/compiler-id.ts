@@ -2,8 +2,8 @@
  * The id of the code that derives lessons (I/O): one invalidation rule for every stored answer
  * compile gave (the lesson cache, the render cache, the state's `compiler` per lesson). It is
  * the sha256 of
- * - every module under compile/, model/, school-api/ and diagnostics/ (compile imports nothing
- *   else of ours; built JavaScript, or the sources under a test runner), and
+ * - every module under compile/, model/, school-api/, diagnostics/ and vendor/ (compile imports
+ *   nothing else of ours; built JavaScript, or the sources under a test runner), and
  * - the exact installed version of every package those modules import and, transitively, of
  *   every package those depend on (read from each one's package.json where Node resolves it),
  *   so an upgrade within a version range (a new micromark under remark-parse) counts too.
@@ -15,7 +15,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Our folders whose code can change what compiling a lesson gives. */
-export const COMPILER_FOLDERS = ['compile', 'model', 'school-api', 'diagnostics'];
+export const COMPILER_FOLDERS = ['compile', 'model', 'school-api', 'diagnostics', 'vendor'];
 
 /**
  * The packages those folders import (test/load/compiler-id.test.ts checks this list against

@@ -7,7 +7,7 @@
  * regexes, so `<SCRIPT>`, `<script/x>` or comments cannot slip past or give false alarms.
  */
 import type { Element, Root, RootContent } from 'hast';
-import { fromHtml } from 'hast-util-from-html';
+import { fromHtml } from '../vendor/html-stack.js';
 
 /** Tags that are rejected wherever they appear. */
 export const FORBIDDEN_TAGS: ReadonlySet<string> = new Set(['script', 'iframe', 'object', 'embed']);

@@ -1,16 +1,17 @@
 /**
- * The built CLI loads the Markdown renderer (remark, micromark) only when something must be
- * rendered: a plan whose lessons all come from the memo loads none of it; an edited lesson
+ * The built CLI loads the Markdown renderer (compile/render.js, over remark and micromark) only
+ * when something must be rendered: a plan whose lessons all come from the memo loads none of it; an edited lesson
  * loads it and is rendered. The modules a run loads are recorded by the loader hook the startup
- * test uses (test/cli/record-loads.mjs).
+ * test uses (test/cli/record-loads.mjs). The packages under it are one bundled file in the build.
  */
+import { spawnSync } from 'node:child_process';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';
-import { lesson, removeRepos, runCli, writeRepo, type CliResult } from '../e2e/helpers.js';
+import { CLI, lesson, removeRepos, runCli, writeRepo, type CliResult } from '../e2e/helpers.js';
 
 const PRELOAD = pathToFileURL(join(import.meta.dirname, '../cli/record-loads.mjs')).href;
 const logs = await mkdtemp(join(tmpdir(), 'coursesync-renderer-loads-'));
@@ -19,15 +20,19 @@ afterAll(async () => {
   await removeRepos();
 });
 
-/** The packages of the Markdown parser: none of them is loaded by a run that renders nothing. */
-const RENDERER = ['remark-parse', 'remark-gfm', 'remark-rehype', 'micromark', 'mdast-util-from-markdown', 'unified'];
+/**
+ * The renderer: our module that renders Markdown (the packages under it are one bundled file,
+ * dist/vendor/html-stack.js, which the HTML checks load too). A run that renders nothing never
+ * loads it.
+ */
+const RENDERER = ['dist/compile/render.js'];
 
 let runs = 0;
 async function plan(dir: string, ...flags: string[]): Promise<CliResult & { packages: string[] }> {
   const log = join(logs, `${++runs}.txt`);
   const r = await runCli(['plan', dir, ...flags], { NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log, COURSESYNC_RENDER_THREADS: '1' });
   const urls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
-  const packages = [...new Set(urls.flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? []))].sort();
+  const packages = RENDERER.filter((m) => urls.some((u) => u.endsWith(`/${m}`)));
   return { ...r, packages };
 }
 
@@ -95,5 +100,17 @@ describe('the renderer is loaded only when something must be rendered', () => {
       ['create', 'narrowing', true],
       ['create', 'generics', true],
     ]);
+  });
+
+  it('loads the Markdown and HTML packages as the one file the build bundled: no module of node_modules', async () => {
+    const log = join(logs, 'render-module.txt');
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(CLI, '../../compile/render.js')).href)})`], {
+      env: { ...process.env, NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const urls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+    expect(urls.some((u) => u.endsWith('/dist/vendor/html-stack.js'))).toBe(true);
+    expect(urls.filter((u) => u.includes('/node_modules/'))).toEqual([]);
   });
 });
