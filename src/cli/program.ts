@@ -6,6 +6,7 @@
  */
 import { Command, Help } from 'commander';
 import { redactUsageError } from './redact-usage-error.js';
+import { addExamples } from './help-examples.js';
 
 /** Each command file exports one function that adds its command to the program. */
 type Register = (program: Command) => void;
@@ -90,6 +91,19 @@ export function rootCommand(version: string): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ outputError: (message, write) => write(redactUsageError(message)) })
     .exitOverride();
+}
+
+/**
+ * The program a run with `args` (the words after `coursesync`, colour switches removed) parses:
+ * the root, what addCommandsFor adds for them, the examples and the colour note of every help.
+ * The entry runs it; the root's help text written at build time is taken from it (root-help.ts).
+ */
+export async function programFor(version: string, args: readonly string[]): Promise<Command> {
+  const program = rootCommand(version);
+  await addCommandsFor(program, args);
+  addExamples(program);
+  program.addHelpText('after', '\nColour: on a terminal; --no-color or NO_COLOR turns it off, --color or FORCE_COLOR forces it (every command).');
+  return program;
 }
 
 /**
