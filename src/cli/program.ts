@@ -1,8 +1,10 @@
 /**
  * The coursesync program: its root command and the table of its top-level commands. A run loads
- * the module of the one command its arguments name; `--version`, `--help`, no command or an
- * unknown one load none: the root then lists each command from its table row (name, usage and
- * description; test/cli/program-table.test.ts keeps every row equal to what its module registers).
+ * the module of the one command its arguments name; no command, an unknown one or the root's
+ * help with more on the line load none: the root then lists each command from its table row
+ * (name, usage and description; test/cli/program-table.test.ts keeps every row equal to what its
+ * module registers). `--version`, the root's `--help` and completion scripts never load this
+ * module (index.ts answers them; the help from a text written from programFor at build time).
  */
 import { Command, Help } from 'commander';
 import { redactUsageError } from './redact-usage-error.js';
