@@ -15,13 +15,15 @@ function write(path: string, at: number): void {
 }
 
 describe('the global setup rebuilds a stale dist/', () => {
-  it('knows a fresh build, a source edited after it, a new source, no completion data and no build', () => {
+  it('knows a fresh build, a source edited after it, a new source, no completion data or help text and no build', () => {
     expect(staleBecause(root)).toBe('there is no build');
     for (const f of ['tsconfig.json', 'package.json', 'src/a.ts', 'src/cli/b.ts']) write(f, 1000);
     write('dist/a.js', 2000);
     write('dist/cli/b.js', 2000);
     expect(staleBecause(root)).toBe('dist/cli/completion-data.json was never written');
     write('dist/cli/completion-data.json', 2000);
+    expect(staleBecause(root)).toBe('dist/cli/root-help.json was never written');
+    write('dist/cli/root-help.json', 2000);
     expect(staleBecause(root)).toBeNull();
     write('src/cli/b.ts', 3000);
     expect(staleBecause(root)).toBe('src/cli/b.ts changed after the last build');

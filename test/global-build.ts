@@ -3,8 +3,8 @@
  * older than `src/`. When any source file (or the build configuration) is newer than the oldest
  * file of the last build, or a source file has no output, `tsc` runs once before any test file.
  * A fresh build (as `npm test` makes it) costs one walk of the trees. Like `npm run build`,
- * the build then writes the completion data (scripts/write-completion-data.mjs) and bundles
- * the HTML stack (scripts/bundle-html-stack.mjs).
+ * the build then writes what the CLI reads instead of loading commander (BUILD_DATA), and
+ * bundles the HTML stack (scripts/bundle-html-stack.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -12,6 +12,12 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** The files `npm run build` writes after tsc, and the script that writes each. */
+const BUILD_DATA = [
+  { file: 'dist/cli/completion-data.json', script: 'scripts/write-completion-data.mjs' },
+  { file: 'dist/cli/root-help.json', script: 'scripts/write-root-help.mjs' },
+];
 
 function files(dir: string, suffix: string): string[] {
   if (!existsSync(dir)) return [];
@@ -25,7 +31,8 @@ export function staleBecause(root = ROOT): string | null {
   const sources = files(join(root, 'src'), '.ts');
   const outputs = files(join(root, 'dist'), '.js');
   if (outputs.length === 0) return 'there is no build';
-  if (!existsSync(join(root, 'dist/cli/completion-data.json'))) return 'dist/cli/completion-data.json was never written';
+  const unwritten = BUILD_DATA.find((d) => !existsSync(join(root, d.file)));
+  if (unwritten) return `${unwritten.file} was never written`;
   const built = new Set(outputs.map((f) => relative(join(root, 'dist'), f).replace(/\.js$/, '')));
   const missing = sources.find((f) => !built.has(relative(join(root, 'src'), f).replace(/\.ts$/, '')));
   if (missing) return `${relative(root, missing)} was never built`;
@@ -39,6 +46,6 @@ export default function setup(): void {
   if (why === null) return;
   process.stderr.write(`global setup: building dist/ (${why})\n`);
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
-  execFileSync(process.execPath, [join(ROOT, 'scripts/write-completion-data.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  for (const d of BUILD_DATA) execFileSync(process.execPath, [join(ROOT, d.script)], { cwd: ROOT, stdio: 'inherit' });
   execFileSync(process.execPath, [join(ROOT, 'scripts/bundle-html-stack.mjs')], { cwd: ROOT, stdio: 'inherit' });
 }

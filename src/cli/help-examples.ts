@@ -1,7 +1,7 @@
 /**
  * The "Examples:" block of every command's --help, in one table keyed by the command's path
- * (`members ban`), so a test can check that no command lacks one. index.ts adds them after
- * registering the commands.
+ * (`members ban`), so a test can check that no command lacks one. programFor (program.ts) adds
+ * them after registering the commands.
  */
 import type { Command } from 'commander';
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The coursesync command line: commander wiring only. Each command lives in its own file and
+ * The coursesync command line: a few fast paths (--version, the root's --help, a completion
+ * script) answered without commander, then commander. Each command lives in its own file and
  * imports its heavy modules only when it runs; a run loads only the module of the command it
  * names (program.ts). One catch turns errors into exit codes.
  */
@@ -19,26 +20,50 @@ function ignoreClosedReader(stream: NodeJS.WriteStream): void {
 ignoreClosedReader(process.stdout);
 ignoreClosedReader(process.stderr);
 
+/** A run answered before commander loads: its exit code, or undefined when `args` are not its. */
+type FastPath = (args: readonly string[]) => Promise<number | undefined>;
+
+/**
+ * What is answered without commander or any command module (commander is most of what a
+ * start-up costs above bare Node: test/bench/README.md, "Startup"); every other run goes to
+ * commander. `args` are the words after `coursesync`, colour switches removed.
+ */
+const FAST_PATHS: readonly FastPath[] = [printVersion, printHelp, printCompletionScript];
+
+/** `--version` or `-V` alone. */
+async function printVersion(args: readonly string[]): Promise<number | undefined> {
+  if (args.length !== 1 || (args[0] !== '--version' && args[0] !== '-V')) return undefined;
+  process.stdout.write(`${await readVersion()}\n`);
+  return ExitCode.Ok;
+}
+
+/** `--help`, `-h` or `help` alone: the root's help, written at build time from commander's. */
+async function printHelp(args: readonly string[]): Promise<number | undefined> {
+  if (args.length !== 1 || !['--help', '-h', 'help'].includes(args[0]!)) return undefined;
+  return (await import('./root-help.js')).printRootHelp();
+}
+
+/** `completion <shell>` for a shell it knows: the script, from the tree written at build time. */
+async function printCompletionScript(args: readonly string[]): Promise<number | undefined> {
+  if (args.length !== 2 || args[0] !== 'completion') return undefined;
+  const { isShell, runCompletion } = await import('./completion-print.js');
+  return isShell(args[1]) ? runCompletion(args[1]) : undefined;
+}
+
 async function main(argv: string[]): Promise<number> {
   // --color/--no-color are read by terminal.ts colors() from the command line itself, for any
   // command and in any position; commander never sees them.
   const { COLOR_FLAGS } = await import('./color-flags.js');
   const end = argv.indexOf('--');
   const args = argv.filter((a, i) => !((end === -1 || i < end) && (COLOR_FLAGS as readonly string[]).includes(a)));
-  const version = await readVersion();
-  // `--version` alone is answered before commander loads: commander is most of what is left of
-  // a start-up above bare Node (test/bench/README.md, "Startup").
-  if (args.length === 3 && (args[2] === '--version' || args[2] === '-V')) {
-    process.stdout.write(`${version}\n`);
-    return ExitCode.Ok;
+  for (const fast of FAST_PATHS) {
+    const code = await fast(args.slice(2));
+    if (code !== undefined) return code;
   }
   const { CommanderError } = await import('commander');
-  const { addCommandsFor, rootCommand } = await import('./program.js');
-  const program = rootCommand(version);
-  // Only the named command's module is loaded (program.ts): --version and --help load none.
-  await addCommandsFor(program, args.slice(2));
-  (await import('./help-examples.js')).addExamples(program);
-  program.addHelpText('after', '\nColour: on a terminal; --no-color or NO_COLOR turns it off, --color or FORCE_COLOR forces it (every command).');
+  const { programFor } = await import('./program.js');
+  // Only the named command's module is loaded (program.ts).
+  const program = await programFor(await readVersion(), args.slice(2));
   try {
     await program.parseAsync(args);
   } catch (e) {

@@ -1,11 +1,14 @@
 /**
  * The coursesync program: its root command and the table of its top-level commands. A run loads
- * the module of the one command its arguments name; `--version`, `--help`, no command or an
- * unknown one load none: the root then lists each command from its table row (name, usage and
- * description; test/cli/program-table.test.ts keeps every row equal to what its module registers).
+ * the module of the one command its arguments name; no command, an unknown one or the root's
+ * help with more on the line load none: the root then lists each command from its table row
+ * (name, usage and description; test/cli/program-table.test.ts keeps every row equal to what its
+ * module registers). `--version`, the root's `--help` and completion scripts never load this
+ * module (index.ts answers them; the help from a text written from programFor at build time).
  */
 import { Command, Help } from 'commander';
 import { redactUsageError } from './redact-usage-error.js';
+import { addExamples } from './help-examples.js';
 
 /** Each command file exports one function that adds its command to the program. */
 type Register = (program: Command) => void;
@@ -90,6 +93,19 @@ export function rootCommand(version: string): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ outputError: (message, write) => write(redactUsageError(message)) })
     .exitOverride();
+}
+
+/**
+ * The program a run with `args` (the words after `coursesync`, colour switches removed) parses:
+ * the root, what addCommandsFor adds for them, the examples and the colour note of every help.
+ * The entry runs it; the root's help text written at build time is taken from it (root-help.ts).
+ */
+export async function programFor(version: string, args: readonly string[]): Promise<Command> {
+  const program = rootCommand(version);
+  await addCommandsFor(program, args);
+  addExamples(program);
+  program.addHelpText('after', '\nColour: on a terminal; --no-color or NO_COLOR turns it off, --color or FORCE_COLOR forces it (every command).');
+  return program;
 }
 
 /**

@@ -1,14 +1,20 @@
 /**
- * Startup of the built CLI: --version, --help and an unknown command load no command module
- * (nor zod, yaml or the renderer), completion loads only its own, and a command loads only
- * its own. The modules a run loads are recorded by a loader hook (record-loads.mjs).
+ * Startup of the built CLI: --version, the root's --help and a completion script load neither
+ * commander nor any command module (the help and the command tree are written at build time;
+ * the help is checked equal to commander's own), a completion query runs no process at all, an
+ * unknown command loads no command module, and a command loads only its own. The modules a run
+ * loads are recorded by a loader hook (record-loads.mjs).
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { CommanderError } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';
+import { programFor } from '../../src/cli/program.js';
+import { layOut, type HelpPiece } from '../../src/cli/root-help.js';
 import { lesson, removeRepos, runCli, writeRepo, type CliResult } from '../e2e/helpers.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -29,18 +35,32 @@ const commandModules = (async () => {
 
 let runs = 0;
 
-/** Run the CLI; its result, the command modules it loaded and the packages it loaded. */
-async function traced(args: string[], cwd?: string): Promise<CliResult & { commands: string[]; packages: string[] }> {
+/** Run the CLI; its result, the command modules, the packages and all of dist/ it loaded. */
+async function traced(args: string[], cwd?: string, env: Record<string, string> = {}): Promise<CliResult & { commands: string[]; packages: string[]; dist: string[] }> {
   const log = join(logs, `${++runs}.txt`);
-  const r = await runCli(args, { NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log }, cwd);
+  const r = await runCli(args, { ...env, NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log }, cwd);
   const urls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
   const cli = pathToFileURL(join(ROOT, 'dist/cli')).href;
   const modules = await commandModules;
   const commands = modules.filter((m) => urls.includes(`${cli}/${m}.js`));
   const packages = [...new Set(urls.flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? []))].sort();
   expect(urls, 'the hook recorded the entry').toContain(`${cli}/index.js`);
-  return { ...r, commands, packages };
+  const dist = `${pathToFileURL(join(ROOT, 'dist')).href}/`;
+  return { ...r, commands, packages, dist: urls.filter((u) => u.startsWith(dist)).map((u) => u.slice(dist.length)).sort() };
 }
+
+/** What commander itself prints for `args`, through the program the entry builds (index.ts), at `width` columns. */
+async function commanderOutput(args: string[], width = 80): Promise<string> {
+  const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const program = await programFor(version, args);
+  let out = '';
+  program.configureOutput({ ...program.configureOutput(), writeOut: (s) => (out += s), getOutHelpWidth: () => width, getOutHasColors: () => false });
+  await expect(program.parseAsync(['node', 'coursesync', ...args])).rejects.toThrow(CommanderError);
+  return out;
+}
+
+/** What each fast path loads: the entry, the exit codes, the colour switches and its own modules; no package. */
+const ENTRY = ['cli/color-flags.js', 'cli/index.js', 'diagnostics/exit-codes.js'];
 
 describe('startup loads only what the run needs', () => {
   it('--version and -V load no command module and no package, not even commander', async () => {
@@ -51,27 +71,55 @@ describe('startup loads only what the run needs', () => {
       expect(r.stdout).toBe(`${version}\n`);
       expect(r.commands, flag).toEqual([]);
       expect(r.packages, flag).toEqual([]);
+      expect(r.dist, flag).toEqual(ENTRY);
     }
     // With anything else on the line, commander answers as before.
     const r = await traced(['--no-color', '--version', 'extra']);
     expect(r.packages).toEqual(['commander']);
   });
 
-  it('--help and help load no command module, and still list every command with its usage, and the examples', async () => {
-    for (const args of [['--help'], ['help'], ['--no-color', '-h', 'plan']]) {
+  it('--help, -h and help load neither commander nor any command module, and print what commander prints', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['--no-color', '--help']]) {
       const r = await traced(args);
       expect(r.code, args.join(' ')).toBe(ExitCode.Ok);
-      expect(r.commands, args.join(' ')).toEqual([]);
-      expect(r.packages).toEqual(['commander']);
+      expect(r.stderr).toBe('');
+      expect(r.packages, args.join(' ')).toEqual([]);
+      expect(r.dist, args.join(' ')).toEqual([...ENTRY, 'cli/root-help.js'].sort());
+      expect(r.stdout, args.join(' ')).toBe(await commanderOutput(args.filter((a) => a !== '--no-color')));
       expect(r.stdout).toContain('\n  apply [options] [plan]  ');
       expect(r.stdout).toContain('\n  clone [options] <section-dir> <new-dir>  Copy a section folder in the repo');
-      expect(r.stdout).toContain('\n  members                                  Members of the school');
-      expect(r.stdout).toMatch(/\n {2}emulator \[options\] +Run a faithful local school/);
       expect(r.stdout).toContain('\nExamples:\n  $ coursesync init --dir my-course');
       expect(r.stdout).toContain('--no-color or NO_COLOR turns it off');
     }
     const listed = [...(await traced(['--help'])).stdout.split(/^Commands:$/m)[1]!.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]);
     expect(listed.sort()).toEqual([...(await commandModules), 'help'].sort());
+    // Anything more on the line is commander's: `-h plan` is the root's help too, no command module.
+    const r = await traced(['--no-color', '-h', 'plan']);
+    expect(r.code).toBe(ExitCode.Ok);
+    expect(r.packages).toEqual(['commander']);
+    expect(r.commands).toEqual([]);
+    expect(r.stdout).toBe(await commanderOutput(['-h', 'plan']));
+  });
+
+  it('the help written at build time is laid out as commander lays it out, at every terminal width', async () => {
+    const pieces = JSON.parse(await readFile(join(ROOT, 'dist/cli/root-help.json'), 'utf8')) as HelpPiece[];
+    const widths = Array.from({ length: 231 }, (_, i) => i + 20);
+    const differ = [];
+    for (const w of widths) if (layOut(pieces, w) !== (await commanderOutput(['--help'], w))) differ.push(w);
+    expect(differ).toEqual([]);
+    // The widths tried reach from no wrapping at all to every line on one.
+    expect(layOut(pieces, 80)).not.toBe(layOut(pieces, 120));
+    expect(layOut(pieces, 250)).toBe(layOut(pieces, 1000));
+  });
+
+  it('--help in a terminal is wrapped to its width, as commander wraps it', async () => {
+    for (const columns of [60, 100, 150]) {
+      // util-linux `script` gives the CLI a terminal; stty sets its width before the CLI starts.
+      const command = `stty cols ${columns} rows 50; exec '${process.execPath}' '${join(ROOT, 'dist/cli/index.js')}' --help`;
+      const r = spawnSync('script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', TERM: 'xterm' } });
+      expect(r.status).toBe(0);
+      expect(r.stdout.replace(/\r\n/g, '\n'), `${columns} columns`).toBe(await commanderOutput(['--help'], columns));
+    }
   });
 
   it('an unknown command is a usage error with the did-you-mean, loading no command module', async () => {
@@ -81,13 +129,62 @@ describe('startup loads only what the run needs', () => {
     expect(r.commands).toEqual([]);
   });
 
-  it('completion loads only its own module, and its script still offers every command and their options', async () => {
-    const r = await traced(['completion', 'bash']);
-    expect(r.code).toBe(ExitCode.Ok);
-    expect(r.commands).toEqual(['completion']);
-    expect(r.packages).toEqual(['commander']);
+  it('a completion script loads neither commander nor any command module, and still offers every command and their options', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const r = await traced(['completion', shell]);
+      expect(r.code, shell).toBe(ExitCode.Ok);
+      expect(r.packages, shell).toEqual([]);
+      expect(r.commands, shell).toEqual([]);
+      expect(r.dist, shell).toEqual([...ENTRY, 'cli/completion-print.js', 'cli/completion-scripts.js'].sort());
+    }
+    const r = await traced(['--no-color', 'completion', 'bash']);
+    expect(r.packages).toEqual([]);
     expect(r.stdout).toContain("    'members ban') echo '-y --yes --json");
     expect(r.stdout).toContain("    'emulator') echo '--host --port");
+    // A shell it does not know is commander's usage error, from the completion command.
+    const bad = await traced(['completion', 'tcsh']);
+    expect(bad.code).toBe(ExitCode.Usage);
+    expect(bad.stderr).toContain('Allowed choices are bash, zsh, fish.');
+    expect(bad.commands).toEqual(['completion']);
+  });
+
+  it('a completion query runs no coursesync and no node: the script answers from its own tables', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    // `node` and `coursesync` first on the PATH, each noting that it ran.
+    const bin = join(logs, 'bin');
+    const ran = join(logs, 'ran.txt');
+    await mkdir(bin);
+    for (const name of ['node', 'coursesync']) {
+      await writeFile(join(bin, name), `#!/bin/sh\necho ${name} "$@" >> '${ran}'\n`);
+      await chmod(join(bin, name), 0o755);
+    }
+    const ask = (words: string[]) => {
+      const program = `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _coursesync; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = spawnSync('bash', ['--norc', '--noprofile', '-c', program], { encoding: 'utf8', env: { PATH: `${bin}:/usr/bin:/bin` } });
+      expect(r.stderr).toBe('');
+      return r.stdout.split('\n').filter(Boolean);
+    };
+    expect(ask(['coursesync', 'members', 'b'])).toEqual(['ban']);
+    expect(ask(['coursesync', 'plan', '--det'])).toEqual(['--detailed-exitcode']);
+    expect(ask(['coursesync', 'comp'])).toEqual(['completion']);
+    await expect(readFile(ran, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('usage errors on and around the fast paths never show the token', async () => {
+    const token = 'sk_live_startup_9f8e7d';
+    for (const args of [[`--token=${token}`], ['completion', token], [token], ['--no-color', `--tokn=${token}`]]) {
+      const r = await traced(args, undefined, { COURSESYNC_TOKEN: token });
+      expect(r.code, args.join(' ')).toBe(ExitCode.Usage);
+      expect(r.stderr, args.join(' ')).toMatch(/^error: .*\n\(run with --help for usage\)\n$/);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toContain('startup_9f8e7d');
+    }
+    // --help or --version with anything else on the line is commander's, as before: the answer, no error.
+    for (const args of [['--help', `--token=${token}`], ['--version', token]]) {
+      const r = await traced(args, undefined, { COURSESYNC_TOKEN: token });
+      expect(r.code, args.join(' ')).toBe(ExitCode.Ok);
+      expect(r.stdout, args.join(' ')).toBe(await commanderOutput(args.slice(0, 1)));
+      expect(r.stdout + r.stderr).not.toContain('startup_9f8e7d');
+    }
   });
 
   it('a command, its help and `help <command>` load only that command module', async () => {
