@@ -11,6 +11,15 @@
 
 export const RENDER_BASE_MS = 1_000;
 export const RENDER_MS_PER_CHAR = 0.05;
+/**
+ * A rendering is stopped once both its wall-clock time and the process's CPU time since it
+ * started pass its limit; on a machine that gives the process almost no CPU (a niced job on a
+ * busy runner), at this many limits of wall-clock time whatever the CPU. At twice, a first
+ * apply of 100,000 lessons at `nice 19` on a 2-core machine running other work at load 9 had
+ * an ordinary 4 KB lesson stopped; a hostile text is still stopped within its limit wherever
+ * the process gets an eighth of a core.
+ */
+export const STARVED_LIMITS = 8;
 /** Old-generation heap of a rendering worker: a 200,000-character lesson needs under 100 MB. */
 export const RENDER_HEAP_MB = 128;
 

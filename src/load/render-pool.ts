@@ -8,16 +8,16 @@
  * batches from one queue, so a slow batch never leaves a core idle, and answer once per batch;
  * the text each is on and since when are in shared memory, which the per-text timer reads.
  * A text is stopped once both its wall-clock time and the CPU time the process spent since it
- * started pass its limit, or at twice its limit of wall-clock time whatever the CPU: on a
- * machine so loaded that a worker gets a fraction of a core, a real lesson is not stopped for
- * waiting its turn, and a hostile one still is, at most one limit later.
+ * started pass its limit, or at STARVED_LIMITS times its limit of wall-clock time whatever the
+ * CPU: on a machine so loaded that a worker gets a fraction of a core, a real lesson is not
+ * stopped for waiting its turn, and a hostile one still is.
  * This thread only hands out work.
  * node:worker_threads directly, not a pool library: the work is one known list, started and
  * finished inside one call, so a queue and a message loop are the whole pool.
  */
 import { availableParallelism } from 'node:os';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { memoryStop, RENDER_HEAP_MB, renderTimeLimitMs, RUN_SLOW_MS, runStop, safeInThread, timeStop, type RenderStop } from '../compile/render-budget.js';
+import { memoryStop, RENDER_HEAP_MB, renderTimeLimitMs, RUN_SLOW_MS, runStop, safeInThread, STARVED_LIMITS, timeStop, type RenderStop } from '../compile/render-budget.js';
 import type { RenderResult } from '../compile/rendered-html.js';
 import type { WorkerAnswer } from './render-worker.js';
 
@@ -146,7 +146,7 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
         const { index, since, cpu, started } = current();
         const limit = renderTimeLimitMs(texts[index]!.length);
         const wall = since + limit - Date.now();
-        const left = Math.min(Math.max(wall, cpu + limit - cpuMs()), wall + limit);
+        const left = Math.min(Math.max(wall, cpu + limit - cpuMs()), wall + (STARVED_LIMITS - 1) * limit);
         if (left <= 0 && started) return stop(index, timeStop(texts[index]!.length));
         timer = setTimeout(check, Math.max(left, 10));
       };
