@@ -48,6 +48,21 @@ describe('readSource: files that cannot be read as text', () => {
     // Lines still count right: the typo is on line 3.
     expect(await brief()).toEqual(['p/s/01-crlf.md:3:1 lesson/unknown-key']);
   });
+
+  it('reads every byte of an empty file and of one larger than a read chunk, with and without the stat index', async () => {
+    // Past 64 KB a read takes more than one chunk; the file is read up to the size its one fstat gave.
+    const large = `---\nname: Large\n---\n${'A paragraph of a long lesson, with **emphasis**. é\n'.repeat(2000)}`;
+    await put('p/s/01-empty.md', '');
+    await put('p/s/02-large.md', large);
+    for (const statIndex of [false, true, true]) {
+      const tree = await readSource(dir, { statIndex });
+      expect(tree.lessons.map((l) => [l.path, l.text.length, l.digest])).toEqual([
+        ['p/s/01-empty.md', 0, createHash('sha256').update('').digest('hex')],
+        ['p/s/02-large.md', large.length, createHash('sha256').update(large).digest('hex')],
+      ]);
+      expect(tree.lessons[1]?.text).toBe(large);
+    }
+  });
 });
 
 describe('readSource: symlinks', () => {
