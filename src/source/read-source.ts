@@ -8,7 +8,6 @@
  * access (most lessons of a plan never need it).
  */
 import { failure } from '../diagnostics/error-codes/index.js';
-import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
@@ -181,6 +180,11 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
   return tree;
 }
 
+/** A lesson file with its front-matter split on first access: a lesson the state knows unchanged is never split. */
+function toLesson(file: SourceFile): LessonSource {
+  return lessonOf(file.path, file.digest, () => file.text);
+}
+
 /** A lesson whose text comes from `textOf` and whose front-matter is split, each once, on first access. */
 function lessonOf(path: string, digest: string, textOf: () => string): LessonSource {
   let text: string | undefined;
@@ -218,10 +222,7 @@ function statNow(abs: string): BigIntStats | undefined {
   }
 }
 
-/**
- * A lesson file: from the stat index when it vouches for the file (text read on first access),
- * else read, hashed and checked as text now (text decoded on first access).
- */
+/** A lesson file: from the stat index when it vouches for the file (text read on first access), else read now. */
 function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined, verbatim: Set<string>): LessonSource | undefined {
   // No entry (a fresh checkout): the read's own fstat is the file's one stat.
   if (index?.has(rel)) {
@@ -229,38 +230,8 @@ function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: 
     const digest = stats && index.lookup(rel, stats);
     if (digest !== undefined) return lazyLesson(abs, rel, digest, verbatim);
   }
-  return checkedLesson(abs, rel, diagnostics, index, verbatim);
-}
-
-/**
- * A lesson file read, hashed and checked as text now (the diagnostics readOne gives), its bytes
- * kept and decoded on first access: a plan the state answers asks for the text of the few
- * lessons it compiles, and 10,000 strings made and kept for nothing cost the collector more
- * than the bytes (held outside the JavaScript heap).
- */
-function checkedLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined, verbatim: Set<string>): LessonSource | undefined {
-  const read = readBytes(abs, rel, diagnostics);
-  if (!read) return undefined;
-  let bytes: Buffer | undefined = read.bytes;
-  const digest = createHash('sha256').update(bytes).digest('hex');
-  // Valid UTF-8 with no NUL byte is what decodeText accepts: only bytes it may refuse are decoded now, for the diagnostic.
-  if (!isUtf8(bytes) || bytes.includes(0)) {
-    const decoded = decodeText(bytes, rel);
-    if ('problem' in decoded) {
-      diagnostics.push(decoded.problem);
-      return undefined;
-    }
-  }
-  // Only files that read cleanly are indexed: a lazy read never meets a problem a read would have reported.
-  index?.record(rel, read.info, digest);
-  // What decodeText says of valid UTF-8: no BOM dropped and no carriage return, so the text is the very bytes.
-  if (!(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) && !bytes.includes(0x0d)) verbatim.add(rel);
-  return lessonOf(rel, digest, () => {
-    // Checked above: decodeText accepts these bytes.
-    const { text } = decodeText(bytes!, rel) as { text: string };
-    bytes = undefined;
-    return text;
-  });
+  const file = readOne(abs, rel, diagnostics, index, verbatim);
+  return file && toLesson(file);
 }
 
 /**
@@ -344,33 +315,32 @@ function utf8Name(bytes: Buffer): string | undefined {
  * just listed, and through promises and the thread pool 10,000 of them cost about a second of
  * this thread's time in open/fstat/read/close callbacks (a --cpu-prof of a fresh-checkout plan).
  */
-function readOne(abs: string, rel: string, diagnostics: Diagnostic[]): SourceFile | undefined {
-  const read = readBytes(abs, rel, diagnostics);
-  if (!read) return undefined;
-  const digest = createHash('sha256').update(read.bytes).digest('hex');
-  const decoded = decodeText(read.bytes, rel);
-  if ('problem' in decoded) {
-    diagnostics.push(decoded.problem);
-    return undefined;
-  }
-  return { path: rel, text: decoded.text, digest };
-}
-
-/** The bytes of a course file and its stat data, or undefined with the diagnostic saying why not (too large, unreadable). */
-function readBytes(abs: string, rel: string, diagnostics: Diagnostic[]): { bytes: Buffer; info: BigIntStats } | undefined {
+function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: StatIndex, verbatim?: Set<string>): SourceFile | undefined {
   try {
     // One open file for the size check and the read: a separate stat costs a path lookup per file.
     const fd = openSync(abs, 'r');
+    let bytes: Buffer;
+    let info: BigIntStats;
     try {
-      const info = fstatSync(fd, { bigint: true });
+      info = fstatSync(fd, { bigint: true });
       if (info.size > MAX_FILE_BYTES) {
         diagnostics.push(diag('file/too-large', rel, undefined, `file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`));
         return undefined;
       }
-      return { bytes: readOpenFile(fd, Number(info.size)), info };
+      bytes = readOpenFile(fd, Number(info.size));
     } finally {
       closeSync(fd);
     }
+    const digest = createHash('sha256').update(bytes).digest('hex');
+    const decoded = decodeText(bytes, rel);
+    if ('problem' in decoded) {
+      diagnostics.push(decoded.problem);
+      return undefined;
+    }
+    // Only files that read cleanly are indexed: a lazy read never meets a problem a read would have reported.
+    index?.record(rel, info, digest);
+    if (decoded.verbatim) verbatim?.add(rel);
+    return { path: rel, text: decoded.text, digest };
   } catch (e) {
     diagnostics.push(diag('file/unreadable', rel, undefined, `cannot read the file: ${reason(e)}`));
     return undefined;
