@@ -51,7 +51,8 @@ export function depsNow(paths: readonly string[], depOf: (path: string) => Omit<
 
 /** One-shot sha256 (crypto.hash, Node ≥ 20.12, is much cheaper per call than createHash: 40,000 calls per 10,000 lessons). */
 const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
-const sha256 = oneShot ? (text: string) => oneShot('sha256', text) : (text: string) => createHash('sha256').update(text).digest('hex');
+/** sha256 of a text (UTF-8), hex. */
+export const sha256 = oneShot ? (text: string) => oneShot('sha256', text) : (text: string) => createHash('sha256').update(text).digest('hex');
 const hex8 = (text: string) => sha256(text).slice(0, 8);
 
 /** The settings part, by settings text: most lessons share a few. */

@@ -44,7 +44,11 @@ export function checkDuplicateKeys(lessons: LessonEntry[], out: Diagnostic[]): v
  * (by key, or by its file name's key); lessons it misses keep file order, after the listed ones.
  */
 export function orderLessons(dir: string, lessons: LessonEntry[], order: LessonOrder | undefined, out: Diagnostic[]): LessonEntry[] {
-  const byFile = [...lessons].sort((a, b) => Number(isIndex(b)) - Number(isIndex(a)) || compareNatural(fileName(a), fileName(b)));
+  // Each lesson's file name and whether it opens the section, taken once (not twice per comparison).
+  const byFile = lessons
+    .map((lesson) => ({ lesson, name: fileName(lesson), index: isIndex(lesson) }))
+    .sort((a, b) => Number(b.index) - Number(a.index) || compareNatural(a.name, b.name))
+    .map((l) => l.lesson);
   if (!order) return byFile;
   const file = `${dir}/section.yaml`;
   const byKey = new Map<string, LessonEntry>();

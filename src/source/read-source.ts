@@ -9,7 +9,7 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fstatSync, openSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -224,7 +224,8 @@ function statNow(abs: string): BigIntStats | undefined {
 
 /** A lesson file: from the stat index when it vouches for the file (text read on first access), else read now. */
 function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined, verbatim: Set<string>): LessonSource | undefined {
-  if (index) {
+  // No entry (a fresh checkout): the read's own fstat is the file's one stat.
+  if (index?.has(rel)) {
     const stats = statNow(abs);
     const digest = stats && index.lookup(rel, stats);
     if (digest !== undefined) return lazyLesson(abs, rel, digest, verbatim);
@@ -329,7 +330,7 @@ function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: St
         diagnostics.push(diag('file/too-large', rel, undefined, `file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`));
         return undefined;
       }
-      bytes = readFileSync(fd);
+      bytes = readOpenFile(fd, Number(info.size));
     } finally {
       closeSync(fd);
     }
@@ -347,6 +348,24 @@ function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: St
     diagnostics.push(diag('file/unreadable', rel, undefined, `cannot read the file: ${reason(e)}`));
     return undefined;
   }
+}
+
+/**
+ * The bytes of the open file `fd`, whose size the caller has just taken with fstat: what
+ * readFileSync(fd) reads (up to that size, less if the file shrank; to its end when the size
+ * is 0), without the second fstat it would make (one stat per file: 10,000 fewer syscalls at
+ * 10,000 lessons).
+ */
+function readOpenFile(fd: number, size: number): Buffer {
+  if (size === 0) return readFileSync(fd);
+  const bytes = Buffer.allocUnsafe(size);
+  let length = 0;
+  while (length < size) {
+    const read = readSync(fd, bytes, length, size - length, null);
+    if (read === 0) break;
+    length += read;
+  }
+  return length < size ? bytes.subarray(0, length) : bytes;
 }
 
 /** A file's text (BOM dropped, line endings LF), or the diagnostic saying why its bytes are not text. */

@@ -94,6 +94,11 @@ export class StatIndex {
     return read ? new StatIndex(entries, since, start) : new StatIndex(new Map(), 0n, start);
   }
 
+  /** Whether the index holds an entry for `path` at all: without one, a stat could not spare the read (a fresh checkout). */
+  has(path: string): boolean {
+    return this.stored.has(path);
+  }
+
   /** The digest of the file at `path` whose stat is `stats`, when the index vouches for it (the entry is kept). */
   lookup(path: string, stats: BigIntStats): string | undefined {
     const entry = this.stored.get(path);

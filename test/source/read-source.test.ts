@@ -48,6 +48,41 @@ describe('readSource: files that cannot be read as text', () => {
     // Lines still count right: the typo is on line 3.
     expect(await brief()).toEqual(['p/s/01-crlf.md:3:1 lesson/unknown-key']);
   });
+
+  it('gives a lesson text as the very bytes only when no BOM was dropped and no line ending changed', async () => {
+    const plain = '---\nname: Plain\n---\n# Café\n';
+    await put('p/s/01-plain.md', plain);
+    await put('p/s/02-crlf.md', '---\r\nname: Crlf\r\n---\r\n# Hi\r\n');
+    await put('p/s/03-bom.md', '\ufeff---\nname: Bom\n---\n# Hi\n');
+    await put('p/s/04-lone-cr.md', '---\nname: Cr\n---\n# Hi\rthere\n');
+    // Files this new are read again even with the stat index (racily clean): each run reads them.
+    for (const statIndex of [false, true]) {
+      const tree = await readSource(dir, { statIndex });
+      // Asked before any text was: the answer is known from the bytes read.
+      expect(tree.lessons.map((l) => [l.path, tree.verbatimText?.(l.path)])).toEqual([
+        ['p/s/01-plain.md', plain],
+        ['p/s/02-crlf.md', undefined],
+        ['p/s/03-bom.md', undefined],
+        ['p/s/04-lone-cr.md', undefined],
+      ]);
+      expect(tree.lessons.map((l) => l.text)).toEqual([plain, '---\nname: Crlf\n---\n# Hi\n', '---\nname: Bom\n---\n# Hi\n', '---\nname: Cr\n---\n# Hi\nthere\n']);
+    }
+  });
+
+  it('reads every byte of an empty file and of one larger than a read chunk, with and without the stat index', async () => {
+    // Past 64 KB a read takes more than one chunk; the file is read up to the size its one fstat gave.
+    const large = `---\nname: Large\n---\n${'A paragraph of a long lesson, with **emphasis**. é\n'.repeat(2000)}`;
+    await put('p/s/01-empty.md', '');
+    await put('p/s/02-large.md', large);
+    for (const statIndex of [false, true, true]) {
+      const tree = await readSource(dir, { statIndex });
+      expect(tree.lessons.map((l) => [l.path, l.text.length, l.digest])).toEqual([
+        ['p/s/01-empty.md', 0, createHash('sha256').update('').digest('hex')],
+        ['p/s/02-large.md', large.length, createHash('sha256').update(large).digest('hex')],
+      ]);
+      expect(tree.lessons[1]?.text).toBe(large);
+    }
+  });
 });
 
 describe('readSource: symlinks', () => {
