@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ConnectionFlags } from '../school/connection.js';
+import type { Plan } from '../plan/plan-schema.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { planFormat, positiveInt, processIo, type CommandIo } from './command-io.js';
@@ -70,30 +71,15 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const { selectHtmlOnly } = await import('../plan/html-only.js');
   let dir = resolve(dirArg ?? '.');
   let folder = courseFolderName(dir);
-  let plan: import('../plan/plan-schema.js').Plan;
+  let plan: Plan;
   let verbatimText: ((path: string) => string | undefined) | undefined;
   // Named in a failure's comment too, when the environment was chosen before the failure.
   let environment: string | undefined;
   try {
     dir = await findRepoRoot(dirArg);
     folder = courseFolderName(dir);
-    // Inputs unchanged since a plan that found nothing to do: its answer (docs/architecture.md, "The plan memo").
-    const question = { envFlag: options.env, baseUrlFlag: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, skipPromotionCheck: options.skipPromotionCheck, env: io.env };
-    const memo = await import('../sync/plan-memo.js');
-    const inputs = memo.memoizable(question) ? await memo.readPlanInputs(dir, question) : undefined;
-    const recalled = inputs && (await memo.recallPlan(dir, inputs));
-    if (recalled) {
-      plan = selectHtmlOnly(recalled, selection);
-    } else {
-      const { buildPlan } = await import('../sync/build-plan.js');
-      const { chooseEnvironment } = await import('./environment.js');
-      environment = await chooseEnvironment(dir, options.env, io.env);
-      const { env: _flag, ...flags } = options;
-      const built = await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true, source: inputs?.source });
-      if (inputs) await memo.keepPlan(dir, inputs, built);
-      plan = selectHtmlOnly(built.plan, selection);
-      verbatimText = built.verbatimText;
-    }
+    ({ plan, verbatimText } = await recallOrBuild(dir, options, io, concurrency, (chosen) => (environment = chosen)));
+    plan = selectHtmlOnly(plan, selection);
   } catch (e) {
     // The pull-request comment must say that the plan failed, not keep showing an old plan.
     if (format === 'markdown') await writeFailureMarkdown(e, dir, folder, options, io, environment).catch(() => undefined);
@@ -105,14 +91,14 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const sources = format === 'json' ? undefined : await readPlanSources(dir, plan, verbatimText);
   const detail = { sources, htmlDiff: options.htmlDiff === true };
   const { renderMarkdown } = await import('../plan/render-markdown.js');
-  const renderJson = async (p: typeof plan) => (await import('../plan/render-json.js')).renderJson(p);
-  const output = format === 'json' ? await renderJson(plan) : format === 'markdown' ? renderMarkdown(plan, { ...detail, folder }) : (await import('../plan/render-text.js')).renderText(plan, { color, ...detail });
-  io.stdout.write(output.endsWith('\n') ? output : output + '\n');
+  const output = format === 'json' ? undefined : format === 'markdown' ? renderMarkdown(plan, { ...detail, folder }) : (await import('../plan/render-text.js')).renderText(plan, { color, ...detail });
+  if (output === undefined) for (const part of await jsonParts(plan)) io.stdout.write(part);
+  else io.stdout.write(output.endsWith('\n') ? output : output + '\n');
   // Text: notes are chatter, on stderr (stdout stays the plan); markdown and JSON carry them.
   if (format === 'text') for (const n of plan.notes ?? []) io.stderr.write(`Note: ${n}\n`);
   if (options.out) {
     const { writeFileAtomic } = await import('../state/state-file.js');
-    await writeFileAtomic(resolve(options.out), await renderJson(plan));
+    await writeFileAtomic(resolve(options.out), await jsonParts(plan));
     if (format === 'text') io.stderr.write(`Saved the plan to ${options.out}; apply it with \`coursesync apply ${options.out}\`.\n`);
   }
   if (io.env.GITHUB_ACTIONS === 'true') {
@@ -133,6 +119,32 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const { hasChanges } = await import('../plan/describe-change.js');
   if (options.detailedExitcode && hasChanges(plan)) return ExitCode.Changes;
   return ExitCode.Ok;
+}
+
+/**
+ * The plan of the repo at `dir`: the memo's answer when nothing it is made from changed
+ * (docs/architecture.md, "The plan memo"), else built, and kept when it may answer the next
+ * plan. `chosen` is told the environment once it is chosen (a failure's comment names it).
+ */
+async function recallOrBuild(dir: string, options: PlanCommandOptions, io: CommandIo, concurrency: number | undefined, chosen: (environment: string | undefined) => void): Promise<{ plan: Plan; verbatimText?: ((path: string) => string | undefined) | undefined }> {
+  const memo = await import('../sync/plan-memo.js');
+  const question = { envFlag: options.env, baseUrlFlag: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, skipPromotionCheck: options.skipPromotionCheck, env: io.env };
+  const inputs = memo.memoizable(question) ? await memo.readPlanInputs(dir, question) : undefined;
+  const recalled = inputs && (await memo.recallPlan(dir, inputs));
+  if (recalled) return { plan: recalled };
+  const { buildPlan } = await import('../sync/build-plan.js');
+  const { chooseEnvironment } = await import('./environment.js');
+  const environment = await chooseEnvironment(dir, options.env, io.env);
+  chosen(environment);
+  const { env: _flag, ...flags } = options;
+  const built = await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true, source: inputs?.source });
+  if (inputs) await memo.keepPlan(dir, inputs, built);
+  return built;
+}
+
+/** The plan as JSON, in parts (its module, with the plan's schema, loaded only for it). */
+async function jsonParts(plan: Plan): Promise<Iterable<string>> {
+  return (await import('../plan/render-json.js')).renderJsonParts(plan);
 }
 
 /** The course folder as a plan's header names it: relative to the current folder, else its own name. */

@@ -130,14 +130,15 @@ export async function removeStaleTempFiles(dir: string, environment?: string): P
 }
 
 /** temp file in the same folder → fsync → rename over the target → fsync the folder. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(file: string, text: string | Iterable<string>): Promise<void> {
   const folder = join(file, '..');
   await mkdir(folder, { recursive: true });
   const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
   try {
     const handle = await open(temp, 'wx', 0o644);
     try {
-      await handle.writeFile(text, 'utf8');
+      if (typeof text === 'string') await handle.writeFile(text, 'utf8');
+      else for (const part of text) await handle.write(part, null, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();

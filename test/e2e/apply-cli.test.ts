@@ -6,7 +6,7 @@
  * up in output or state. Edits, moves, renames and removal policies: test/apply/apply-course.test.ts.
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
@@ -131,6 +131,22 @@ describe('coursesync apply: failures', () => {
     const stale = await runCli(['apply', planFile, '--dir', dir, '--yes'], env);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toMatch(/is stale: the state changed since the plan was made \(serial \d+, now \d+\): another apply ran/);
+  });
+
+  it('a saved plan larger than a string may hold is refused by name, before any request, with no stack trace', async () => {
+    const dir = await writeRepo(base);
+    const planFile = join(dir, 'plan.json');
+    // Sparse: 600 MB on paper, nothing on disk (a plan of some 100,000 creates is that size).
+    const handle = await open(planFile, 'w');
+    await handle.truncate(600_000_000);
+    await handle.close();
+    const before = emu.stats().requests;
+    const r = await runCli(['apply', planFile, '--dir', dir, '--yes'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the plan file .*plan\.json is 600 MB, more than the \d+ MB a saved plan may have/);
+    expect(r.stderr).toMatch(/hint: apply without a saved plan/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(emu.stats().requests).toBe(before);
   });
 
   it('a create whose answer is lost becomes uncertain; plan says what to do; --recreate creates it again', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { diffCourse } from '../../src/plan/diff-course.js';
 import { hasChanges, summaryLine } from '../../src/plan/describe-change.js';
-import { parsePlanText, renderJson } from '../../src/plan/render-json.js';
+import { parsePlanText, renderJson, renderJsonParts } from '../../src/plan/render-json.js';
+import { printableJson } from '../../src/diagnostics/diagnostic.js';
 import { COMMENT_LIMIT, renderMarkdown } from '../../src/plan/render-markdown.js';
 import { renderText } from '../../src/plan/render-text.js';
 import { desiredOf, sectionIdsOf, stateOf } from './build-course.js';
@@ -155,6 +156,20 @@ describe('renderings', () => {
     const text = renderJson(plan);
     expect(parsePlanText(text, 'plan.json')).toEqual(plan);
     expect(JSON.parse(text)).toMatchObject({ format_version: 2, summary: { create: 1, update: 1, move: 1, orphan: 1, unchanged: 1 } });
+  });
+
+  it('JSON comes in parts, one change each, that join to exactly the whole plan stringified (no string holds a 100k-create plan)', () => {
+    const plan = smallPlan();
+    // A body with a bidirectional control, a C1 control and lines of its own: escaped in every part.
+    const tricky = { ...plan, notes: ['note \u202e reversed'], changes: plan.changes.map((c) => JSON.parse(JSON.stringify(c).replaceAll('Body of a', 'Body \\u0085 of \\u2066a')) as typeof c) };
+    for (const p of [plan, tricky, { ...plan, changes: [] }]) {
+      const parts = [...renderJsonParts(p)];
+      expect(parts.join('')).toBe(printableJson(JSON.stringify(p, null, 2)) + '\n');
+      expect(renderJson(p)).toBe(parts.join(''));
+      expect(parts.length).toBe(p.changes.length === 0 ? 3 : p.changes.length + 4);
+      expect(parts.join('')).not.toMatch(/[\u0085\u202e\u2066]/);
+    }
+    expect(JSON.stringify(tricky)).toMatch(/\u0085/);
   });
 
   it.each([

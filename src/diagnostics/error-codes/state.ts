@@ -126,6 +126,11 @@ export const STATE_ERRORS = {
     ({ file, reason }) => `the plan file ${file} is not valid JSON (${reason})`,
     () => 'save a new plan with `coursesync plan --out plan.json`',
   ),
+  'plan/too-large': entry<{ file: string; bytes: number; max: number }>(
+    'a saved plan is larger than coursesync can read',
+    ({ file, bytes, max }) => `the plan file ${file} is ${Math.round(bytes / 1e6)} MB, more than the ${Math.floor(max / 1e6)} MB a saved plan may have`,
+    () => 'apply without a saved plan (`coursesync apply --yes` plans and applies at once), or apply the course in parts',
+  ),
   'plan/version': entry<{ file: string; version: number; supported: number }>(
     'a saved plan has another format version',
     ({ file, version, supported }) => `the plan file ${file} has format_version ${version}; this coursesync reads ${supported}`,
