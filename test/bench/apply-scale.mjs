@@ -16,7 +16,7 @@ import { cp, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bareClient, chainsOf, seedPrograms, startEmulatorProcess } from './emulator-process.mjs';
+import { bareClient, chainsOf, readChains, seedPrograms, startEmulatorProcess, writeChains } from './emulator-process.mjs';
 import { cleanup, heading, ms, ratio, tempDir, timeNode } from './lib.mjs';
 
 const TOKEN = 'bench';
@@ -66,7 +66,7 @@ if (process.argv[2] === '--apply') {
 // The child: the bare client in a fresh process (its code not yet optimised, as apply's is not), its figures written to a JSON file.
 if (process.argv[2] === '--bare') {
   const [url, concurrency, chainsFile, out] = process.argv.slice(3);
-  const chains = JSON.parse(await readFile(chainsFile, 'utf8'));
+  const chains = await readChains(chainsFile);
   // One request first, as apply reads the sections before its calls: fetch is loaded and a connection open.
   await (await fetch(`${url}/programs`, { headers: { authorization: `Bearer ${TOKEN}` } })).arrayBuffer();
   const cpu0 = process.cpuUsage();
@@ -98,8 +98,8 @@ async function applyChild(dir, url) {
 
 /** The bare client in its own fresh process: wall time of the calls and its CPU time. */
 async function bareChild(url, chains) {
-  const file = join(await tempDir('bare'), 'chains.json');
-  await writeFile(file, JSON.stringify(chains));
+  const file = join(await tempDir('bare'), 'chains.ndjson');
+  await writeChains(file, chains);
   const out = `${file}.out`;
   const run = await timeNode([SELF, '--bare', url, String(limit), file, out]);
   if (run.code !== 0) throw new Error(`bare client failed: ${run.stderr}`);

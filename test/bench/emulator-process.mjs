@@ -1,6 +1,7 @@
 // The emulator in its own process (as a real school would be elsewhere): its request handling
 // does not take the benchmark's CPU away from apply. `startEmulatorProcess(options)` forks this
 // file; the child starts the emulator and answers `stats` and `stop`.
+import { open } from 'node:fs/promises';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -60,6 +61,58 @@ export async function bareClient(url, token, chains, concurrency) {
 }
 
 /** A plan's calls as bare-client chains. */
+/**
+ * A plan file as `coursesync plan --out` writes it, read a line at a time: its frame, and each
+ * change parsed alone (a plan of 100,000 creates is more text than one string may hold).
+ */
+export async function readPlanFile(file) {
+  const handle = await open(file);
+  const frame = [];
+  const changes = [];
+  let change = null;
+  try {
+    for await (const line of handle.readLines({ encoding: 'utf8' })) {
+      if (change !== null) {
+        if (line === '  ]' || line === '  ],') {
+          frame.push(line);
+          change = null;
+        } else if (line === '    },' || line === '    }') {
+          changes.push(JSON.parse(change.join('\n') + '}'));
+          change = [];
+        } else change.push(line);
+      } else if (line === '  "changes": [') {
+        frame.push(line);
+        change = [];
+      } else frame.push(line);
+    }
+  } finally {
+    await handle.close();
+  }
+  return { ...JSON.parse(frame.join('\n')), changes: changes.length > 0 ? changes : JSON.parse(frame.join('\n')).changes };
+}
+
+/** Write chains as lines (one chain each), for writeChains' reader in another process. */
+export async function writeChains(file, chains) {
+  const handle = await open(file, 'w');
+  try {
+    for (const chain of chains) await handle.write(`${JSON.stringify(chain)}\n`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Chains written by writeChains. */
+export async function readChains(file) {
+  const handle = await open(file);
+  const chains = [];
+  try {
+    for await (const line of handle.readLines({ encoding: 'utf8' })) if (line !== '') chains.push(JSON.parse(line));
+  } finally {
+    await handle.close();
+  }
+  return chains;
+}
+
 export function chainsOf(plan) {
   const byId = new Map(plan.changes.filter((c) => c.call_id).map((c) => [c.call_id, c]));
   return plan.chains.map((chain) =>

@@ -25,7 +25,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { chainsOf, seedPrograms, startEmulatorProcess } from './emulator-process.mjs';
+import { chainsOf, readPlanFile, seedPrograms, startEmulatorProcess, writeChains } from './emulator-process.mjs';
 import { ROOT, cleanup, heading, median, ms, tempDir, timeNode } from './lib.mjs';
 import { freshCheckout, warmRepo } from './setups.mjs';
 
@@ -126,8 +126,8 @@ if (only.has('apply')) {
       const planFile = join(work, `plan-${b.name}-${r}.json`);
       const plan = check(await timeNode([b.cli, 'plan', dir, '--base-url', emu.url, '--out', planFile], { env: apiEnv }), `${b.name}: plan before apply`);
       if (!chainsFile) {
-        chainsFile = join(work, 'chains.json');
-        await writeFile(chainsFile, JSON.stringify(chainsOf(JSON.parse(await readFile(planFile, 'utf8')))));
+        chainsFile = join(work, 'chains.ndjson');
+        await writeChains(chainsFile, chainsOf(await readPlanFile(planFile)));
         bareRuns.push(await bare(chainsFile));
         await emu.reset(TOKEN);
       }
