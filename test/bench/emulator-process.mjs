@@ -88,7 +88,10 @@ export async function readPlanFile(file) {
   } finally {
     await handle.close();
   }
-  return { ...JSON.parse(frame.join('\n')), changes: changes.length > 0 ? changes : JSON.parse(frame.join('\n')).changes };
+  // The frame holds `"changes": [ ]` when its changes were taken out above, else the changes it had.
+  const plan = JSON.parse(frame.join('\n'));
+  if (changes.length > 0) plan.changes = changes;
+  return plan;
 }
 
 /** Write chains as lines (one chain each), for writeChains' reader in another process. */

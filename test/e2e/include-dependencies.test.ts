@@ -13,7 +13,7 @@ import type { Plan } from '../../src/plan/plan-schema.js';
 import { isCall } from '../../src/plan/plan-schema.js';
 import { lessonCalls, useTestSchool } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
-import { fixtureWorkspace, type OdinWorkspace } from './odin-workspace.js';
+import { appliedWorkspace, type OdinWorkspace } from './odin-workspace.js';
 
 const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
 const HELLO = 'book/01-getting-started/01-hello-world.md';
@@ -30,12 +30,8 @@ useTestSchool((e, vars) => {
   school = vars;
 });
 beforeEach(async () => {
-  workspace = await fixtureWorkspace(emu, 'coursesync-include-deps-', BOOK, 'http://assets.test/book/');
+  workspace = await appliedWorkspace(emu, 'coursesync-include-deps-', BOOK, 'http://assets.test/book/', env());
   repo = workspace.repo;
-  expect((await runCli(['assets', repo, '--out', workspace.published])).code).toBe(0);
-  const applied = await runCli(['apply', repo, '--yes'], env());
-  expect(applied.stderr).toBe('');
-  expect(applied.code).toBe(0);
 });
 afterEach(async () => {
   await workspace.close();

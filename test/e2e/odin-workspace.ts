@@ -7,6 +7,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { expect } from 'vitest';
+import { runCli } from './helpers.js';
 import { serveAssets, type StaticHost } from './static-server.js';
 
 export const ODIN = path.resolve(import.meta.dirname, '../fixtures/repos/odin');
@@ -44,4 +46,14 @@ export async function fixtureWorkspace(emu: RunningEmulator, prefix: string, fix
       await rm(work, { recursive: true, force: true });
     },
   };
+}
+
+/** fixtureWorkspace with its assets published and the course applied to the school `env` names (both checked). */
+export async function appliedWorkspace(emu: RunningEmulator, prefix: string, fixture: string, assetsUrl: string, env: Record<string, string>): Promise<OdinWorkspace> {
+  const workspace = await fixtureWorkspace(emu, prefix, fixture, assetsUrl);
+  expect((await runCli(['assets', workspace.repo, '--out', workspace.published])).code).toBe(0);
+  const applied = await runCli(['apply', workspace.repo, '--yes'], env);
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+  return workspace;
 }

@@ -16,7 +16,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 import { SECRET, useTestSchool } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
-import { fixtureWorkspace, type OdinWorkspace } from './odin-workspace.js';
+import { appliedWorkspace, type OdinWorkspace } from './odin-workspace.js';
 
 const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
 const PRELOAD = pathToFileURL(path.join(import.meta.dirname, '../cli/record-loads.mjs')).href;
@@ -36,12 +36,8 @@ useTestSchool((e, vars) => {
   school = vars;
 });
 beforeEach(async () => {
-  workspace = await fixtureWorkspace(emu, 'coursesync-plan-memo-', BOOK, 'http://assets.test/book/');
+  workspace = await appliedWorkspace(emu, 'coursesync-plan-memo-', BOOK, 'http://assets.test/book/', { ...school, COURSESYNC_RENDER_THREADS: '1' });
   repo = workspace.repo;
-  expect((await runCli(['assets', repo, '--out', workspace.published])).code).toBe(0);
-  const applied = await runCli(['apply', repo, '--yes'], { ...school, COURSESYNC_RENDER_THREADS: '1' });
-  expect(applied.stderr).toBe('');
-  expect(applied.code).toBe(0);
 });
 afterEach(() => workspace.close());
 

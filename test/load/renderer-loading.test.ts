@@ -28,12 +28,12 @@ afterAll(async () => {
 const RENDERER = ['dist/compile/render.js'];
 
 let runs = 0;
-async function plan(dir: string, ...flags: string[]): Promise<CliResult & { packages: string[] }> {
+async function plan(dir: string, ...flags: string[]): Promise<CliResult & { renderer: string[] }> {
   const log = join(logs, `${++runs}.txt`);
   const r = await runCli(['plan', dir, ...flags], { NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log, COURSESYNC_RENDER_THREADS: '1' });
   const urls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
-  const packages = RENDERER.filter((m) => urls.some((u) => u.endsWith(`/${m}`)));
-  return { ...r, packages };
+  const renderer = RENDERER.filter((m) => urls.some((u) => u.endsWith(`/${m}`)));
+  return { ...r, renderer };
 }
 
 const NARROWING = lesson(
@@ -67,17 +67,17 @@ describe('the renderer is loaded only when something must be rendered', () => {
     const cold = await plan(dir);
     expect(cold.code, cold.stderr).toBe(ExitCode.Ok);
     // The hook sees the renderer when it is loaded: the cold plan rendered both lessons.
-    expect(cold.packages).toEqual(expect.arrayContaining(RENDERER));
+    expect(cold.renderer).toEqual(expect.arrayContaining(RENDERER));
 
     const warm = await plan(dir);
     expect(warm.code, warm.stderr).toBe(ExitCode.Ok);
     expect(warm.stdout).toBe(cold.stdout);
-    expect(warm.packages.filter((p) => RENDERER.includes(p))).toEqual([]);
+    expect(warm.renderer.filter((p) => RENDERER.includes(p))).toEqual([]);
 
     await appendFile(join(dir, 'ts/01-basics/02-generics.md'), '\nA **new** paragraph.\n');
     const edited = await plan(dir);
     expect(edited.code, edited.stderr).toBe(ExitCode.Ok);
-    expect(edited.packages).toEqual(expect.arrayContaining(RENDERER));
+    expect(edited.renderer).toEqual(expect.arrayContaining(RENDERER));
     expect(edited.stdout).not.toBe(cold.stdout);
   });
 
@@ -94,7 +94,7 @@ describe('the renderer is loaded only when something must be rendered', () => {
     await appendFile(join(dir, 'ts/01-basics/section.yaml'), 'lesson_defaults:\n  is_progression_locked: true\n');
     const resettled = await plan(dir, '--json');
     expect(resettled.code, resettled.stderr).toBe(ExitCode.Ok);
-    expect(resettled.packages).toEqual(expect.arrayContaining(RENDERER));
+    expect(resettled.renderer).toEqual(expect.arrayContaining(RENDERER));
     const creates = (JSON.parse(resettled.stdout) as { changes: Array<{ action: string; key: string; fields: Array<{ field: string; after?: unknown }> }> }).changes;
     expect(creates.map((c) => [c.action, c.key, c.fields.find((f) => f.field === 'is_progression_locked')?.after])).toEqual([
       ['create', 'narrowing', true],
