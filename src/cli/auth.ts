@@ -7,7 +7,8 @@
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
-import { addSchoolOptions, processIo, readConfig, type CommandIo, type SchoolFlags } from './school-command.js';
+import { readConfig } from './read-config.js';
+import { addSchoolOptions, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 
 export interface AuthStatusOptions extends SchoolFlags {
   json?: boolean;

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { environmentNames } from '../model/environments.js';
-import { readConfig } from './school-command.js';
+import { readConfig } from './read-config.js';
 
 /** Add `--env <name>` to a command. */
 export function addEnvOption(command: Command): Command {

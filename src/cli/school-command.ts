@@ -4,16 +4,12 @@
  * retries are told on stderr, the 401/403/404 explanations, and the output streams (so tests
  * can run a command in-process).
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { compileYamlFile } from '../compile/compile-yaml-file.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { failure } from '../diagnostics/error-codes/index.js';
-import { CourseConfigSchema, type CourseConfig } from '../model/config.js';
 import { createSchoolClient, type SchoolClient, type SchoolClientOptions } from '../school/client.js';
 import { explainSchoolError, resolveConnection, type ConnectionFlags } from '../school/connection.js';
 import type { CommandIo } from './command-io.js';
+import { readConfig } from './read-config.js';
 
 export { jsonOrFormat, planFormat, positiveInt, processIo, type CommandIo } from './command-io.js';
 
@@ -31,27 +27,6 @@ export function addSchoolOptions(command: Command, options: { dir?: boolean } = 
     .option('--base-url <url>', 'school API address (overrides COURSESYNC_BASE_URL and coursesync.yaml)')
     .option('--token-file <file>', 'read the API token from this file instead of COURSESYNC_TOKEN')
     .option('--env <name>', 'the environment of coursesync.yaml to talk to (required in a repo with environments; default COURSESYNC_ENV)');
-}
-
-/**
- * coursesync.yaml of `dir`, or undefined when there is none.
- * @throws CoursesyncError `config/invalid` with the file's diagnostics
- */
-export async function readConfig(dir: string): Promise<CourseConfig | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(dir, 'coursesync.yaml'), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
-    throw failure('config/unreadable', { file: join(dir, 'coursesync.yaml'), reason: (e as NodeJS.ErrnoException).code ?? 'unreadable' });
-  }
-  const out: Diagnostic[] = [];
-  const source = { path: 'coursesync.yaml', text: text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'), digest: '' };
-  const { data } = compileYamlFile(CourseConfigSchema, source, 'config', out, true);
-  if (!data || out.some((d) => d.severity === 'error')) {
-    throw failure('config/invalid', { dir }, { diagnostics: out });
-  }
-  return data;
 }
 
 /**

@@ -15,7 +15,8 @@ import { LESSON_KEY_PATTERN } from '../model/lesson.js';
 import { slugify } from '../model/program-folder.js';
 import { createSchoolClient, type SchoolClient } from '../school/client.js';
 import { loadCourse } from '../load/load-course.js';
-import { StateStore, checkBaseUrl } from '../state/state-store.js';
+import { StateStore } from '../state/state-store.js';
+import { checkBaseUrl } from '../state/check-environment.js';
 import { checkStateEnvironment } from '../state/check-environment.js';
 import { stampEnvironment } from '../state/stamp-environment.js';
 

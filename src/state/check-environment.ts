@@ -1,9 +1,10 @@
 /**
- * A state belongs to one environment (docs/environments.md#state): its stamp says which, with the
- * school's address and program ids. Anything that belongs to another environment is refused
- * here, before any request (PURE).
+ * A state belongs to one school and one environment (docs/environments.md#state): its stamp says
+ * which, with the school's address and program ids. Anything that belongs to another school or
+ * environment is refused here, before any request (PURE).
  */
 import { failure } from '../diagnostics/error-codes/index.js';
+import { withoutTrailingSlash } from '../school/base-url.js';
 import type { DesiredState } from '../model/desired.js';
 import type { StateData } from '../model/state/schema.js';
 
@@ -26,4 +27,14 @@ export function checkStateEnvironment(state: Readonly<StateData>, file: string, 
       if (other !== environment && id !== program.ids[environment] && recorded.has(id)) throw failure('environment/program-mismatch', { file, environment, program: id, other, folder: program.path });
     }
   }
+}
+
+/**
+ * Refuse a state that belongs to another school. A state with no base_url yet (never applied)
+ * matches any school.
+ */
+export function checkBaseUrl(state: Readonly<StateData>, baseUrl: string, file: string): void {
+  if (state.base_url === null) return;
+  if (withoutTrailingSlash(state.base_url) === withoutTrailingSlash(baseUrl)) return;
+  throw failure('state/base-url-mismatch', { file, stateUrl: state.base_url, baseUrl });
 }

@@ -19,7 +19,6 @@
 import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { failure } from '../diagnostics/error-codes/index.js';
-import { withoutTrailingSlash } from '../school/base-url.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { encodeRecord, journalPath } from './journal.js';
 import { acquireStateLock, type AcquireLockOptions, type StateLock } from './lock-state.js';
@@ -38,16 +37,6 @@ export type Durability = 'synced' | 'written';
 
 /** How long a record written without waiting may stay un-fsynced (the background group commit). */
 const SYNC_SOON_MS = 5;
-
-/**
- * Refuse a state that belongs to another school. A state with no base_url yet (never applied)
- * matches any school.
- */
-export function checkBaseUrl(state: StateData, baseUrl: string, file: string): void {
-  if (state.base_url === null) return;
-  if (withoutTrailingSlash(state.base_url) === withoutTrailingSlash(baseUrl)) return;
-  throw failure('state/base-url-mismatch', { file, stateUrl: state.base_url, baseUrl });
-}
 
 export class StateStore {
   private readonly tracker: ChangeTracker;

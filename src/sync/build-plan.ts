@@ -19,11 +19,10 @@ import type { CoursesyncError } from '../diagnostics/errors.js';
 import { diffCourse } from '../plan/diff-course.js';
 import { linkLessons } from '../plan/lesson-links.js';
 import { explainReferences } from '../plan/explain-references.js';
-import { type SchoolClient, createSchoolClient } from '../school/client.js';
-import { listProgramSections, sectionNamed } from '../school/program-sections.js';
+import type { SchoolClient } from '../school/client.js';
 import { SchoolApiError, SchoolConnectionError } from '../school/errors.js';
 import { explainSchoolError, resolveBaseUrl, resolveToken, tokenVariable } from '../school/connection.js';
-import { checkStateEnvironment } from '../state/check-environment.js';
+import { checkBaseUrl, checkStateEnvironment } from '../state/check-environment.js';
 import { chosenEnvironment } from '../model/environments.js';
 import { contentOf, notPromoted } from '../plan/promotion.js';
 import { isCoursesyncError } from '../diagnostics/errors.js';
@@ -34,8 +33,6 @@ import { responseRecord } from '../model/state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
 import { knownLessonsOf } from '../compile/known-lessons.js';
 import { compilerId } from '../load/compiler-id.js';
-import { checkBaseUrl } from '../state/state-store.js';
-import { verifySections } from './verify-sections.js';
 import { addCallSources } from './call-sources.js';
 import { DEFAULT_CONCURRENCY } from '../model/config.js';
 
@@ -180,6 +177,8 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
       throw failure('plan/needs-token', { why, byName: unresolved.map((u) => u.path) }, { cause: e });
     }
     if (baseUrl === undefined) baseUrl = resolveBaseUrl(connection);
+    // The client and its wire schemas load only here: a plan without a token never asks the school.
+    const { createSchoolClient } = await import('../school/client.js');
     client = createSchoolClient({ baseUrl, token, timeoutMs: desired.config.school?.timeout_ms });
     return client;
   };
@@ -191,6 +190,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     const api = await connect(
       `the section ${first.file} is given by name ("${first.name}")` + (unresolved.length > 1 ? ` (and ${unresolved.length - 1} more)` : ''),
     );
+    const { listProgramSections, sectionNamed } = await import('../school/program-sections.js');
     for (const u of unresolved) {
       let list = byProgram.get(u.programId);
       if (!list) byProgram.set(u.programId, (list = await listProgramSections(api, u.programId)));
@@ -210,6 +210,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
     // The caller checks them itself.
   } else if (tokenGiven && (baseUrl !== undefined || options.baseUrl !== undefined || env.COURSESYNC_BASE_URL)) {
     try {
+      const { verifySections } = await import('./verify-sections.js');
       const lists = await verifySections(dir, desired, sectionIds, await connect('checking the section ids'), byProgram);
       for (const [id, list] of lists) if (list !== null) byProgram.set(id, list);
     } catch (e) {
@@ -284,6 +285,7 @@ async function checkPromotion(dir: string, desired: DesiredState, skip: boolean)
  */
 export async function readSectionFacts(api: SchoolClient, desired: DesiredState, known: ReadonlyMap<string, Section[]> = new Map()): Promise<Map<string, SectionFacts>> {
   const facts = new Map<string, SectionFacts>();
+  const { listProgramSections } = await import('../school/program-sections.js');
   for (const program of desired.programs) {
     const list = known.get(program.id) ?? (await listProgramSections(api, program.id));
     for (const s of list) facts.set(s.id, { drip_delay: s.drip_delay, is_published: s.is_published, position: s.position });

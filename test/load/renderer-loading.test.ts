@@ -3,6 +3,7 @@
  * when something must be rendered: a plan whose lessons all come from the memo loads none of it; an edited lesson
  * loads it and is rendered. The modules a run loads are recorded by the loader hook the startup
  * test uses (test/cli/record-loads.mjs). The packages under it are one bundled file in the build.
+ * Nor does a plan without a token load the school's client and its wire schemas.
  */
 import { spawnSync } from 'node:child_process';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -28,12 +29,12 @@ afterAll(async () => {
 const RENDERER = ['dist/compile/render.js'];
 
 let runs = 0;
-async function plan(dir: string, ...flags: string[]): Promise<CliResult & { renderer: string[] }> {
+async function plan(dir: string, ...flags: string[]): Promise<CliResult & { renderer: string[]; urls: string[] }> {
   const log = join(logs, `${++runs}.txt`);
   const r = await runCli(['plan', dir, ...flags], { NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log, COURSESYNC_RENDER_THREADS: '1' });
   const urls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
   const renderer = RENDERER.filter((m) => urls.some((u) => u.endsWith(`/${m}`)));
-  return { ...r, renderer };
+  return { ...r, renderer, urls };
 }
 
 const NARROWING = lesson(
@@ -68,6 +69,8 @@ describe('the renderer is loaded only when something must be rendered', () => {
     expect(cold.code, cold.stderr).toBe(ExitCode.Ok);
     // The hook sees the renderer when it is loaded: the cold plan rendered both lessons.
     expect(cold.renderer).toEqual(expect.arrayContaining(RENDERER));
+    // No token: the school is never asked, so its client is never loaded.
+    expect(cold.urls.filter((u) => /\/dist\/(school\/client|school-api\/wire\/index|state\/state-store)\.js$/.test(u))).toEqual([]);
 
     const warm = await plan(dir);
     expect(warm.code, warm.stderr).toBe(ExitCode.Ok);
