@@ -9,8 +9,8 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync, statSync, type BigIntStats } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { closeSync, createReadStream, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { hasUnsafeChar, type Diagnostic } from '../diagnostics/diagnostic.js';
@@ -67,28 +67,26 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
   // a link back to any folder already walked, however it was reached.
   const walk = async (absDir: string, relDir: string): Promise<void> => {
     visited.add(absDir);
-    let entries;
-    try {
-      // As bytes: a name that is not UTF-8 would otherwise be decoded with U+FFFD and then not
-      // be found under that name (ENOENT).
-      entries = await readdir(absDir, { withFileTypes: true, encoding: 'buffer' });
-    } catch (e) {
-      diagnostics.push(diag('file/unreadable', relDir || '.', undefined, `cannot read the folder: ${reason(e)}`));
+    const entries = listFolder(absDir);
+    if ('error' in entries) {
+      diagnostics.push(diag('file/unreadable', relDir || '.', undefined, `cannot read the folder: ${reason(entries.error)}`));
       return;
     }
+    // The folder's path once: a path.join per entry was a tenth of a memo hit's walk.
+    const absPrefix = absDir.endsWith(path.sep) ? absDir : absDir + path.sep;
     for (const entry of entries) {
-      const name = utf8Name(entry.name);
+      const name = typeof entry.name === 'string' ? entry.name : utf8Name(entry.name);
       if (name === undefined) {
-        const shown = new TextDecoder('utf-8').decode(entry.name);
+        const shown = new TextDecoder('utf-8').decode(entry.name as Buffer);
         const rel = relDir ? `${relDir}/${shown}` : shown;
         // Reported only where coursesync would look: a folder, or a file it would read.
         if (!shown.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink() || kindOf(rel, shown) !== undefined)) {
-          diagnostics.push(diag('file/name-not-utf8', rel, undefined, `the name is not valid UTF-8 (bytes ${entry.name.toString('hex').replace(/(..)/g, '$1 ').trim()})`));
+          diagnostics.push(diag('file/name-not-utf8', rel, undefined, `the name is not valid UTF-8 (bytes ${(entry.name as Buffer).toString('hex').replace(/(..)/g, '$1 ').trim()})`));
         }
         continue;
       }
       const rel = relDir ? `${relDir}/${name}` : name;
-      const abs = path.join(absDir, name);
+      const abs = absPrefix + name;
       let real = abs;
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
@@ -187,26 +185,42 @@ function toLesson(file: SourceFile): LessonSource {
 
 /** A lesson whose text comes from `textOf` and whose front-matter is split, each once, on first access. */
 function lessonOf(path: string, digest: string, textOf: () => string): LessonSource {
-  let text: string | undefined;
-  let split: ReturnType<typeof splitFrontMatter> | undefined;
-  const textNow = () => (text ??= textOf());
-  const parts = () => (split ??= splitFrontMatter(textNow()));
-  return {
-    path,
-    digest,
-    get text() {
-      return textNow();
-    },
-    get frontMatter() {
-      return parts().frontMatter;
-    },
-    get frontMatterUnclosed() {
-      return parts().frontMatterUnclosed;
-    },
-    get body() {
-      return parts().body;
-    },
-  };
+  return new Lesson(path, digest, textOf);
+}
+
+/**
+ * A lesson file, its text and parts made on first access. A class, not an object literal with
+ * getters and closures: 10,000 of those were a memo hit's largest allocation.
+ */
+class Lesson implements LessonSource {
+  private textNow: string | undefined;
+  private split: ReturnType<typeof splitFrontMatter> | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly digest: string,
+    private readonly textOf: () => string,
+  ) {}
+
+  get text(): string {
+    return (this.textNow ??= this.textOf());
+  }
+
+  private parts(): ReturnType<typeof splitFrontMatter> {
+    return (this.split ??= splitFrontMatter(this.text));
+  }
+
+  get frontMatter(): LessonSource['frontMatter'] {
+    return this.parts().frontMatter;
+  }
+
+  get frontMatterUnclosed(): LessonSource['frontMatterUnclosed'] {
+    return this.parts().frontMatterUnclosed;
+  }
+
+  get body(): LessonSource['body'] {
+    return this.parts().body;
+  }
 }
 
 /**
@@ -214,9 +228,10 @@ function lessonOf(path: string, digest: string, textOf: () => string): LessonSou
  * file the walk just listed is a few µs, and through the thread pool 10,000 of them cost ~10×
  * the time in callbacks and promises (a --cpu-prof of a warm plan).
  */
-function statNow(abs: string): BigIntStats | undefined {
+function statNow(abs: string): Stats | undefined {
   try {
-    return statSync(abs, { bigint: true, throwIfNoEntry: false });
+    // A plain stat: numbers, which is what the index compares (stat-index.ts says why that is exact enough).
+    return statSync(abs, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
@@ -284,7 +299,7 @@ function textReader(others: ReadonlyArray<{ rel: string; abs: string }>, digests
  */
 async function digestOf(abs: string, rel: string, index: StatIndex | undefined): Promise<string | RefusedFile | undefined> {
   const stats = statNow(abs);
-  if (stats && stats.size > BigInt(MAX_ASSET_BYTES)) return { kind: 'too-large', bytes: Number(stats.size) };
+  if (stats && stats.size > MAX_ASSET_BYTES) return { kind: 'too-large', bytes: stats.size };
   const known = stats && index?.lookup(rel, stats);
   if (known !== undefined) return known;
   const digest = await new Promise<string | undefined>((resolve) => {
@@ -302,6 +317,22 @@ async function digestOf(abs: string, rel: string, index: StatIndex | undefined):
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 const names = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The entries of the folder `abs`, listed synchronously (a promise per folder is pure overhead
+ * for a listing). Names come as text; a folder holding a name that is not UTF-8 (decoded with
+ * U+FFFD, so not found again under that name) is listed again as bytes, so that name can be
+ * reported with its bytes.
+ */
+function listFolder(abs: string): Array<Dirent<string> | Dirent<Buffer>> | { error: unknown } {
+  try {
+    const entries = readdirSync(abs, { withFileTypes: true });
+    for (const entry of entries) if (entry.name.includes('\uFFFD')) return readdirSync(abs, { withFileTypes: true, encoding: 'buffer' });
+    return entries;
+  } catch (e) {
+    return { error: e };
+  }
+}
 
 /** A file name's text, or undefined when its bytes are not UTF-8. */
 function utf8Name(bytes: Buffer): string | undefined {
@@ -323,14 +354,14 @@ function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: St
     // One open file for the size check and the read: a separate stat costs a path lookup per file.
     const fd = openSync(abs, 'r');
     let bytes: Buffer;
-    let info: BigIntStats;
+    let info: Stats;
     try {
-      info = fstatSync(fd, { bigint: true });
+      info = fstatSync(fd);
       if (info.size > MAX_FILE_BYTES) {
         diagnostics.push(diag('file/too-large', rel, undefined, `file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`));
         return undefined;
       }
-      bytes = readOpenFile(fd, Number(info.size));
+      bytes = readOpenFile(fd, info.size);
     } finally {
       closeSync(fd);
     }
