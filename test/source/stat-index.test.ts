@@ -74,6 +74,27 @@ const read = () => readSource(dir, { statIndex: true });
 const lessonOf = (tree: { lessons: LessonSource[] }) => tree.lessons.find((l) => l.path === LESSON_PATH)!;
 const indexFile = () => path.join(dir, STAT_INDEX_FILE);
 
+/** The index file as stored: columns (stat-index.ts). */
+interface StoredIndex {
+  index: string;
+  paths: string[];
+  stats: number[];
+  digests: string;
+}
+const readIndex = async () => JSON.parse(await readFile(indexFile(), 'utf8')) as StoredIndex;
+/** The stored row of `file`: size, mtime, ctime, inode and digest. */
+function rowOf(index: StoredIndex, file: string): unknown[] | undefined {
+  const i = index.paths.indexOf(file);
+  return i === -1 ? undefined : [...index.stats.slice(i * 4, i * 4 + 4), index.digests.slice(i * 64, i * 64 + 64)];
+}
+/** `index` with the row of `file` replaced. */
+function withRow(index: StoredIndex, file: string, [size, mtime, ctime, ino, digest]: [number, number, number, number, string]): StoredIndex {
+  const i = index.paths.indexOf(file);
+  const stats = [...index.stats];
+  stats.splice(i * 4, 4, size, mtime, ctime, ino);
+  return { ...index, stats, digests: index.digests.slice(0, i * 64) + digest + index.digests.slice(i * 64 + 64) };
+}
+
 describe('cleanDigest (the rule of one entry)', () => {
   const entry: StatEntry = { size: 100, mtimeMs: 1_700_000_000_000.25, ctimeMs: 1_700_000_000_002.5, ino: 42, digest: 'd' };
   const since = 1_700_000_000_100;
@@ -148,11 +169,8 @@ describe('readSource with the stat index', () => {
     await writeFile(lessonFile, EDITED);
     const now = await stat(lessonFile);
     const forge = async (since: number) => {
-      const row = [now.size, now.mtimeMs, now.ctimeMs, now.ino, sha(LESSON)];
-      const index = JSON.parse(await readFile(indexFile(), 'utf8')) as { index: string; entries: Record<string, unknown[]> };
-      index.index = `${index.index.split(' ')[0]} ${since}`;
-      index.entries[LESSON_PATH] = row;
-      await writeFile(indexFile(), JSON.stringify(index));
+      const index = withRow(await readIndex(), LESSON_PATH, [now.size, now.mtimeMs, now.ctimeMs, now.ino, sha(LESSON)]);
+      await writeFile(indexFile(), JSON.stringify({ ...index, index: `${index.index.split(' ')[0]} ${since}` }));
     };
     // The index's snapshot time is whole milliseconds: the last one not after the edit.
     const latest = Math.floor(Math.max(now.mtimeMs, now.ctimeMs));
@@ -190,7 +208,9 @@ describe('readSource with the stat index', () => {
     expect((await read()).files?.get(png)).toBe(sha(edited));
     await rm(path.join(dir, png));
     await read();
-    expect(Object.keys((JSON.parse(await readFile(indexFile(), 'utf8')) as { entries: object }).entries)).not.toContain(png);
+    const index = await readIndex();
+    expect(index.paths).toContain(LESSON_PATH);
+    expect(index.paths).not.toContain(png);
   });
 
   it('stops with the file named when a lazily read lesson changed after the stat', async () => {
@@ -217,11 +237,26 @@ describe('readSource with the stat index', () => {
 
   it('ignores a damaged index and writes a good one', async () => {
     await mkdir(path.dirname(indexFile()), { recursive: true });
-    for (const text of ['{"index": "coursesync-stat-index/2 12', JSON.stringify({ index: 'coursesync-stat-index/2 9999999999999', entries: { [LESSON_PATH]: [1, 2, 3, 4, 'not-a-digest'] } })]) {
+    const now = await stat(lessonFile);
+    const good = { index: 'coursesync-stat-index/2 9999999999999', paths: [LESSON_PATH], stats: [now.size, now.mtimeMs, now.ctimeMs, now.ino], digests: sha('another lesson') };
+    // Each would vouch for the wrong digest if its damage went unseen.
+    const damaged = [
+      JSON.stringify(good).slice(0, -2),
+      JSON.stringify({ ...good, digests: good.digests.slice(1) }),
+      JSON.stringify({ ...good, digests: good.digests.toUpperCase() }),
+      JSON.stringify({ ...good, stats: good.stats.slice(1) }),
+      JSON.stringify({ ...good, stats: good.stats.map(String) }),
+      JSON.stringify({ ...good, paths: [LESSON_PATH, 'x.md'] }),
+      JSON.stringify({ ...good, index: 'coursesync-stat-index/2 12.5' }),
+    ];
+    for (const text of damaged) {
       await writeFile(indexFile(), text);
       expect(lessonOf(await read()).digest).toBe(sha(LESSON));
-      expect(JSON.parse(await readFile(indexFile(), 'utf8')).entries[LESSON_PATH][4]).toBe(sha(LESSON));
+      expect(rowOf(await readIndex(), LESSON_PATH)?.[4]).toBe(sha(LESSON));
     }
+    // The same, undamaged: trusted (which is why the damaged ones must not be).
+    await writeFile(indexFile(), JSON.stringify(good));
+    expect(lessonOf(await read()).digest).toBe(sha('another lesson'));
   });
 
   it('reads an index of the older format (nanoseconds as strings) as a miss, not as stat data', async () => {
@@ -233,10 +268,10 @@ describe('readSource with the stat index', () => {
     const old = { index: `coursesync-stat-index/1 ${BigInt(Date.now()) * 1_000_000n}`, entries: { [LESSON_PATH]: [now.size, now.mtimeNs, now.ctimeNs, now.ino].map(String).concat(stale) } };
     await writeFile(indexFile(), JSON.stringify(old));
     expect(lessonOf(await read()).digest).toBe(sha(LESSON));
-    const rewritten = JSON.parse(await readFile(indexFile(), 'utf8')) as { index: string; entries: Record<string, unknown[]> };
+    const rewritten = await readIndex();
     expect(rewritten.index).toMatch(/^coursesync-stat-index\/2 \d+$/);
     const plain = await stat(lessonFile);
-    expect(rewritten.entries[LESSON_PATH]).toEqual([plain.size, plain.mtimeMs, plain.ctimeMs, plain.ino, sha(LESSON)]);
+    expect(rowOf(rewritten, LESSON_PATH)).toEqual([plain.size, plain.mtimeMs, plain.ctimeMs, plain.ino, sha(LESSON)]);
   });
 
   it('is neither read nor written unless asked for', async () => {
