@@ -8,6 +8,7 @@
  * access (most lessons of a plan never need it).
  */
 import { failure } from '../diagnostics/error-codes/index.js';
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
@@ -237,16 +238,62 @@ function statNow(abs: string): Stats | undefined {
   }
 }
 
-/** A lesson file: from the stat index when it vouches for the file (text read on first access), else read now. */
+/**
+ * A lesson file: from the stat index when it vouches for the file (text read on first access),
+ * else read and hashed now, its bytes kept and decoded on first access: a plan needs the text
+ * of the lessons that changed, and 10,000 texts decoded during the walk were most of a fresh
+ * checkout's garbage collection (bytes in an arena are off the heap: nothing to copy).
+ */
 function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined, verbatim: Set<string>): LessonSource | undefined {
+  if (!index) {
+    const file = readOne(abs, rel, diagnostics, verbatim);
+    return file && toLesson(file);
+  }
   // No entry (a fresh checkout): the read's own fstat is the file's one stat.
-  if (index?.has(rel)) {
+  if (index.has(rel)) {
     const stats = statNow(abs);
     const digest = stats && index.lookup(rel, stats);
     if (digest !== undefined) return lazyLesson(abs, rel, digest, verbatim);
   }
-  const file = readOne(abs, rel, diagnostics, index, verbatim);
-  return file && toLesson(file);
+  const read = readLessonBytes(abs, rel, diagnostics, index, verbatim);
+  return read && lessonOf(rel, read.digest, () => (decodeText(read.bytes, rel) as { text: string }).text);
+}
+
+/** Where the bytes of lessons read now are kept: 1 MB blocks, filled one after the other. */
+const ARENA_BLOCK = 1 << 20;
+let arena = Buffer.allocUnsafeSlow(ARENA_BLOCK);
+let arenaUsed = 0;
+
+/** Room for `size` bytes in the arena (a block of its own past a block's size). */
+function arenaRoom(size: number): Buffer {
+  if (arenaUsed + size > arena.length) {
+    arena = Buffer.allocUnsafeSlow(Math.max(ARENA_BLOCK, size));
+    arenaUsed = 0;
+  }
+  return arena.subarray(arenaUsed, arenaUsed + size);
+}
+
+/**
+ * Read, hash and check the lesson file at `abs` as `readOne` does (the same diagnostics), and
+ * record it in the index. Its digest and bytes (in the arena, checked to decode as text), or
+ * undefined when the file cannot be a lesson.
+ */
+function readLessonBytes(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex, verbatim: Set<string>): { digest: string; bytes: Buffer } | undefined {
+  const read = readBytes(abs, rel, diagnostics, arenaRoom);
+  if (!read) return undefined;
+  const { bytes, info } = read;
+  if (info.size !== 0) arenaUsed += bytes.length;
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  // Text when it is UTF-8 with no NUL (what decodeText asks), checked on the bytes: no string made yet.
+  if (!isUtf8(bytes) || bytes.indexOf(0) !== -1) {
+    const decoded = decodeText(bytes, rel);
+    if ('problem' in decoded) diagnostics.push(decoded.problem);
+    return undefined;
+  }
+  // Only files that read cleanly are indexed: a lazy read never meets a problem a read would have reported.
+  index.record(rel, info, digest);
+  if (!(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) && bytes.indexOf(0x0d) === -1) verbatim.add(rel);
+  return { digest, bytes };
 }
 
 /**
@@ -349,32 +396,37 @@ function utf8Name(bytes: Buffer): string | undefined {
  * just listed, and through promises and the thread pool 10,000 of them cost about a second of
  * this thread's time in open/fstat/read/close callbacks (a --cpu-prof of a fresh-checkout plan).
  */
-function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: StatIndex, verbatim?: Set<string>): SourceFile | undefined {
+function readOne(abs: string, rel: string, diagnostics: Diagnostic[], verbatim?: Set<string>): SourceFile | undefined {
+  const read = readBytes(abs, rel, diagnostics);
+  if (!read) return undefined;
+  const digest = createHash('sha256').update(read.bytes).digest('hex');
+  const decoded = decodeText(read.bytes, rel);
+  if ('problem' in decoded) {
+    diagnostics.push(decoded.problem);
+    return undefined;
+  }
+  if (decoded.verbatim) verbatim?.add(rel);
+  return { path: rel, text: decoded.text, digest };
+}
+
+/**
+ * The bytes of the course file at `abs` (into `room(size)` when given) and its stat, or
+ * undefined with a diagnostic when it is too large or cannot be read.
+ */
+function readBytes(abs: string, rel: string, diagnostics: Diagnostic[], room?: (size: number) => Buffer): { bytes: Buffer; info: Stats } | undefined {
   try {
     // One open file for the size check and the read: a separate stat costs a path lookup per file.
     const fd = openSync(abs, 'r');
-    let bytes: Buffer;
-    let info: Stats;
     try {
-      info = fstatSync(fd);
+      const info = fstatSync(fd);
       if (info.size > MAX_FILE_BYTES) {
         diagnostics.push(diag('file/too-large', rel, undefined, `file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`));
         return undefined;
       }
-      bytes = readOpenFile(fd, info.size);
+      return { bytes: readOpenFile(fd, info.size, info.size === 0 ? undefined : room?.(info.size)), info };
     } finally {
       closeSync(fd);
     }
-    const digest = createHash('sha256').update(bytes).digest('hex');
-    const decoded = decodeText(bytes, rel);
-    if ('problem' in decoded) {
-      diagnostics.push(decoded.problem);
-      return undefined;
-    }
-    // Only files that read cleanly are indexed: a lazy read never meets a problem a read would have reported.
-    index?.record(rel, info, digest);
-    if (decoded.verbatim) verbatim?.add(rel);
-    return { path: rel, text: decoded.text, digest };
   } catch (e) {
     diagnostics.push(diag('file/unreadable', rel, undefined, `cannot read the file: ${reason(e)}`));
     return undefined;
@@ -387,16 +439,16 @@ function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: St
  * is 0), without the second fstat it would make (one stat per file: 10,000 fewer syscalls at
  * 10,000 lessons).
  */
-function readOpenFile(fd: number, size: number): Buffer {
+function readOpenFile(fd: number, size: number, into?: Buffer): Buffer {
   if (size === 0) return readFileSync(fd);
-  const bytes = Buffer.allocUnsafe(size);
+  const bytes = into ?? Buffer.allocUnsafe(size);
   let length = 0;
   while (length < size) {
     const read = readSync(fd, bytes, length, size - length, null);
     if (read === 0) break;
     length += read;
   }
-  return length < size ? bytes.subarray(0, length) : bytes;
+  return length < bytes.length ? bytes.subarray(0, length) : bytes;
 }
 
 /** A file's text (BOM dropped, line endings LF), or the diagnostic saying why its bytes are not text. */
