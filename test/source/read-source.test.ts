@@ -26,6 +26,21 @@ afterEach(async () => {
 const put = (rel: string, data: string | Uint8Array) => writeFile(path.join(dir, rel), data);
 const brief = async () => (await loadCourse(dir)).diagnostics.map((d) => `${placeOf(d)} ${d.code}`);
 
+describe('readSource: file names', () => {
+  it('reads a file whose valid UTF-8 name holds U+FFFD, next to one whose name is not UTF-8, and reports only the latter', async () => {
+    // Names are listed as text, and a folder with a U+FFFD in a name listed again as bytes:
+    // the replacement character written on purpose must not be taken for a broken name.
+    const lesson = '---\nname: Replacement\n---\n# The \ufffd character\n';
+    await put('p/s/01-\ufffd.md', lesson);
+    await writeFile(Buffer.concat([Buffer.from(path.join(dir, 'p/s/02-caf')), Buffer.from([0xe9]), Buffer.from('.md')]), '---\nname: Cafe\n---\n');
+    for (const statIndex of [false, true]) {
+      const tree = await readSource(dir, { statIndex });
+      expect(tree.lessons.map((l) => [l.path, l.text])).toEqual([['p/s/01-\ufffd.md', lesson]]);
+      expect(tree.diagnostics.map((d) => `${d.file} ${d.code}`)).toEqual(['p/s/02-caf\ufffd.md file/name-not-utf8']);
+    }
+  });
+});
+
 describe('readSource: files that cannot be read as text', () => {
   it('reports invalid UTF-8 at the line and column of the first bad byte', async () => {
     await put('p/s/01-bad.md', Buffer.concat([Buffer.from('---\nname: caf'), Buffer.from([0xe9]), Buffer.from('\n---\n')]));
