@@ -84,6 +84,16 @@ describe('readSource: files that cannot be read as text', () => {
     }
   });
 
+  it('keeps every lesson read with the stat index whole, across and past the 1 MB blocks its bytes are kept in', async () => {
+    // 300 KB each: the fourth does not fit in the first block; 1.5 MB: a block of its own.
+    const texts = [300_000, 300_000, 300_000, 300_000, 1_500_000, 2_000].map((size, i) => `---\nname: L${i}\n---\n${String.fromCharCode(97 + i).repeat(size)}é\n`);
+    await Promise.all(texts.map((text, i) => put(`p/s/0${i}.md`, text)));
+    const tree = await readSource(dir, { statIndex: true });
+    expect(tree.lessons.map((l) => [l.path, l.digest])).toEqual(texts.map((text, i) => [`p/s/0${i}.md`, createHash('sha256').update(text).digest('hex')]));
+    // Decoded on first access, in reverse: each from its own bytes.
+    expect([...tree.lessons].reverse().map((l) => l.text)).toEqual([...texts].reverse());
+  });
+
   it('reads every byte of an empty file and of one larger than a read chunk, with and without the stat index', async () => {
     // Past 64 KB a read takes more than one chunk; the file is read up to the size its one fstat gave.
     const large = `---\nname: Large\n---\n${'A paragraph of a long lesson, with **emphasis**. é\n'.repeat(2000)}`;
