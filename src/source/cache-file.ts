@@ -25,22 +25,35 @@ import { openRegularFile } from '../state/read-regular-file.js';
  * when it could not be written (read-only checkout, full disk): a cache is only ever a speed-up.
  */
 export async function writeCacheFile(file: string, tagName: string, tag: string, entries: ReadonlyMap<string, unknown>): Promise<boolean> {
+  return writeCacheText(file, entryLines(tagName, tag, entries));
+}
+
+/** The text of a cache file, in chunks of about 1 MB. */
+function* entryLines(tagName: string, tag: string, entries: ReadonlyMap<string, unknown>): Generator<string> {
+  let chunk = `{${JSON.stringify(tagName)}:${JSON.stringify(tag)},"entries":{`;
+  let first = true;
+  for (const [key, value] of entries) {
+    chunk += `${first ? '\n' : ',\n'}${JSON.stringify(key)}:${JSON.stringify(value)}`;
+    first = false;
+    if (chunk.length > 1 << 20) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk + '\n}}\n';
+}
+
+/**
+ * Write `parts` to `file` atomically: to a temp file, renamed into place, so a reader never
+ * sees half a file. False when it could not be written (a cache is only ever a speed-up).
+ */
+export async function writeCacheText(file: string, parts: Iterable<string>): Promise<boolean> {
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await mkdir(dirname(file), { recursive: true });
     const handle = await open(temp, 'w');
     try {
-      let chunk = `{${JSON.stringify(tagName)}:${JSON.stringify(tag)},"entries":{`;
-      let first = true;
-      for (const [key, value] of entries) {
-        chunk += `${first ? '\n' : ',\n'}${JSON.stringify(key)}:${JSON.stringify(value)}`;
-        first = false;
-        if (chunk.length > 1 << 20) {
-          await handle.write(chunk);
-          chunk = '';
-        }
-      }
-      await handle.write(chunk + '\n}}\n');
+      for (const part of parts) await handle.write(part);
     } finally {
       await handle.close();
     }

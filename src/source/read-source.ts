@@ -8,9 +8,10 @@
  * access (most lessons of a plan never need it).
  */
 import { failure } from '../diagnostics/error-codes/index.js';
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync, statSync, type BigIntStats } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { closeSync, createReadStream, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { hasUnsafeChar, type Diagnostic } from '../diagnostics/diagnostic.js';
@@ -67,28 +68,26 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
   // a link back to any folder already walked, however it was reached.
   const walk = async (absDir: string, relDir: string): Promise<void> => {
     visited.add(absDir);
-    let entries;
-    try {
-      // As bytes: a name that is not UTF-8 would otherwise be decoded with U+FFFD and then not
-      // be found under that name (ENOENT).
-      entries = await readdir(absDir, { withFileTypes: true, encoding: 'buffer' });
-    } catch (e) {
-      diagnostics.push(diag('file/unreadable', relDir || '.', undefined, `cannot read the folder: ${reason(e)}`));
+    const entries = listFolder(absDir);
+    if ('error' in entries) {
+      diagnostics.push(diag('file/unreadable', relDir || '.', undefined, `cannot read the folder: ${reason(entries.error)}`));
       return;
     }
+    // The folder's path once: a path.join per entry was a tenth of a memo hit's walk.
+    const absPrefix = absDir.endsWith(path.sep) ? absDir : absDir + path.sep;
     for (const entry of entries) {
-      const name = utf8Name(entry.name);
+      const name = typeof entry.name === 'string' ? entry.name : utf8Name(entry.name);
       if (name === undefined) {
-        const shown = new TextDecoder('utf-8').decode(entry.name);
+        const shown = new TextDecoder('utf-8').decode(entry.name as Buffer);
         const rel = relDir ? `${relDir}/${shown}` : shown;
         // Reported only where coursesync would look: a folder, or a file it would read.
         if (!shown.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink() || kindOf(rel, shown) !== undefined)) {
-          diagnostics.push(diag('file/name-not-utf8', rel, undefined, `the name is not valid UTF-8 (bytes ${entry.name.toString('hex').replace(/(..)/g, '$1 ').trim()})`));
+          diagnostics.push(diag('file/name-not-utf8', rel, undefined, `the name is not valid UTF-8 (bytes ${(entry.name as Buffer).toString('hex').replace(/(..)/g, '$1 ').trim()})`));
         }
         continue;
       }
       const rel = relDir ? `${relDir}/${name}` : name;
-      const abs = path.join(absDir, name);
+      const abs = absPrefix + name;
       let real = abs;
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
@@ -187,26 +186,42 @@ function toLesson(file: SourceFile): LessonSource {
 
 /** A lesson whose text comes from `textOf` and whose front-matter is split, each once, on first access. */
 function lessonOf(path: string, digest: string, textOf: () => string): LessonSource {
-  let text: string | undefined;
-  let split: ReturnType<typeof splitFrontMatter> | undefined;
-  const textNow = () => (text ??= textOf());
-  const parts = () => (split ??= splitFrontMatter(textNow()));
-  return {
-    path,
-    digest,
-    get text() {
-      return textNow();
-    },
-    get frontMatter() {
-      return parts().frontMatter;
-    },
-    get frontMatterUnclosed() {
-      return parts().frontMatterUnclosed;
-    },
-    get body() {
-      return parts().body;
-    },
-  };
+  return new Lesson(path, digest, textOf);
+}
+
+/**
+ * A lesson file, its text and parts made on first access. A class, not an object literal with
+ * getters and closures: 10,000 of those were a memo hit's largest allocation.
+ */
+class Lesson implements LessonSource {
+  private textNow: string | undefined;
+  private split: ReturnType<typeof splitFrontMatter> | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly digest: string,
+    private readonly textOf: () => string,
+  ) {}
+
+  get text(): string {
+    return (this.textNow ??= this.textOf());
+  }
+
+  private parts(): ReturnType<typeof splitFrontMatter> {
+    return (this.split ??= splitFrontMatter(this.text));
+  }
+
+  get frontMatter(): LessonSource['frontMatter'] {
+    return this.parts().frontMatter;
+  }
+
+  get frontMatterUnclosed(): LessonSource['frontMatterUnclosed'] {
+    return this.parts().frontMatterUnclosed;
+  }
+
+  get body(): LessonSource['body'] {
+    return this.parts().body;
+  }
 }
 
 /**
@@ -214,24 +229,71 @@ function lessonOf(path: string, digest: string, textOf: () => string): LessonSou
  * file the walk just listed is a few µs, and through the thread pool 10,000 of them cost ~10×
  * the time in callbacks and promises (a --cpu-prof of a warm plan).
  */
-function statNow(abs: string): BigIntStats | undefined {
+function statNow(abs: string): Stats | undefined {
   try {
-    return statSync(abs, { bigint: true, throwIfNoEntry: false });
+    // A plain stat: numbers, which is what the index compares (stat-index.ts says why that is exact enough).
+    return statSync(abs, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
 }
 
-/** A lesson file: from the stat index when it vouches for the file (text read on first access), else read now. */
+/**
+ * A lesson file: from the stat index when it vouches for the file (text read on first access),
+ * else read and hashed now, its bytes kept and decoded on first access: a plan needs the text
+ * of the lessons that changed, and 10,000 texts decoded during the walk were most of a fresh
+ * checkout's garbage collection (bytes in an arena are off the heap: nothing to copy).
+ */
 function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined, verbatim: Set<string>): LessonSource | undefined {
+  if (!index) {
+    const file = readOne(abs, rel, diagnostics, verbatim);
+    return file && toLesson(file);
+  }
   // No entry (a fresh checkout): the read's own fstat is the file's one stat.
-  if (index?.has(rel)) {
+  if (index.has(rel)) {
     const stats = statNow(abs);
     const digest = stats && index.lookup(rel, stats);
     if (digest !== undefined) return lazyLesson(abs, rel, digest, verbatim);
   }
-  const file = readOne(abs, rel, diagnostics, index, verbatim);
-  return file && toLesson(file);
+  const read = readLessonBytes(abs, rel, diagnostics, index, verbatim);
+  return read && lessonOf(rel, read.digest, () => (decodeText(read.bytes, rel) as { text: string }).text);
+}
+
+/** Where the bytes of lessons read now are kept: 1 MB blocks, filled one after the other. */
+const ARENA_BLOCK = 1 << 20;
+let arena = Buffer.allocUnsafeSlow(ARENA_BLOCK);
+let arenaUsed = 0;
+
+/** Room for `size` bytes in the arena (a block of its own past a block's size). */
+function arenaRoom(size: number): Buffer {
+  if (arenaUsed + size > arena.length) {
+    arena = Buffer.allocUnsafeSlow(Math.max(ARENA_BLOCK, size));
+    arenaUsed = 0;
+  }
+  return arena.subarray(arenaUsed, arenaUsed + size);
+}
+
+/**
+ * Read, hash and check the lesson file at `abs` as `readOne` does (the same diagnostics), and
+ * record it in the index. Its digest and bytes (in the arena, checked to decode as text), or
+ * undefined when the file cannot be a lesson.
+ */
+function readLessonBytes(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex, verbatim: Set<string>): { digest: string; bytes: Buffer } | undefined {
+  const read = readBytes(abs, rel, diagnostics, arenaRoom);
+  if (!read) return undefined;
+  const { bytes, info } = read;
+  if (info.size !== 0) arenaUsed += bytes.length;
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  // Text when it is UTF-8 with no NUL (what decodeText asks), checked on the bytes: no string made yet.
+  if (!isUtf8(bytes) || bytes.indexOf(0) !== -1) {
+    const decoded = decodeText(bytes, rel);
+    if ('problem' in decoded) diagnostics.push(decoded.problem);
+    return undefined;
+  }
+  // Only files that read cleanly are indexed: a lazy read never meets a problem a read would have reported.
+  index.record(rel, info, digest);
+  if (!(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) && bytes.indexOf(0x0d) === -1) verbatim.add(rel);
+  return { digest, bytes };
 }
 
 /**
@@ -284,7 +346,7 @@ function textReader(others: ReadonlyArray<{ rel: string; abs: string }>, digests
  */
 async function digestOf(abs: string, rel: string, index: StatIndex | undefined): Promise<string | RefusedFile | undefined> {
   const stats = statNow(abs);
-  if (stats && stats.size > BigInt(MAX_ASSET_BYTES)) return { kind: 'too-large', bytes: Number(stats.size) };
+  if (stats && stats.size > MAX_ASSET_BYTES) return { kind: 'too-large', bytes: stats.size };
   const known = stats && index?.lookup(rel, stats);
   if (known !== undefined) return known;
   const digest = await new Promise<string | undefined>((resolve) => {
@@ -303,6 +365,22 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 const names = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/**
+ * The entries of the folder `abs`, listed synchronously (a promise per folder is pure overhead
+ * for a listing). Names come as text; a folder holding a name that is not UTF-8 (decoded with
+ * U+FFFD, so not found again under that name) is listed again as bytes, so that name can be
+ * reported with its bytes.
+ */
+function listFolder(abs: string): Array<Dirent<string> | Dirent<Buffer>> | { error: unknown } {
+  try {
+    const entries = readdirSync(abs, { withFileTypes: true });
+    for (const entry of entries) if (entry.name.includes('\uFFFD')) return readdirSync(abs, { withFileTypes: true, encoding: 'buffer' });
+    return entries;
+  } catch (e) {
+    return { error: e };
+  }
+}
+
 /** A file name's text, or undefined when its bytes are not UTF-8. */
 function utf8Name(bytes: Buffer): string | undefined {
   try {
@@ -318,32 +396,37 @@ function utf8Name(bytes: Buffer): string | undefined {
  * just listed, and through promises and the thread pool 10,000 of them cost about a second of
  * this thread's time in open/fstat/read/close callbacks (a --cpu-prof of a fresh-checkout plan).
  */
-function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: StatIndex, verbatim?: Set<string>): SourceFile | undefined {
+function readOne(abs: string, rel: string, diagnostics: Diagnostic[], verbatim?: Set<string>): SourceFile | undefined {
+  const read = readBytes(abs, rel, diagnostics);
+  if (!read) return undefined;
+  const digest = createHash('sha256').update(read.bytes).digest('hex');
+  const decoded = decodeText(read.bytes, rel);
+  if ('problem' in decoded) {
+    diagnostics.push(decoded.problem);
+    return undefined;
+  }
+  if (decoded.verbatim) verbatim?.add(rel);
+  return { path: rel, text: decoded.text, digest };
+}
+
+/**
+ * The bytes of the course file at `abs` (into `room(size)` when given) and its stat, or
+ * undefined with a diagnostic when it is too large or cannot be read.
+ */
+function readBytes(abs: string, rel: string, diagnostics: Diagnostic[], room?: (size: number) => Buffer): { bytes: Buffer; info: Stats } | undefined {
   try {
     // One open file for the size check and the read: a separate stat costs a path lookup per file.
     const fd = openSync(abs, 'r');
-    let bytes: Buffer;
-    let info: BigIntStats;
     try {
-      info = fstatSync(fd, { bigint: true });
+      const info = fstatSync(fd);
       if (info.size > MAX_FILE_BYTES) {
         diagnostics.push(diag('file/too-large', rel, undefined, `file is ${info.size} bytes, over the limit of ${MAX_FILE_BYTES}`));
         return undefined;
       }
-      bytes = readOpenFile(fd, Number(info.size));
+      return { bytes: readOpenFile(fd, info.size, info.size === 0 ? undefined : room?.(info.size)), info };
     } finally {
       closeSync(fd);
     }
-    const digest = createHash('sha256').update(bytes).digest('hex');
-    const decoded = decodeText(bytes, rel);
-    if ('problem' in decoded) {
-      diagnostics.push(decoded.problem);
-      return undefined;
-    }
-    // Only files that read cleanly are indexed: a lazy read never meets a problem a read would have reported.
-    index?.record(rel, info, digest);
-    if (decoded.verbatim) verbatim?.add(rel);
-    return { path: rel, text: decoded.text, digest };
   } catch (e) {
     diagnostics.push(diag('file/unreadable', rel, undefined, `cannot read the file: ${reason(e)}`));
     return undefined;
@@ -356,16 +439,16 @@ function readOne(abs: string, rel: string, diagnostics: Diagnostic[], index?: St
  * is 0), without the second fstat it would make (one stat per file: 10,000 fewer syscalls at
  * 10,000 lessons).
  */
-function readOpenFile(fd: number, size: number): Buffer {
+function readOpenFile(fd: number, size: number, into?: Buffer): Buffer {
   if (size === 0) return readFileSync(fd);
-  const bytes = Buffer.allocUnsafe(size);
+  const bytes = into ?? Buffer.allocUnsafe(size);
   let length = 0;
   while (length < size) {
     const read = readSync(fd, bytes, length, size - length, null);
     if (read === 0) break;
     length += read;
   }
-  return length < size ? bytes.subarray(0, length) : bytes;
+  return length < bytes.length ? bytes.subarray(0, length) : bytes;
 }
 
 /** A file's text (BOM dropped, line endings LF), or the diagnostic saying why its bytes are not text. */

@@ -98,6 +98,6 @@ describe('the render cache under .coursesync/cache/', () => {
     expect(Object.keys(JSON.parse(lessons))).toEqual(['compiler', 'entries']);
     const index = await readFile(path.join(dir, '.coursesync/cache/stat-index.json'), 'utf8');
     expect(index).not.toContain(token);
-    expect(Object.keys(JSON.parse(index))).toEqual(['index', 'entries']);
+    expect(Object.keys(JSON.parse(index))).toEqual(['index', 'paths', 'stats', 'digests']);
   });
 });

@@ -26,6 +26,21 @@ afterEach(async () => {
 const put = (rel: string, data: string | Uint8Array) => writeFile(path.join(dir, rel), data);
 const brief = async () => (await loadCourse(dir)).diagnostics.map((d) => `${placeOf(d)} ${d.code}`);
 
+describe('readSource: file names', () => {
+  it('reads a file whose valid UTF-8 name holds U+FFFD, next to one whose name is not UTF-8, and reports only the latter', async () => {
+    // Names are listed as text, and a folder with a U+FFFD in a name listed again as bytes:
+    // the replacement character written on purpose must not be taken for a broken name.
+    const lesson = '---\nname: Replacement\n---\n# The \ufffd character\n';
+    await put('p/s/01-\ufffd.md', lesson);
+    await writeFile(Buffer.concat([Buffer.from(path.join(dir, 'p/s/02-caf')), Buffer.from([0xe9]), Buffer.from('.md')]), '---\nname: Cafe\n---\n');
+    for (const statIndex of [false, true]) {
+      const tree = await readSource(dir, { statIndex });
+      expect(tree.lessons.map((l) => [l.path, l.text])).toEqual([['p/s/01-\ufffd.md', lesson]]);
+      expect(tree.diagnostics.map((d) => `${d.file} ${d.code}`)).toEqual(['p/s/02-caf\ufffd.md file/name-not-utf8']);
+    }
+  });
+});
+
 describe('readSource: files that cannot be read as text', () => {
   it('reports invalid UTF-8 at the line and column of the first bad byte', async () => {
     await put('p/s/01-bad.md', Buffer.concat([Buffer.from('---\nname: caf'), Buffer.from([0xe9]), Buffer.from('\n---\n')]));
@@ -67,6 +82,16 @@ describe('readSource: files that cannot be read as text', () => {
       ]);
       expect(tree.lessons.map((l) => l.text)).toEqual([plain, '---\nname: Crlf\n---\n# Hi\n', '---\nname: Bom\n---\n# Hi\n', '---\nname: Cr\n---\n# Hi\nthere\n']);
     }
+  });
+
+  it('keeps every lesson read with the stat index whole, across and past the 1 MB blocks its bytes are kept in', async () => {
+    // 300 KB each: the fourth does not fit in the first block; 1.5 MB: a block of its own.
+    const texts = [300_000, 300_000, 300_000, 300_000, 1_500_000, 2_000].map((size, i) => `---\nname: L${i}\n---\n${String.fromCharCode(97 + i).repeat(size)}é\n`);
+    await Promise.all(texts.map((text, i) => put(`p/s/0${i}.md`, text)));
+    const tree = await readSource(dir, { statIndex: true });
+    expect(tree.lessons.map((l) => [l.path, l.digest])).toEqual(texts.map((text, i) => [`p/s/0${i}.md`, createHash('sha256').update(text).digest('hex')]));
+    // Decoded on first access, in reverse: each from its own bytes.
+    expect([...tree.lessons].reverse().map((l) => l.text)).toEqual([...texts].reverse());
   });
 
   it('reads every byte of an empty file and of one larger than a read chunk, with and without the stat index', async () => {

@@ -74,18 +74,44 @@ const read = () => readSource(dir, { statIndex: true });
 const lessonOf = (tree: { lessons: LessonSource[] }) => tree.lessons.find((l) => l.path === LESSON_PATH)!;
 const indexFile = () => path.join(dir, STAT_INDEX_FILE);
 
+/** The index file as stored: columns (stat-index.ts). */
+interface StoredIndex {
+  index: string;
+  paths: string[];
+  stats: number[];
+  digests: string;
+}
+const readIndex = async () => JSON.parse(await readFile(indexFile(), 'utf8')) as StoredIndex;
+/** The stored row of `file`: size, mtime, ctime, inode and digest. */
+function rowOf(index: StoredIndex, file: string): unknown[] | undefined {
+  const i = index.paths.indexOf(file);
+  return i === -1 ? undefined : [...index.stats.slice(i * 4, i * 4 + 4), index.digests.slice(i * 64, i * 64 + 64)];
+}
+/** `index` with the row of `file` replaced. */
+function withRow(index: StoredIndex, file: string, [size, mtime, ctime, ino, digest]: [number, number, number, number, string]): StoredIndex {
+  const i = index.paths.indexOf(file);
+  const stats = [...index.stats];
+  stats.splice(i * 4, 4, size, mtime, ctime, ino);
+  return { ...index, stats, digests: index.digests.slice(0, i * 64) + digest + index.digests.slice(i * 64 + 64) };
+}
+
 describe('cleanDigest (the rule of one entry)', () => {
-  const entry: StatEntry = { size: 100n, mtimeNs: 1_000n, ctimeNs: 2_000n, ino: 42n, digest: 'd' };
+  const entry: StatEntry = { size: 100, mtimeMs: 1_700_000_000_000.25, ctimeMs: 1_700_000_000_002.5, ino: 42, digest: 'd' };
+  const since = 1_700_000_000_100;
   it('vouches for a file with the same size, mtime, ctime and inode, changed before the snapshot', () => {
-    expect(cleanDigest(entry, { ...entry }, 5_000n)).toBe('d');
+    expect(cleanDigest(entry, { ...entry }, since)).toBe('d');
   });
-  it('does not when any of the four differs', () => {
-    for (const change of [{ size: 101n }, { mtimeNs: 1_001n }, { ctimeNs: 2_001n }, { ino: 43n }]) expect(cleanDigest(entry, { ...entry, ...change }, 5_000n)).toBeUndefined();
+  it('does not when any of the four differs, by as little as a microsecond', () => {
+    for (const change of [{ size: 101 }, { mtimeMs: entry.mtimeMs + 0.001 }, { ctimeMs: entry.ctimeMs + 0.001 }, { ino: 43 }]) expect(cleanDigest(entry, { ...entry, ...change }, since)).toBeUndefined();
   });
   it('does not for a racily clean entry: mtime or ctime not older than the snapshot', () => {
-    expect(cleanDigest(entry, { ...entry }, 1_000n)).toBeUndefined();
-    expect(cleanDigest(entry, { ...entry }, 2_000n)).toBeUndefined();
-    expect(cleanDigest(entry, { ...entry }, 2_001n)).toBe('d');
+    expect(cleanDigest(entry, { ...entry }, 1_700_000_000_000)).toBeUndefined();
+    expect(cleanDigest(entry, { ...entry }, entry.ctimeMs)).toBeUndefined();
+    expect(cleanDigest(entry, { ...entry }, 1_700_000_000_003)).toBe('d');
+  });
+  it('does not for an inode past 2^53 (a number could not hold it exactly)', () => {
+    const big = { ...entry, ino: 2 ** 53 + 2 };
+    expect(cleanDigest(big, { ...big }, since)).toBeUndefined();
   });
 });
 
@@ -141,19 +167,17 @@ describe('readSource with the stat index', () => {
     // The edit lands in the same clock tick as the stat the index recorded (a coarse-clock
     // filesystem): the index holds the edited file's stat data with the old digest.
     await writeFile(lessonFile, EDITED);
-    const now = await stat(lessonFile, { bigint: true });
-    const forge = async (since: bigint) => {
-      const row = [now.size, now.mtimeNs, now.ctimeNs, now.ino].map(String).concat(sha(LESSON));
-      const index = JSON.parse(await readFile(indexFile(), 'utf8')) as { index: string; entries: Record<string, string[]> };
-      index.index = `${index.index.split(' ')[0]} ${since}`;
-      index.entries[LESSON_PATH] = row;
-      await writeFile(indexFile(), JSON.stringify(index));
+    const now = await stat(lessonFile);
+    const forge = async (since: number) => {
+      const index = withRow(await readIndex(), LESSON_PATH, [now.size, now.mtimeMs, now.ctimeMs, now.ino, sha(LESSON)]);
+      await writeFile(indexFile(), JSON.stringify({ ...index, index: `${index.index.split(' ')[0]} ${since}` }));
     };
-    const latest = now.mtimeNs > now.ctimeNs ? now.mtimeNs : now.ctimeNs;
+    // The index's snapshot time is whole milliseconds: the last one not after the edit.
+    const latest = Math.floor(Math.max(now.mtimeMs, now.ctimeMs));
     await forge(latest);
     expect(lessonOf(await read()).digest).toBe(sha(EDITED));
     // The rule is what protects: the same forged entry, taken a tick later, would be trusted.
-    await forge(latest + 1n);
+    await forge(latest + 1);
     expect(lessonOf(await read()).digest).toBe(sha(LESSON));
   });
 
@@ -184,7 +208,9 @@ describe('readSource with the stat index', () => {
     expect((await read()).files?.get(png)).toBe(sha(edited));
     await rm(path.join(dir, png));
     await read();
-    expect(Object.keys((JSON.parse(await readFile(indexFile(), 'utf8')) as { entries: object }).entries)).not.toContain(png);
+    const index = await readIndex();
+    expect(index.paths).toContain(LESSON_PATH);
+    expect(index.paths).not.toContain(png);
   });
 
   it('stops with the file named when a lazily read lesson changed after the stat', async () => {
@@ -211,11 +237,41 @@ describe('readSource with the stat index', () => {
 
   it('ignores a damaged index and writes a good one', async () => {
     await mkdir(path.dirname(indexFile()), { recursive: true });
-    for (const text of ['{"index": "coursesync-stat-index/1 12', JSON.stringify({ index: 'coursesync-stat-index/1 99999999999999999999', entries: { [LESSON_PATH]: ['1', '2', '3', '4', 'not-a-digest'] } })]) {
+    const now = await stat(lessonFile);
+    const good = { index: 'coursesync-stat-index/2 9999999999999', paths: [LESSON_PATH], stats: [now.size, now.mtimeMs, now.ctimeMs, now.ino], digests: sha('another lesson') };
+    // Each would vouch for the wrong digest if its damage went unseen.
+    const damaged = [
+      JSON.stringify(good).slice(0, -2),
+      JSON.stringify({ ...good, digests: good.digests.slice(1) }),
+      JSON.stringify({ ...good, digests: good.digests.toUpperCase() }),
+      JSON.stringify({ ...good, stats: good.stats.slice(1) }),
+      JSON.stringify({ ...good, stats: good.stats.map(String) }),
+      JSON.stringify({ ...good, paths: [LESSON_PATH, 'x.md'] }),
+      JSON.stringify({ ...good, index: 'coursesync-stat-index/2 12.5' }),
+    ];
+    for (const text of damaged) {
       await writeFile(indexFile(), text);
       expect(lessonOf(await read()).digest).toBe(sha(LESSON));
-      expect(JSON.parse(await readFile(indexFile(), 'utf8')).entries[LESSON_PATH][4]).toBe(sha(LESSON));
+      expect(rowOf(await readIndex(), LESSON_PATH)?.[4]).toBe(sha(LESSON));
     }
+    // The same, undamaged: trusted (which is why the damaged ones must not be).
+    await writeFile(indexFile(), JSON.stringify(good));
+    expect(lessonOf(await read()).digest).toBe(sha('another lesson'));
+  });
+
+  it('reads an index of the older format (nanoseconds as strings) as a miss, not as stat data', async () => {
+    await read();
+    // What coursesync-stat-index/1 wrote for this very file, with a digest that is not its own:
+    // taken for this format's numbers, or trusted at all, it would be the lesson's digest.
+    const now = await stat(lessonFile, { bigint: true });
+    const stale = sha('another lesson');
+    const old = { index: `coursesync-stat-index/1 ${BigInt(Date.now()) * 1_000_000n}`, entries: { [LESSON_PATH]: [now.size, now.mtimeNs, now.ctimeNs, now.ino].map(String).concat(stale) } };
+    await writeFile(indexFile(), JSON.stringify(old));
+    expect(lessonOf(await read()).digest).toBe(sha(LESSON));
+    const rewritten = await readIndex();
+    expect(rewritten.index).toMatch(/^coursesync-stat-index\/2 \d+$/);
+    const plain = await stat(lessonFile);
+    expect(rowOf(rewritten, LESSON_PATH)).toEqual([plain.size, plain.mtimeMs, plain.ctimeMs, plain.ino, sha(LESSON)]);
   });
 
   it('is neither read nor written unless asked for', async () => {
