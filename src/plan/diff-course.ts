@@ -81,7 +81,7 @@ interface Removal {
 export function diffCourse(desired: DesiredState, state: StateData, options: DiffOptions): Plan {
   const drift = options.live ? driftNamedNow(desired, diffLive(state, options.live)) : [];
   const working = planningState(desired, state, options.live);
-  const matched = matchLessons(desired, working, options, { placeOf: placesOf(state), drift: new Map(drift.map((d) => [d.key, d])) });
+  const matched = matchLessons(desired, working, options, { placeOf: lazyPlaces(state), drift: new Map(drift.map((d) => [d.key, d])) });
   const removed = removedLessons(working, matched.claimed, desired.config);
   const { kept, hasCalls } = keptInPlace(matched.bySection, removed.removals);
   const sectionOrder = [...new Set([...matched.bySection.keys(), ...removed.removals.map((r) => r.dest!)])];
@@ -207,6 +207,10 @@ function keptInPlace(bySection: ReadonlyMap<string, Match[]>, removals: readonly
   const kept = new Set<Match>();
   const hasCalls = new Set(removals.map((r) => r.dest!));
   for (const [sectionId, list] of bySection) {
+    if (unchangedInOrder(list, sectionId)) {
+      for (const m of list) kept.add(m);
+      continue;
+    }
     const staying = list
       .map((m, desiredIndex) => ({ m, desiredIndex }))
       .filter(({ m }) => m.prior !== null && m.prior.section_id === sectionId)
@@ -216,6 +220,27 @@ function keptInPlace(bySection: ReadonlyMap<string, Match[]>, removals: readonly
     if (list.some((m) => !kept.has(m) || m.changes.length > 0)) hasCalls.add(sectionId);
   }
   return { kept, hasCalls };
+}
+
+/**
+ * Whether every lesson of a section stays in it unchanged and the state already has them in
+ * desired order (positions strictly increasing): then all are kept and the section needs no
+ * call, which is what keepInOrder finds, without sorting (most sections of most plans).
+ */
+function unchangedInOrder(list: readonly Match[], sectionId: string): boolean {
+  let last = -Infinity;
+  for (const m of list) {
+    const p = m.prior;
+    if (p === null || p.section_id !== sectionId || p.position === null || p.position <= last || m.changes.length > 0) return false;
+    last = p.position;
+  }
+  return true;
+}
+
+/** placesOf(state), made on the first lesson whose cause needs it (a body or description change). */
+function lazyPlaces(state: StateData): (path: string) => string | undefined {
+  let placeOf: ((path: string) => string | undefined) | undefined;
+  return (path) => (placeOf ??= placesOf(state))(path);
 }
 
 /**
