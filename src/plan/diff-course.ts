@@ -119,6 +119,8 @@ function driftNamedNow(desired: DesiredState, drift: DriftStep[]): DriftStep[] {
  * prediction in its section wrong). Drift is still judged against the state as recorded.
  */
 function planningState(desired: DesiredState, state: StateData, live: ReadonlyMap<string, LiveLesson> | undefined): StateData {
+  // Nothing pending, nothing live: the state as recorded (no copy of every lesson), when its record is already key-safe.
+  if (live === undefined && Object.keys(state.pending).length === 0 && Object.getPrototypeOf(state.lessons) === null) return state;
   const lessons: Record<string, LessonState> = nullRecord(state.lessons);
   for (const call of Object.values(state.pending)) {
     if (call.action !== 'create' || lessons[call.key]?.id) continue;
@@ -185,8 +187,8 @@ function removedLessons(state: StateData, claimed: ReadonlySet<string>, config: 
   const removals: Removal[] = [];
   const orphans: OrphanStep[] = [];
   const uncertain: UncertainStep[] = [];
-  for (const key of Object.keys(state.lessons).sort()) {
-    if (claimed.has(key)) continue;
+  // Sort only the keys no one claimed (usually none), not every lesson of the school.
+  for (const key of Object.keys(state.lessons).filter((k) => !claimed.has(k)).sort()) {
     const prior = state.lessons[key]!;
     if (prior.id === null) uncertain.push(uncertainStep(key, prior, prior.path));
     else if (config.removed_lessons === 'keep') {

@@ -60,7 +60,6 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
     for (const s of p.sections) {
       const id = options.sectionIds.get(s.path) ?? ('id' in s.ref ? s.ref.id : `name:${s.ref.name}`);
       addSection(p.id, id, s.path);
-      for (const l of s.lessons) desiredByKey.set(l.key, l);
     }
   }
   for (const c of plan.changes) addSection(c.program_id, c.section_id);
@@ -70,6 +69,11 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   // it are equal and it has no impact. Views are per program (order, drips and locks restart).
   const touched = touchedPrograms(plan, state, programOf);
   const inView = (sectionId: string) => touched.has(programOf.get(sectionId) ?? '');
+  // The repo's lessons the views hold: every key looked up below is of a touched program.
+  for (const p of desired.programs) {
+    if (!touched.has(p.id)) continue;
+    for (const s of p.sections) for (const l of s.lessons) desiredByKey.set(l.key, l);
+  }
 
   const viewOf = (placed: Placed): LearnerView =>
     learnerView(

@@ -17,7 +17,10 @@ export interface SimulatedLesson {
 /** Seed a simulation with the state's lessons (by key), of the sections `only` keeps (default all). */
 export function slotsFromState(state: StateData, only?: (sectionId: string) => boolean): SchoolSlots {
   const sim = new SchoolSlots();
-  for (const [key, l] of Object.entries(state.lessons)) if (l.id !== null && l.position !== null && (only === undefined || only(l.section_id))) sim.seed(key, l.section_id, l.position);
+  for (const key in state.lessons) {
+    const l = state.lessons[key]!;
+    if (l.id !== null && l.position !== null && (only === undefined || only(l.section_id))) sim.seed(key, l.section_id, l.position);
+  }
   return sim;
 }
 
