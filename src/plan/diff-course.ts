@@ -81,7 +81,7 @@ interface Removal {
 export function diffCourse(desired: DesiredState, state: StateData, options: DiffOptions): Plan {
   const drift = options.live ? driftNamedNow(desired, diffLive(state, options.live)) : [];
   const working = planningState(desired, state, options.live);
-  const matched = matchLessons(desired, working, options, { placeOf: placesOf(state), drift: new Map(drift.map((d) => [d.key, d])) });
+  const matched = matchLessons(desired, working, options, { placeOf: lazyPlaces(state), drift: new Map(drift.map((d) => [d.key, d])) });
   const removed = removedLessons(working, matched.claimed, desired.config);
   const { kept, hasCalls } = keptInPlace(matched.bySection, removed.removals);
   const sectionOrder = [...new Set([...matched.bySection.keys(), ...removed.removals.map((r) => r.dest!)])];
@@ -119,6 +119,8 @@ function driftNamedNow(desired: DesiredState, drift: DriftStep[]): DriftStep[] {
  * prediction in its section wrong). Drift is still judged against the state as recorded.
  */
 function planningState(desired: DesiredState, state: StateData, live: ReadonlyMap<string, LiveLesson> | undefined): StateData {
+  // Nothing pending, nothing live: the state as recorded (no copy of every lesson), when its record is already key-safe.
+  if (live === undefined && Object.keys(state.pending).length === 0 && Object.getPrototypeOf(state.lessons) === null) return state;
   const lessons: Record<string, LessonState> = nullRecord(state.lessons);
   for (const call of Object.values(state.pending)) {
     if (call.action !== 'create' || lessons[call.key]?.id) continue;
@@ -185,8 +187,8 @@ function removedLessons(state: StateData, claimed: ReadonlySet<string>, config: 
   const removals: Removal[] = [];
   const orphans: OrphanStep[] = [];
   const uncertain: UncertainStep[] = [];
-  for (const key of Object.keys(state.lessons).sort()) {
-    if (claimed.has(key)) continue;
+  // Sort only the keys no one claimed (usually none), not every lesson of the school.
+  for (const key of Object.keys(state.lessons).filter((k) => !claimed.has(k)).sort()) {
     const prior = state.lessons[key]!;
     if (prior.id === null) uncertain.push(uncertainStep(key, prior, prior.path));
     else if (config.removed_lessons === 'keep') {
@@ -207,6 +209,10 @@ function keptInPlace(bySection: ReadonlyMap<string, Match[]>, removals: readonly
   const kept = new Set<Match>();
   const hasCalls = new Set(removals.map((r) => r.dest!));
   for (const [sectionId, list] of bySection) {
+    if (unchangedInOrder(list, sectionId)) {
+      for (const m of list) kept.add(m);
+      continue;
+    }
     const staying = list
       .map((m, desiredIndex) => ({ m, desiredIndex }))
       .filter(({ m }) => m.prior !== null && m.prior.section_id === sectionId)
@@ -216,6 +222,27 @@ function keptInPlace(bySection: ReadonlyMap<string, Match[]>, removals: readonly
     if (list.some((m) => !kept.has(m) || m.changes.length > 0)) hasCalls.add(sectionId);
   }
   return { kept, hasCalls };
+}
+
+/**
+ * Whether every lesson of a section stays in it unchanged and the state already has them in
+ * desired order (positions strictly increasing): then all are kept and the section needs no
+ * call, which is what keepInOrder finds, without sorting (most sections of most plans).
+ */
+function unchangedInOrder(list: readonly Match[], sectionId: string): boolean {
+  let last = -Infinity;
+  for (const m of list) {
+    const p = m.prior;
+    if (p === null || p.section_id !== sectionId || p.position === null || p.position <= last || m.changes.length > 0) return false;
+    last = p.position;
+  }
+  return true;
+}
+
+/** placesOf(state), made on the first lesson whose cause needs it (a body or description change). */
+function lazyPlaces(state: StateData): (path: string) => string | undefined {
+  let placeOf: ((path: string) => string | undefined) | undefined;
+  return (path) => (placeOf ??= placesOf(state))(path);
 }
 
 /**

@@ -60,15 +60,24 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
     for (const s of p.sections) {
       const id = options.sectionIds.get(s.path) ?? ('id' in s.ref ? s.ref.id : `name:${s.ref.name}`);
       addSection(p.id, id, s.path);
-      for (const l of s.lessons) desiredByKey.set(l.key, l);
     }
   }
   for (const c of plan.changes) addSection(c.program_id, c.section_id);
   for (const l of Object.values(state.lessons)) if (l.id !== null) addSection(l.program_id, l.section_id);
+  // Only the programs the plan touches can change for learners: in any other one, every lesson
+  // keeps its place and its fields (a lesson whose fields change gets a call), so both views of
+  // it are equal and it has no impact. Views are per program (order, drips and locks restart).
+  const touched = touchedPrograms(plan, state, programOf);
+  const inView = (sectionId: string) => touched.has(programOf.get(sectionId) ?? '');
+  // The repo's lessons the views hold: every key looked up below is of a touched program.
+  for (const p of desired.programs) {
+    if (!touched.has(p.id)) continue;
+    for (const s of p.sections) for (const l of s.lessons) desiredByKey.set(l.key, l);
+  }
 
   const viewOf = (placed: Placed): LearnerView =>
     learnerView(
-      programs.map(
+      programs.filter((p) => touched.has(p.id)).map(
         (p): LearnerProgramInput => ({
           id: p.id,
           path: p.path,
@@ -90,7 +99,7 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   // Before: the state's lessons where they are, under their repo keys.
   const beforePlaced: Placed = new Map();
   for (const [key, l] of Object.entries(state.lessons)) {
-    if (l.id === null || l.position === null) continue;
+    if (l.id === null || l.position === null || !inView(l.section_id)) continue;
     place(beforePlaced, l.section_id, l.position, inputOf(renamedTo.get(key) ?? key, l.path, l.applied));
   }
   // After: the plan's calls replayed; repo lessons with the repo's fields, the others as the state has them.
@@ -98,7 +107,8 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   for (const c of plan.changes) if (c.action === 'unpublish') unpublished.set(c.key, c.archived);
   const stateKeyOf = new Map(plan.renames.map((r) => [r.to, r.from]));
   const afterPlaced: Placed = new Map();
-  for (const [sectionId, list] of simulatePlan(state, { ...plan, impact: [] }).sections) {
+  for (const [sectionId, list] of simulatePlan(state, { ...plan, impact: [] }, inView).sections) {
+    if (!inView(sectionId)) continue;
     for (const { key, position } of list) {
       const d = desiredByKey.get(key);
       const s = state.lessons[stateKeyOf.get(key) ?? key];
@@ -158,6 +168,35 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   return out
     .map((i) => ({ ...i, acknowledged: acknowledged(i, identity.from.get(i.key) ?? stateKeyOf.get(i.key)) }))
     .sort((x, y) => IMPACT_LEVELS.indexOf(x.level) - IMPACT_LEVELS.indexOf(y.level) || x.path.localeCompare(y.path) || x.rule.localeCompare(y.rule));
+}
+
+/**
+ * The programs a plan touches: those of every section a change comes from or goes to (a
+ * section's program as the views place it, `programOf`), and of every renamed lesson.
+ */
+function touchedPrograms(plan: Omit<Plan, 'impact'>, state: StateData, programOf: ReadonlyMap<string, string>): Set<string> {
+  const touched = new Set<string>();
+  const section = (id: string | undefined) => {
+    const program = id === undefined ? undefined : programOf.get(id);
+    if (program !== undefined) touched.add(program);
+  };
+  for (const c of plan.changes) {
+    touched.add(c.program_id);
+    section(c.section_id);
+    if (c.action === 'move') {
+      touched.add(c.from.program_id);
+      section(c.from.section_id);
+    }
+    if (c.action === 'unpublish') section(c.from_section_id);
+  }
+  for (const r of plan.renames) {
+    const prior = state.lessons[r.from];
+    if (prior) {
+      touched.add(prior.program_id);
+      section(prior.section_id);
+    }
+  }
+  return touched;
 }
 
 /**

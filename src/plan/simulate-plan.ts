@@ -14,10 +14,13 @@ export interface SimulatedLesson {
   position: number;
 }
 
-/** Seed a simulation with the state's lessons (by key). */
-export function slotsFromState(state: StateData): SchoolSlots {
+/** Seed a simulation with the state's lessons (by key), of the sections `only` keeps (default all). */
+export function slotsFromState(state: StateData, only?: (sectionId: string) => boolean): SchoolSlots {
   const sim = new SchoolSlots();
-  for (const [key, l] of Object.entries(state.lessons)) if (l.id !== null && l.position !== null) sim.seed(key, l.section_id, l.position);
+  for (const key in state.lessons) {
+    const l = state.lessons[key]!;
+    if (l.id !== null && l.position !== null && (only === undefined || only(l.section_id))) sim.seed(key, l.section_id, l.position);
+  }
   return sim;
 }
 
@@ -36,13 +39,15 @@ export function simulateCall(sim: SchoolSlots, step: CallStep): number {
 /**
  * Apply every call of `plan` (chain by chain, steps in order) to the positions in `state`.
  * Returns each section's lessons in position order, and the calls whose predicted position
- * differed from the simulated one (empty for a correct plan).
+ * differed from the simulated one (empty for a correct plan). With `only`, just the sections it
+ * keeps are simulated: exact for them when every call's sections are among them.
  */
 export function simulatePlan(
   state: StateData,
   plan: Plan,
+  only?: (sectionId: string) => boolean,
 ): { sections: Map<string, SimulatedLesson[]>; mispredicted: string[] } {
-  const sim = slotsFromState(state);
+  const sim = slotsFromState(state, only);
   for (const r of plan.renames) sim.rename(r.from, r.to);
   const byId = new Map<string, CallStep>();
   for (const c of plan.changes) if (isCall(c)) byId.set(c.call_id, c);

@@ -127,6 +127,27 @@ describe('learner impact of a plan', () => {
       after: { p: { s1: ['a', { key: 'b', fields: { is_published: false, drip_delay: 9, lesson_type: 'pdf' } }] } },
       want: [],
     },
+    // The views cover only the programs a plan touches: each of these fails if a program it
+    // touches (the one a lesson leaves, the one holding its archive) is left out of them.
+    {
+      name: 'a lesson moved into another program, behind its lock, with a third program untouched',
+      before: { p: { s1: ['a', 'b'] }, q: { s2: [locked('c'), 'd'] }, r: { s3: [locked('e'), 'f'] } },
+      after: { p: { s1: ['a'] }, q: { s2: [locked('c'), 'd', 'b'] }, r: { s3: [locked('e'), 'f'] } },
+      want: [['warning', 'behind-lock', 'b', /"Lesson b" moves behind the progression lock of c/]],
+    },
+    {
+      name: 'a removed lesson archived into a section of another program',
+      before: { p: { s1: ['a', 'b'] }, q: { s9: ['z'] }, r: { s3: ['e'] } },
+      after: { p: { s1: ['a'] }, q: { s9: ['z'] }, r: { s3: ['e'] } },
+      config: { removed_lessons: 'unpublish', archive: 's9' },
+      want: [['error', 'archived', 'b', /archived into q\/s9/]],
+    },
+    {
+      name: 'a draft toggled in one program of three: only its lessons',
+      before: { p: { s1: ['a', 'b'] }, q: { s2: [locked('c'), 'd'] }, r: { s3: ['e'] } },
+      after: { p: { s1: ['a', 'b'] }, q: { s2: [locked('c'), draft('d')] }, r: { s3: ['e'] } },
+      want: [['error', 'unpublished', 'd', /"Lesson d" becomes hidden \(a draft\)/]],
+    },
   ];
 
   it.each(rows)('$name', ({ before, after, config, sections, want }) => {
