@@ -128,6 +128,21 @@ function readUncertain(v: unknown): LessonOnDisk['uncertain'] {
   return isString(name) && isString(section_id) && isString(since) ? { name, section_id, since } : undefined;
 }
 
+/** An optional field of a lesson entry: 0 when absent, 1 when `read` takes it (set on `out`), NaN when not. */
+function optional(out: Record<string, unknown>, key: string, value: unknown, read: (v: unknown) => unknown): number {
+  if (value === undefined) return 0;
+  const got = read(value);
+  if (got === undefined) return Number.NaN;
+  out[key] = got;
+  return 1;
+}
+const readBlob = (v: unknown) => (isHex(v, 40) ? v : undefined);
+const readDigest = (v: unknown) => (isHex(v, 32) ? v : undefined);
+const readCompiler = (v: unknown) => (isCompiler(v) ? v : undefined);
+const readStringList = (v: unknown) => nonEmptyArray(v, isString);
+const readInputs = (v: unknown) => nonEmptyArray(v, isInputRecord);
+const readAliases = (v: unknown) => nonEmptyArray(v, isLessonKey);
+
 /**
  * One lesson entry as LessonOnDiskSchema reads it (a new object, fields in the schema's order,
  * `response` defaulted, `applied` whole), or undefined when it may not be valid. Straight code,
@@ -159,37 +174,16 @@ export function readLessonEntry(value: unknown): LessonOnDisk | undefined {
     known++;
   }
   // Straight code, not a loop over [key, value, check] triples: those were seven arrays a lesson.
-  if (blob !== undefined) {
-    if (!isHex(blob, 40)) return undefined;
-    out.blob = blob;
-    known++;
-  }
-  if (digest !== undefined) {
-    if (!isHex(digest, 32)) return undefined;
-    out.digest = digest;
-    known++;
-  }
-  if (compiler !== undefined) {
-    if (!isCompiler(compiler)) return undefined;
-    out.compiler = compiler;
-    known++;
-  }
-  if (deps !== undefined) {
-    if ((out.deps = nonEmptyArray(deps, isString)) === undefined) return undefined;
-    known++;
-  }
-  if (inputs !== undefined) {
-    if ((out.inputs = nonEmptyArray(inputs, isInputRecord)) === undefined) return undefined;
-    known++;
-  }
-  if (aliases !== undefined) {
-    if ((out.aliases = nonEmptyArray(aliases, isLessonKey)) === undefined) return undefined;
-    known++;
-  }
-  if (acknowledge !== undefined) {
-    if ((out.acknowledge = nonEmptyArray(acknowledge, isString)) === undefined) return undefined;
-    known++;
-  }
+  // One call per field, not a loop over [key, value, check] triples: those were seven arrays a lesson.
+  known +=
+    optional(out, 'blob', blob, readBlob) +
+    optional(out, 'digest', digest, readDigest) +
+    optional(out, 'compiler', compiler, readCompiler) +
+    optional(out, 'deps', deps, readStringList) +
+    optional(out, 'inputs', inputs, readInputs) +
+    optional(out, 'aliases', aliases, readAliases) +
+    optional(out, 'acknowledge', acknowledge, readStringList);
+  if (Number.isNaN(known)) return undefined;
   if (uncertain !== undefined) {
     const read = readUncertain(uncertain);
     if (read === undefined) return undefined;
