@@ -4,37 +4,77 @@
  * referenced and their digest; and where the school has each tracked lesson, for the digests
  * of links to it.
  */
-import type { KnownLesson, KnownLessons } from './compile-course.js';
+import type { KnownByPath, KnownLesson, KnownLessons } from './lesson-builds.js';
 import type { LinkPlace } from '../model/desired.js';
 import type { LessonState, StateData } from '../model/state/schema.js';
 import { parseDepRecord, parseInputs } from './lesson-digest.js';
 
 /**
  * What `state` knows of lessons compiled by `compiler` (the short compiler digest). One pass
- * over the state's lessons, and no object a lesson does not need: at 10,000 lessons this runs
- * on every plan, before anything else can start.
+ * over the state's lessons that builds one map (file path → key); each answer (a known lesson,
+ * a place) is made from the state's entry when it is asked for: at 10,000 lessons this runs on
+ * every plan, before anything else can start, and a pass that built them all cost ~90 ms.
+ * The answers read `state` when asked: it must not change while they are in use (a compile).
  */
 export function knownLessonsOf(state: Readonly<StateData>, compiler: string): KnownLessons {
   const busy = new Set(Object.values(state.pending).map((p) => p.key));
-  const lessons = new Map<string, KnownLesson>();
   const keys = new Map<string, string>();
-  const places = new Map<string, string>();
-  for (const [key, l] of Object.entries(state.lessons)) {
+  // Paths two entries claim (a hand-edited state): answered as a pass in key order would, last one wins.
+  let shared: Set<string> | undefined;
+  let size = 0;
+  const isKnown = (key: string, l: Readonly<LessonState>) => isPlaced(l) && l.digest !== undefined && l.compiler === compiler && !busy.has(key);
+  for (const key in state.lessons) {
+    const l = state.lessons[key]!;
+    if (keys.has(l.path)) (shared ??= new Set()).add(l.path);
     keys.set(l.path, key);
-    if (l.id === null || l.uncertain) continue;
-    places.set(l.path, placeText(l));
-    if (l.digest === undefined || l.compiler !== compiler || busy.has(key)) continue;
-    lessons.set(l.path, knownLesson(key, l, l.digest));
+    if (isKnown(key, l)) size++;
   }
-  return { lessons, placeOf: (path) => places.get(path), keyAt: (path) => keys.get(path) };
+  /** The last entry at `path` that `ok` takes (the one entry there, but for a shared path). */
+  const entryAt = (path: string, ok: (key: string, l: Readonly<LessonState>) => boolean): [string, LessonState] | undefined => {
+    if (shared?.has(path)) {
+      let found: [string, LessonState] | undefined;
+      for (const key in state.lessons) if (state.lessons[key]!.path === path && ok(key, state.lessons[key]!)) found = [key, state.lessons[key]!];
+      return found;
+    }
+    const key = keys.get(path);
+    return key !== undefined && ok(key, state.lessons[key]!) ? [key, state.lessons[key]!] : undefined;
+  };
+  const knownPaths = () => {
+    const paths = new Set<string>();
+    for (const key in state.lessons) if (isKnown(key, state.lessons[key]!)) paths.add(state.lessons[key]!.path);
+    return paths.keys();
+  };
+  const lessons: KnownByPath = {
+    size,
+    get(path) {
+      const found = entryAt(path, isKnown);
+      return found && knownLesson(found[0], found[1], found[1].digest!);
+    },
+    keys: knownPaths,
+  };
+  return {
+    lessons,
+    placeOf: (path) => {
+      const found = entryAt(path, (_, l) => isPlaced(l));
+      return found && placeText(found[1]);
+    },
+    keyAt: (path) => keys.get(path),
+  };
 }
+
+/** Whether the school has the lesson for sure (an id, no create in doubt). */
+const isPlaced = (l: Readonly<LessonState>): boolean => l.id !== null && !l.uncertain;
 
 /** A lesson the state recorded compiled clean, as compile takes it. */
 function knownLesson(key: string, l: Readonly<LessonState>, digest: string): KnownLesson {
   const deps: string[] = [];
   let links: Map<string, LinkPlace[]> | undefined;
   for (const record of l.deps ?? []) {
-    const dep = parseDepRecord(record);
+    const dep = depPathOf(record) ?? parseDepRecord(record);
+    if (typeof dep === 'string') {
+      deps.push(dep);
+      continue;
+    }
     deps.push(dep.path);
     if (dep.at !== undefined) (links ??= new Map()).set(dep.path, dep.at);
   }
@@ -47,6 +87,20 @@ function knownLesson(key: string, l: Readonly<LessonState>, digest: string): Kno
     if (inputs.vars.size > 0) known.vars = [...inputs.vars.keys()];
   }
   return known;
+}
+
+/**
+ * The path of a `deps` record that ends in `@` and 4 hex (nearly every one: no link places),
+ * as parseDepRecord reads it, without its regular expression; undefined for any other record.
+ */
+function depPathOf(record: string): string | undefined {
+  const n = record.length;
+  if (n < 6 || record.charCodeAt(n - 5) !== 64 /* @ */) return undefined;
+  for (let i = n - 4; i < n; i++) {
+    const c = record.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return undefined;
+  }
+  return record.slice(0, n - 5);
 }
 
 /** Where the school has a tracked lesson (`program/id`): what a link to it holds. */

@@ -31,9 +31,16 @@ export interface KnownLesson {
   digest: string;
 }
 
+/** Known lessons by file path: a Map, or answers made on demand (known-lessons.ts). */
+export interface KnownByPath {
+  readonly size: number;
+  get(path: string): KnownLesson | undefined;
+  keys(): IterableIterator<string>;
+}
+
 export interface KnownLessons {
   /** By lesson file path. */
-  lessons: ReadonlyMap<string, KnownLesson>;
+  lessons: KnownByPath;
   /** Where the school has the lesson at a path (`program/id`), for the digests of links. */
   placeOf(path: string): string | undefined;
   /** The key the state tracks the lesson at a path under (any lesson, compiled clean or not): keys stay as applied. */

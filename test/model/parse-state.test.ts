@@ -69,6 +69,10 @@ const ODD_VALUES: unknown[] = [
   undefined, null, '', 'x', '   ', 0, -0, 1, -1, 1.5, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY, true, false, [], [''], ['x', 1], [null], {}, { a: 1 },
   'ABCDEF0123456789ABCDEF0123456789ABCDEF01', 'sha256:', 'sha256:' + 'a'.repeat(23), 'a'.repeat(24) + ' ', 'include:x@1234567', 'name=12345', 'name=1234567', 'Name=123456',
   '-key', 'video', 'VIDEO', 'include:a@0123abcd', 'var:x@0123abcd', 'sha256:' + 'a'.repeat(24), 'a'.repeat(40), 'a'.repeat(32), 'a'.repeat(12),
+  // At the edges of the hex checks done by hand: lengths one off, characters just outside 0-9 and a-f, the prefix's case.
+  'a'.repeat(11), 'f'.repeat(16), '0'.repeat(17), 'a'.repeat(23), 'a'.repeat(25), 'a'.repeat(31), 'a'.repeat(33), 'a'.repeat(39), 'a'.repeat(41),
+  'a'.repeat(23) + '/', 'a'.repeat(23) + ':', 'a'.repeat(31) + '`', 'a'.repeat(39) + 'g', 'A'.repeat(32), '9'.repeat(15) + 'G',
+  'sha256:' + 'a'.repeat(32), 'sha256:' + 'a'.repeat(31), 'sha256:' + 'a'.repeat(25), 'SHA256:' + 'a'.repeat(24), 'sha256:' + 'A'.repeat(24), 'sha256;' + 'a'.repeat(24), 'sha256:' + 'a'.repeat(23) + 'g',
 ];
 
 /** One mutation of an entry: a field set to an odd value, removed, or an unknown key added; also inside applied and uncertain. */

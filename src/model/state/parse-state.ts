@@ -11,13 +11,9 @@ import { z } from 'zod';
 import { LESSON_TYPES, type LessonField, type LessonFields, type LessonType } from '../../school-api/school-rules.js';
 import { LESSON_KEY_PATTERN } from '../lesson.js';
 import { RESPONSE_RECORD_PATTERN } from './hash-response.js';
+import { expandLesson, type SectionFolder } from './state-layout.js';
 import {
   appliedFromDisk,
-  BLOB_PATTERN,
-  COMPILER_PATTERN,
-  completeState,
-  DIGEST_PATTERN,
-  FINGERPRINT_OR_EMPTY_PATTERN,
   INPUT_RECORD_PATTERN,
   LessonOnDiskSchema,
   nullRecord,
@@ -54,6 +50,30 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
 const matches = (v: unknown, pattern: RegExp): v is string => typeof v === 'string' && pattern.test(v);
 const isInputRecord = (v: unknown) => matches(v, INPUT_RECORD_PATTERN);
+
+/**
+ * Whether `s` from `from` to its end is lower-case hex digits: the hex patterns below by hand
+ * (a regular expression per field was a sixth of a 10,000-lesson read).
+ */
+function hexFrom(s: string, from: number): boolean {
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+/** `length` lower-case hex digits, exactly: BLOB_PATTERN (40) and DIGEST_PATTERN (32). */
+const isHex = (v: unknown, length: number): v is string => typeof v === 'string' && v.length === length && hexFrom(v, 0);
+/** COMPILER_PATTERN: 12 to 16 hex digits. */
+const isCompiler = (v: unknown): v is string => typeof v === 'string' && v.length >= 12 && v.length <= 16 && hexFrom(v, 0);
+/** FINGERPRINT_OR_EMPTY_PATTERN: "", 24 hex, or "sha256:" and 24 or 32 hex. */
+function isFingerprintOrEmpty(v: unknown): v is string {
+  if (typeof v !== 'string') return false;
+  const n = v.length;
+  if (n === 0) return true;
+  if (n === 24) return hexFrom(v, 0);
+  return (n === 31 || n === 39) && v.startsWith('sha256:') && hexFrom(v, 7);
+}
 const isLessonKey = (v: unknown) => matches(v, LESSON_KEY_PATTERN);
 
 /** A copy of a non-empty array (`.min(1)`) whose every item is `ok`, or undefined. */
@@ -84,7 +104,7 @@ function readApplied(v: unknown): LessonFields | undefined {
         break;
       case 'description':
       case 'body':
-        if (!matches(x, FINGERPRINT_OR_EMPTY_PATTERN)) return undefined;
+        if (!isFingerprintOrEmpty(x)) return undefined;
         break;
       case 'settings_embed_host_a':
       case 'settings_embed_host_b':
@@ -107,6 +127,21 @@ function readUncertain(v: unknown): LessonOnDisk['uncertain'] {
   const { name, section_id, since } = v;
   return isString(name) && isString(section_id) && isString(since) ? { name, section_id, since } : undefined;
 }
+
+/** An optional field of a lesson entry: 0 when absent, 1 when `read` takes it (set on `out`), NaN when not. */
+function optional(out: Record<string, unknown>, key: string, value: unknown, read: (v: unknown) => unknown): number {
+  if (value === undefined) return 0;
+  const got = read(value);
+  if (got === undefined) return Number.NaN;
+  out[key] = got;
+  return 1;
+}
+const readBlob = (v: unknown) => (isHex(v, 40) ? v : undefined);
+const readDigest = (v: unknown) => (isHex(v, 32) ? v : undefined);
+const readCompiler = (v: unknown) => (isCompiler(v) ? v : undefined);
+const readStringList = (v: unknown) => nonEmptyArray(v, isString);
+const readInputs = (v: unknown) => nonEmptyArray(v, isInputRecord);
+const readAliases = (v: unknown) => nonEmptyArray(v, isLessonKey);
 
 /**
  * One lesson entry as LessonOnDiskSchema reads it (a new object, fields in the schema's order,
@@ -138,19 +173,17 @@ export function readLessonEntry(value: unknown): LessonOnDisk | undefined {
     out.response = response;
     known++;
   }
-  for (const [key, v, pattern] of [['blob', blob, BLOB_PATTERN], ['digest', digest, DIGEST_PATTERN], ['compiler', compiler, COMPILER_PATTERN]] as const) {
-    if (v === undefined) continue;
-    if (!matches(v, pattern)) return undefined;
-    out[key] = v;
-    known++;
-  }
-  for (const [key, v, ok] of [['deps', deps, isString], ['inputs', inputs, isInputRecord], ['aliases', aliases, isLessonKey], ['acknowledge', acknowledge, isString]] as const) {
-    if (v === undefined) continue;
-    const items = nonEmptyArray(v, ok);
-    if (items === undefined) return undefined;
-    out[key] = items;
-    known++;
-  }
+  // Straight code, not a loop over [key, value, check] triples: those were seven arrays a lesson.
+  // One call per field, not a loop over [key, value, check] triples: those were seven arrays a lesson.
+  known +=
+    optional(out, 'blob', blob, readBlob) +
+    optional(out, 'digest', digest, readDigest) +
+    optional(out, 'compiler', compiler, readCompiler) +
+    optional(out, 'deps', deps, readStringList) +
+    optional(out, 'inputs', inputs, readInputs) +
+    optional(out, 'aliases', aliases, readAliases) +
+    optional(out, 'acknowledge', acknowledge, readStringList);
+  if (Number.isNaN(known)) return undefined;
   if (uncertain !== undefined) {
     const read = readUncertain(uncertain);
     if (read === undefined) return undefined;
@@ -160,14 +193,20 @@ export function readLessonEntry(value: unknown): LessonOnDisk | undefined {
   return known === given ? (out as LessonOnDisk) : undefined;
 }
 
-/** The `lessons` record read entry by entry, or undefined when one entry may not be valid. */
-function readLessons(value: unknown): Record<string, LessonOnDisk> | undefined {
+/**
+ * The `lessons` record read entry by entry and made whole as it goes (what completeState does
+ * after zod: the file-wide `compiler`, the `folders` locations), or undefined when one entry may
+ * not be valid or is left with no program_id.
+ */
+function readLessons(value: unknown, compiler: string | undefined, folders: Readonly<Record<string, SectionFolder>> | undefined): Record<string, LessonOnDisk> | undefined {
   if (!isRecord(value)) return undefined;
   const out = nullRecord<LessonOnDisk>();
   for (const key of Object.keys(value)) {
     if (key === '__proto__' || !LESSON_KEY_PATTERN.test(key)) return undefined;
     const entry = readLessonEntry(value[key]);
     if (entry === undefined) return undefined;
+    if (compiler !== undefined && entry.digest !== undefined) entry.compiler ??= compiler;
+    if (!expandLesson(entry, folders)) return undefined;
     out[key] = entry;
   }
   return out;
@@ -195,17 +234,19 @@ function readStrings(value: unknown): Record<string, string> | undefined {
 }
 
 /**
- * The lessons (and an environment's `content.lessons`) by the checks above, the other fields
- * by zod; undefined for anything else.
+ * The other fields by zod (a few hundred entries), then the lessons (and an environment's
+ * `content.lessons`) by the checks above, each made whole in the same pass; undefined for
+ * anything else.
  */
 function readFast(raw: Record<string, unknown>): StateData | undefined {
-  const lessons = readLessons(raw.lessons);
-  if (lessons === undefined) return undefined;
+  if (!isRecord(raw.lessons)) return undefined;
   const content = isRecord(raw.content) ? raw.content : undefined;
   const contentLessons = content && readStrings(content.lessons);
   const rest = StateFieldsSchema.safeParse({ ...raw, lessons: {}, ...(contentLessons && { content: { ...content, lessons: {} } }) });
   if (!rest.success) return undefined;
-  if (contentLessons && rest.data.content) rest.data.content.lessons = contentLessons;
-  const done = completeState({ ...rest.data, lessons });
-  return 'state' in done ? done.state : undefined;
+  const { compiler, folders, ...fields } = rest.data;
+  const lessons = readLessons(raw.lessons, compiler, folders);
+  if (lessons === undefined) return undefined;
+  if (contentLessons && fields.content) fields.content.lessons = contentLessons;
+  return { ...fields, lessons: lessons as StateData['lessons'] };
 }

@@ -103,21 +103,21 @@ export type LessonOnDisk = Omit<LessonState, 'program_id'> & { program_id?: stri
  */
 export function expandLessons(lessons: Record<string, LessonOnDisk>, folders: Readonly<Record<string, SectionFolder>> | undefined): string[] {
   const orphans: string[] = [];
-  for (const [key, entry] of Object.entries(lessons)) {
-    // Format 2 and the journal: lessons already whole.
-    if (folders === undefined) {
-      if (entry.program_id === undefined) orphans.push(key);
-      continue;
-    }
-    const folder = Object.hasOwn(folders, entry.section_id) ? folders[entry.section_id] : undefined;
-    const path = resolveFrom(folder?.path ?? '.', entry.path);
-    entry.path = path;
-    entry.program_id ??= folder?.program_id;
-    if (entry.program_id === undefined) orphans.push(key);
-    if (entry.deps) {
-      const own = posix.dirname(path);
-      entry.deps = entry.deps.map((d) => resolveFrom(own, d));
-    }
-  }
+  for (const [key, entry] of Object.entries(lessons)) if (!expandLesson(entry, folders)) orphans.push(key);
   return orphans;
+}
+
+/** One lesson of expandLessons, in place; false when it is left with no `program_id`. */
+export function expandLesson(entry: LessonOnDisk, folders: Readonly<Record<string, SectionFolder>> | undefined): boolean {
+  // Format 2 and the journal: lessons already whole.
+  if (folders === undefined) return entry.program_id !== undefined;
+  const folder = Object.hasOwn(folders, entry.section_id) ? folders[entry.section_id] : undefined;
+  const path = resolveFrom(folder?.path ?? '.', entry.path);
+  entry.path = path;
+  entry.program_id ??= folder?.program_id;
+  if (entry.deps) {
+    const own = posix.dirname(path);
+    entry.deps = entry.deps.map((d) => resolveFrom(own, d));
+  }
+  return entry.program_id !== undefined;
 }
