@@ -173,7 +173,6 @@ export function readLessonEntry(value: unknown): LessonOnDisk | undefined {
     out.response = response;
     known++;
   }
-  // Straight code, not a loop over [key, value, check] triples: those were seven arrays a lesson.
   // One call per field, not a loop over [key, value, check] triples: those were seven arrays a lesson.
   known +=
     optional(out, 'blob', blob, readBlob) +
