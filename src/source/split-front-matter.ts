@@ -1,16 +1,14 @@
 /**
  * Split a lesson file into its YAML front-matter and its body, keeping the file line where
- * each starts (PURE). gray-matter finds the block; YAML is parsed later by compile/ with the
- * strict `yaml` settings, so gray-matter gets an engine that parses nothing.
+ * each starts (PURE). The block is the one Jekyll, Hugo and mdBook's preprocessors know: a
+ * first line `---`, then every line up to the next line that is `---` (trailing blanks
+ * allowed). The YAML is parsed later by compile/ with the strict `yaml` settings.
+ *
+ * No library: gray-matter did this with an engine that parsed nothing (its own js-yaml would
+ * be lenient, and its JS engine evals), and cost ~35 ms of loading js-yaml and esprima on
+ * every run that split one file.
  */
-import type matterType from 'gray-matter';
-import { createRequire } from 'node:module';
 import type { TextBlock } from '../model/source-tree.js';
-
-// Loaded on the first split (with js-yaml and esprima, ~35 ms): a plan whose lessons all come
-// from the state or the memo splits none.
-let matter: typeof matterType | undefined;
-const load = () => (matter ??= createRequire(import.meta.url)('gray-matter') as typeof matterType);
 
 export interface FrontMatterSplit {
   frontMatter: TextBlock | null;
@@ -18,25 +16,20 @@ export interface FrontMatterSplit {
   body: TextBlock;
 }
 
-// gray-matter would otherwise hand the block to js-yaml (lenient, throws) or eval JS engines.
-const noParse = { parse: () => ({}), stringify: () => '' };
-const OPTIONS = { engines: { yaml: noParse, json: noParse, javascript: noParse } };
+const OPEN = /^---[ \t]*(?:\n|$)/;
+/** The closing line, searched from the end of the opening `---`: the newline before it starts the match. */
+const CLOSE = /\n---[ \t]*(?:\n|$)/g;
 
 /** Split `text` (LF line endings, no BOM) into front-matter and body. */
 export function splitFrontMatter(text: string): FrontMatterSplit {
-  if (!/^---[ \t]*(\n|$)/.test(text)) {
-    return { frontMatter: null, frontMatterUnclosed: false, body: { text, line: 1 } };
-  }
-  const closed = /\n---[ \t]*(\n|$)/.test(text.slice(3));
-  if (!closed) {
-    return { frontMatter: { text: text.slice(3), line: 1 }, frontMatterUnclosed: true, body: { text: '', line: lineCount(text) } };
-  }
-  const file = load()(text, OPTIONS);
-  // `matter` starts right after the opening `---`, with its newline: YAML line N is file line N.
-  const yamlText = file.matter.replace(/^[ \t]*/, '');
-  const body = text.endsWith(file.content) ? file.content : '';
-  const bodyLine = lineCount(text.slice(0, text.length - body.length));
-  return { frontMatter: { text: yamlText, line: 1 }, frontMatterUnclosed: false, body: { text: body, line: bodyLine } };
+  if (!OPEN.test(text)) return { frontMatter: null, frontMatterUnclosed: false, body: { text, line: 1 } };
+  CLOSE.lastIndex = 3;
+  const close = CLOSE.exec(text);
+  if (!close) return { frontMatter: { text: text.slice(3), line: 1 }, frontMatterUnclosed: true, body: { text: '', line: lineCount(text) } };
+  // The YAML starts with the opening line's newline (its blanks dropped): YAML line N is file line N.
+  const yamlText = text.slice(3, close.index).replace(/^[ \t]*/, '');
+  const bodyStart = close.index + close[0].length;
+  return { frontMatter: { text: yamlText, line: 1 }, frontMatterUnclosed: false, body: { text: text.slice(bodyStart), line: lineCount(text.slice(0, bodyStart)) } };
 }
 
 /** 1 + the number of newlines in `s`: the line a text following `s` starts on. */

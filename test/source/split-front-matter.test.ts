@@ -8,6 +8,11 @@ describe('splitFrontMatter', () => {
     { name: 'empty body', text: '---\nname: A\n---\n', fm: { text: '\nname: A', line: 1 }, body: { text: '', line: 4 } },
     { name: 'blank line before body keeps its line', text: '---\nname: A\n---\n\nText\n', fm: { text: '\nname: A', line: 1 }, body: { text: '\nText\n', line: 4 } },
     { name: 'unclosed', text: '---\nname: A\nText\n', fm: { text: '\nname: A\nText\n', line: 1 }, unclosed: true, body: { text: '', line: 4 } },
+    { name: 'the closing line may end in blanks', text: '---\nname: A\n--- \t\nText\n', fm: { text: '\nname: A', line: 1 }, body: { text: 'Text\n', line: 4 } },
+    { name: 'the opening line may end in blanks', text: '--- \nname: A\n---\nText\n', fm: { text: '\nname: A', line: 1 }, body: { text: 'Text\n', line: 4 } },
+    { name: 'a longer rule inside does not close it', text: '---\nname: A\n----\n---\nText\n', fm: { text: '\nname: A\n----', line: 1 }, body: { text: 'Text\n', line: 5 } },
+    { name: 'no newline after the closing line', text: '---\nname: A\n---', fm: { text: '\nname: A', line: 1 }, body: { text: '', line: 3 } },
+    { name: 'four dashes open nothing', text: '----\nname: A\n---\n', fm: null, body: { text: '----\nname: A\n---\n', line: 1 } },
     { name: 'a thematic break later is not front-matter', text: 'Text\n\n---\n\nMore\n', fm: null, body: { text: 'Text\n\n---\n\nMore\n', line: 1 } },
   ];
   for (const c of cases) {
