@@ -129,7 +129,9 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
 async function recallOrBuild(dir: string, options: PlanCommandOptions, io: CommandIo, concurrency: number | undefined, chosen: (environment: string | undefined) => void): Promise<{ plan: Plan; verbatimText?: ((path: string) => string | undefined) | undefined }> {
   const memo = await import('../sync/plan-memo.js');
   const question = { envFlag: options.env, baseUrlFlag: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, skipPromotionCheck: options.skipPromotionCheck, env: io.env };
-  const inputs = memo.memoizable(question) ? await memo.readPlanInputs(dir, question) : undefined;
+  // On a fresh checkout the repo is read on the other core while the compiler loads here (load/read-aside.ts).
+  const loadCompiler = () => Promise.all([import('../sync/build-plan.js'), import('./environment.js')]);
+  const inputs = memo.memoizable(question) ? await memo.readPlanInputs(dir, question, loadCompiler) : undefined;
   const recalled = inputs && (await memo.recallPlan(dir, inputs));
   if (recalled) return { plan: recalled };
   const { buildPlan } = await import('../sync/build-plan.js');

@@ -52,6 +52,29 @@ export interface ReadSourceOptions {
  * does not exist or is not a folder is a CoursesyncError.
  */
 export async function readSource(dir: string, options: ReadSourceOptions = {}): Promise<SourceTree> {
+  return treeOf(await scanRepo(dir, options));
+}
+
+/**
+ * What a walk found and read, before it is made a tree: plain data (it may cross threads:
+ * read-aside.ts), but for the lessons read in this thread (their bytes stay where they were read).
+ */
+export interface Scan {
+  diagnostics: Diagnostic[];
+  /** The files coursesync reads, in walk order, and what each read gave (undefined: reported). */
+  found: Array<{ rel: string; abs: string; kind: Kind }>;
+  read: Array<SourceFile | undefined>;
+  /** Files lessons may reference, and each one's digest (or why it is refused). */
+  others: Array<{ rel: string; abs: string }>;
+  digests: Array<string | RefusedFile | undefined>;
+  linked: Map<string, string>;
+  refused: Map<string, RefusedFile>;
+  /** Lessons whose text (once read) is their bytes. */
+  verbatim: Set<string>;
+}
+
+/** Walk the repo at `dir` and read its files: readSource, but for making the tree. */
+export async function scanRepo(dir: string, options: ReadSourceOptions = {}): Promise<Scan> {
   const root = await resolveRoot(dir);
   // Read before the first stat: the index's snapshot starts now.
   const index = options.statIndex ? await StatIndex.read(root) : undefined;
@@ -153,6 +176,25 @@ export async function readSource(dir: string, options: ReadSourceOptions = {}): 
   const limit = pLimit(32);
   const digests = await Promise.all(others.map((f) => limit(() => digestOf(f.abs, f.rel, index))));
   if (index) await index.write(root);
+  return { diagnostics, found, read, others, digests, linked, refused, verbatim };
+}
+
+/**
+ * A scan as it crosses threads: each lesson as its path and digest only (a Lesson's bytes and
+ * getters do not), to be read again, and checked against that digest, if it is ever asked for.
+ */
+export function portableScan(scan: Scan): Scan {
+  return { ...scan, read: scan.read.map((file, i) => (file && scan.found[i]!.kind === 'lesson' ? { path: file.path, digest: file.digest, text: '' } : file)) };
+}
+
+/** A scan received from another thread (portableScan): its lessons read on first access. */
+export function receivedScan(scan: Scan): Scan {
+  return { ...scan, read: scan.read.map((file, i) => (file && scan.found[i]!.kind === 'lesson' ? lazyLesson(scan.found[i]!.abs, file.path, file.digest, scan.verbatim) : file)) };
+}
+
+/** The tree of a scan: files by kind, sorted by path. */
+export function treeOf(scan: Scan): SourceTree {
+  const { diagnostics, found, read, others, digests, linked, refused, verbatim } = scan;
   const files = new Map<string, string>();
   others.forEach((f, i) => {
     const digest = digests[i];

@@ -25,7 +25,7 @@ import type { SourceTree } from '../model/source-tree.js';
 import type { Plan } from '../plan/plan-schema.js';
 import { codeProof, provenCodeDigest } from '../load/compiler-id.js';
 import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
-import { readSource } from '../source/read-source.js';
+import { readSourceAside } from '../load/read-aside.js';
 
 const MEMO_FILE = join('.coursesync', 'cache', 'plan.json');
 const TAG = 'coursesync-plan-memo/1';
@@ -54,9 +54,12 @@ export function memoizable(question: PlanQuestion): boolean {
   return !question.refresh && question.tokenFile === undefined && !question.env.COURSESYNC_DEBUG;
 }
 
-/** Read the inputs of a plan of the repo at `dir`. */
-export async function readPlanInputs(dir: string, question: PlanQuestion): Promise<PlanInputs> {
-  const source = await readSource(dir, { statIndex: true });
+/**
+ * Read the inputs of a plan of the repo at `dir`. `meanwhile` (loading what a plan that misses
+ * needs) runs while the repo is read on another core, when it is (load/read-aside.ts).
+ */
+export async function readPlanInputs(dir: string, question: PlanQuestion, meanwhile: () => Promise<unknown> = async () => {}): Promise<PlanInputs> {
+  const source = await readSourceAside(dir, meanwhile);
   const hash = createHash('sha256');
   const { env } = question;
   hash.update(JSON.stringify([TAG, question.envFlag ?? null, env.COURSESYNC_ENV ?? null, question.baseUrlFlag ?? null, env.COURSESYNC_BASE_URL ?? null, question.skipPromotionCheck === true]));

@@ -1,0 +1,42 @@
+/**
+ * Read the repo on the other core while this thread does something else (I/O): on a fresh
+ * checkout (no stat index: every file is to be read and hashed, ~0.2 s at 10,000 lessons), the
+ * walk runs on a worker thread while this one loads the compiler a plan will need (a fresh
+ * checkout has no plan memo to answer it). The worker sends back each lesson's path and
+ * digest; a lesson's text is read again here only if it is asked for (the edited ones), and
+ * checked against that digest. With a stat index, or one core, the repo is read here, as
+ * readSource does, and nothing else is done meanwhile.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { SourceTree } from '../model/source-tree.js';
+import { readSource, receivedScan, treeOf } from '../source/read-source.js';
+import { STAT_INDEX_FILE } from '../source/stat-index.js';
+import type { ReadAnswer } from './read-worker.js';
+import { startWorker } from './start-worker.js';
+
+/**
+ * readSource(dir, { statIndex: true }), with `meanwhile` run on this thread while a worker
+ * reads when that pays (see above); `meanwhile` is not run otherwise. Whatever the worker
+ * meets (an error, a crash), the repo is read again here: its errors are readSource's own.
+ */
+export async function readSourceAside(dir: string, meanwhile: () => Promise<unknown>): Promise<SourceTree> {
+  if (existsSync(join(dir, STAT_INDEX_FILE)) || availableParallelism() < 2) return readSource(dir, { statIndex: true });
+  const worker = startWorker(new URL('./read-worker.js', import.meta.url), { workerData: { dir } });
+  const answer = new Promise<ReadAnswer>((resolve) => {
+    worker.once('message', resolve);
+    worker.once('error', () => resolve({ kind: 'failed' }));
+    worker.once('exit', () => resolve({ kind: 'failed' }));
+  });
+  try {
+    await meanwhile();
+  } catch (e) {
+    // Stopped, not left reading: a failed run ends now.
+    void worker.terminate();
+    throw e;
+  }
+  const got = await answer;
+  void worker.terminate();
+  return got.kind === 'scanned' ? treeOf(receivedScan(got.scan)) : readSource(dir, { statIndex: true });
+}
