@@ -1,13 +1,13 @@
 /**
  * Worker-thread entry of read-aside.ts (I/O edge): scans the repo at `workerData.dir` with the
- * stat index, as readSource would, and answers once with the scan, its lessons as paths and
- * digests (portableScan), or with `failed` (the main thread then reads the repo itself, and
+ * stat index, as readSource would, and answers once with the scan in columns, its lessons as
+ * paths and digests (portableScan), or with `failed` (the main thread then reads the repo itself, and
  * reports whatever went wrong as it always does).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { portableScan, scanRepo, type Scan } from '../source/read-source.js';
+import { portableScan, scanRepo, type PortableScan } from '../source/read-source.js';
 
-export type ReadAnswer = { kind: 'scanned'; scan: Scan } | { kind: 'failed' };
+export type ReadAnswer = { kind: 'scanned'; scan: PortableScan } | { kind: 'failed' };
 
 const answer = (a: ReadAnswer) => parentPort?.postMessage(a);
 scanRepo(workerData.dir as string, { statIndex: true }).then(

@@ -180,16 +180,61 @@ export async function scanRepo(dir: string, options: ReadSourceOptions = {}): Pr
 }
 
 /**
- * A scan as it crosses threads: each lesson as its path and digest only (a Lesson's bytes and
- * getters do not), to be read again, and checked against that digest, if it is ever asked for.
+ * A scan as it crosses threads: columns of text joined by NUL (no path holds one), not an object
+ * per file (structured-cloning 10,000 objects cost ~30 ms on the thread receiving them), and
+ * each lesson as its digest only (a Lesson's bytes and getters do not cross).
  */
-export function portableScan(scan: Scan): Scan {
-  return { ...scan, read: scan.read.map((file, i) => (file && scan.found[i]!.kind === 'lesson' ? { path: file.path, digest: file.digest, text: '' } : file)) };
+export interface PortableScan {
+  diagnostics: Diagnostic[];
+  linked: Map<string, string>;
+  refused: Map<string, RefusedFile>;
+  /** Per file found: its repo path, absolute path, kind (its first letter), and for a lesson its digest ('' when not read). */
+  rels: string;
+  abs: string;
+  kinds: string;
+  lessonDigests: string;
+  /** Per file found that is not a lesson: what its read gave. */
+  files: Array<SourceFile | undefined>;
+  otherRels: string;
+  otherAbs: string;
+  digests: Array<string | RefusedFile | undefined>;
+  verbatim: string;
 }
 
-/** A scan received from another thread (portableScan): its lessons read on first access. */
-export function receivedScan(scan: Scan): Scan {
-  return { ...scan, read: scan.read.map((file, i) => (file && scan.found[i]!.kind === 'lesson' ? lazyLesson(scan.found[i]!.abs, file.path, file.digest, scan.verbatim) : file)) };
+const KINDS: Record<string, Kind> = { c: 'config', p: 'program', s: 'section', l: 'lesson' };
+
+/** A scan made portable (see PortableScan). */
+export function portableScan(scan: Scan): PortableScan {
+  const { diagnostics, linked, refused, found, read, others, digests } = scan;
+  const isLesson = (i: number) => found[i]!.kind === 'lesson';
+  return {
+    diagnostics,
+    linked,
+    refused,
+    rels: found.map((f) => f.rel).join('\0'),
+    abs: found.map((f) => f.abs).join('\0'),
+    kinds: found.map((f) => f.kind[0]).join(''),
+    lessonDigests: read.map((file, i) => (isLesson(i) ? (file?.digest ?? '') : '')).join('\0'),
+    files: read.map((file, i) => (isLesson(i) ? undefined : file)),
+    otherRels: others.map((f) => f.rel).join('\0'),
+    otherAbs: others.map((f) => f.abs).join('\0'),
+    digests,
+    verbatim: [...scan.verbatim].join('\0'),
+  };
+}
+
+/** A scan received from another thread (portableScan): its lessons read, and checked against their digests, on first access. */
+export function receivedScan(portable: PortableScan): Scan {
+  const split = (text: string) => (text === '' ? [] : text.split('\0'));
+  const rels = split(portable.rels);
+  const abs = split(portable.abs);
+  const lessonDigests = portable.lessonDigests.split('\0');
+  const otherAbs = split(portable.otherAbs);
+  const verbatim = new Set(split(portable.verbatim));
+  const found = rels.map((rel, i) => ({ rel, abs: abs[i]!, kind: KINDS[portable.kinds[i]!]! }));
+  const read = found.map((f, i) => (f.kind !== 'lesson' ? portable.files[i] : lessonDigests[i] ? lazyLesson(f.abs, f.rel, lessonDigests[i]!, verbatim) : undefined));
+  const others = split(portable.otherRels).map((rel, i) => ({ rel, abs: otherAbs[i]! }));
+  return { diagnostics: portable.diagnostics, found, read, others, digests: portable.digests, linked: portable.linked, refused: portable.refused, verbatim };
 }
 
 /** The tree of a scan: files by kind, sorted by path. */
