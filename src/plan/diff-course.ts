@@ -140,7 +140,8 @@ function matchLessons(
   options: DiffOptions,
   facts: { placeOf: (path: string) => string | undefined; drift: ReadonlyMap<string, DriftStep> },
 ) {
-  const desiredKeys = new Set(desired.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons.map((l) => l.key))));
+  const desiredKeys = new Set<string>();
+  for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) desiredKeys.add(l.key);
   const claimed = new Set<string>();
   const movedLesson = contentMatcher(state, desiredKeys, claimed);
   const matches: Match[] = [];
@@ -167,7 +168,8 @@ function matchLessons(
           continue;
         }
         const drifted = stateKey === null ? undefined : facts.drift.get(stateKey);
-        const diffed = diffFields(prior ? prior.applied : null, lesson.fields);
+        // A lesson known unchanged carries the state's own fields object: nothing to compare.
+        const diffed = prior !== null && prior.applied === lesson.fields ? [] : diffFields(prior ? prior.applied : null, lesson.fields);
         const changes = drifted ? revertDrift(drifted.drifted, options.live!.get(stateKey!)!.values, lesson.fields, diffed) : diffed;
         const m: Match = { lesson, programId: program.id, sectionId, stateKey, prior, changes };
         const cause = changeCause(prior, lesson, changes, facts.placeOf, options.compiler);
