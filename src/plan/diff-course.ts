@@ -190,7 +190,9 @@ function removedLessons(state: StateData, claimed: ReadonlySet<string>, config: 
   const orphans: OrphanStep[] = [];
   const uncertain: UncertainStep[] = [];
   // Sort only the keys no one claimed (usually none), not every lesson of the school.
-  for (const key of Object.keys(state.lessons).filter((k) => !claimed.has(k)).sort()) {
+  const unclaimed: string[] = [];
+  for (const key in state.lessons) if (!claimed.has(key)) unclaimed.push(key);
+  for (const key of unclaimed.sort()) {
     const prior = state.lessons[key]!;
     if (prior.id === null) uncertain.push(uncertainStep(key, prior, prior.path));
     else if (config.removed_lessons === 'keep') {
@@ -264,7 +266,10 @@ function chainsOfSections(sectionOrder: readonly string[], hasCalls: ReadonlySet
 /** The school as the state has it (renamed lessons under their new keys), to predict every call's position. */
 function simulationOf(state: StateData, renames: ReadonlyArray<{ from: string; to: string }>): SchoolSlots {
   const sim = new SchoolSlots();
-  for (const [key, l] of Object.entries(state.lessons)) if (l.id !== null && l.position !== null) sim.seed(key, l.section_id, l.position);
+  for (const key in state.lessons) {
+    const l = state.lessons[key]!;
+    if (l.id !== null && l.position !== null) sim.seed(key, l.section_id, l.position);
+  }
   for (const r of renames) sim.rename(r.from, r.to);
   return sim;
 }
