@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag, type Place } from './codes.js';
 import type { LessonEntry } from './course-parts.js';
-import { sortNatural } from './natural-order.js';
+import { compareNatural } from './natural-order.js';
 import type { ParsedYaml } from './parse-yaml.js';
 import { suggest } from './suggest.js';
 import { fileKey } from './lesson-keys.js';
@@ -45,8 +45,11 @@ export function checkDuplicateKeys(lessons: readonly LessonEntry[], out: Diagnos
  * (by key, or by its file name's key); lessons it misses keep file order, after the listed ones.
  */
 export function orderLessons(dir: string, lessons: LessonEntry[], order: LessonOrder | undefined, out: Diagnostic[]): LessonEntry[] {
-  // Each lesson's file name, its sort key and whether it opens the section, taken once (not twice per comparison).
-  const byFile = sortNatural(lessons, fileName, isIndex);
+  // Each lesson's file name and whether it opens the section, taken once (not twice per comparison).
+  const byFile = lessons
+    .map((lesson) => ({ lesson, name: fileName(lesson), index: isIndex(lesson) }))
+    .sort((a, b) => Number(b.index) - Number(a.index) || compareNatural(a.name, b.name))
+    .map((l) => l.lesson);
   if (!order) return byFile;
   const file = `${dir}/section.yaml`;
   const byKey = new Map<string, LessonEntry>();
