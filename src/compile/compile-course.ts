@@ -60,18 +60,22 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   const frame = options.frame ?? frameCourse(read, options.known, options.environment);
   const { source, config, programs, counts, out } = frame;
   const compile = lessonCompiler(options);
-  const lessonsBySection = compileLessons(frame, compile);
-  const lessons = [...lessonsBySection.values()].flat();
+  // The lessons known from the state are taken as recorded: the steps that check or finish a
+  // lesson's own build go through `compiled` alone; those across lessons (keys, order, links
+  // to drafts) through every lesson, with no work per known lesson they can answer without.
+  const { bySection, compiled, partials } = compileLessons(frame, compile);
+  const lessons = [...bySection.values()].flat();
   assignKeys(lessons, { programDirOf: (path) => programDirOf(programs, path) ?? '', recordedKeyAt: frame.keyAt });
   checkDuplicateKeys(lessons, out);
-  warnUnusedPartials(source, programs, lessons, out);
-  const resolution = resolveAll(frame, read, lessons, compile);
+  warnUnusedPartials(partials, programs, lessons, out);
+  const resolution = resolveAll(frame, read, lessons, compiled, compile);
   const drafts = draftsOf(lessons);
-  recordBuilds(lessons, frame.depOf, config, out, drafts);
+  recordBuilds(compiled, frame.depOf, config, out, drafts);
   warnLinksToDrafts(lessons, drafts, out, resolution.linksOf);
   const compiledAnyway = [...resolution.compiledAnyway];
-  const unchanged = lessons.filter((e) => e.known).map((e) => e.source.path);
-  const programList = desiredPrograms(frame, lessonsBySection);
+  const unchanged: string[] = [];
+  for (const e of lessons) if (e.known) unchanged.push(e.source.path);
+  const programList = desiredPrograms(frame, bySection);
   reportNoPrograms(source, out);
   const diagnostics = sortDiagnostics(out);
   if (hasErrors(diagnostics)) return { diagnostics, counts, unchanged, compiledAnyway };

@@ -55,7 +55,8 @@ function desiredLesson(entry: LessonEntry): DesiredLesson | undefined {
     lesson.assets = resolved.assets;
     // A saved plan must notice an edited image: the lesson's digest covers the files it shows.
     let covered = lesson.digest;
-    for (const a of [...resolved.assets].sort((x, y) => (x.path < y.path ? -1 : 1))) covered += `\0${a.path}\0${a.digest}`;
+    const assets = resolved.assets.length === 1 ? resolved.assets : [...resolved.assets].sort((x, y) => (x.path < y.path ? -1 : 1));
+    for (const a of assets) covered += `\0${a.path}\0${a.digest}`;
     lesson.digest = sha256(covered);
   }
   if (entry.build) lesson.build = entry.build;

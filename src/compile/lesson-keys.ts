@@ -19,15 +19,27 @@ export interface KeyContext {
 
 /** Give each lesson whose key came from a repeated file name its qualified (or recorded) key. */
 export function assignKeys(entries: readonly LessonEntry[], context: KeyContext): void {
+  // Only a lesson whose key comes from its file name gets one here (a `key:` is the author's; a
+  // lesson known from the state keeps the key recorded): only the file keys of those lessons
+  // (the lessons compiled now, a few in most plans) can make a group that needs one.
+  const named = new Set<string>();
+  for (const entry of entries) if (entry.compiled.identity?.fromFileName) named.add(fileKey(entry.source.path));
+  if (named.size === 0) return;
   const byFileKey = new Map<string, LessonEntry[]>();
   for (const entry of entries) {
     const identity = entry.compiled.identity;
-    // A `key:` is the author's; a lesson known from the state keeps the key recorded.
     if (!identity || !(identity.fromFileName || entry.known)) continue;
+    // A known lesson is of a group only when its path holds the group's file key: most are not looked at further.
+    if (!identity.fromFileName && !someIn(named, entry.source.path)) continue;
     const key = fileKey(entry.source.path);
-    byFileKey.set(key, [...(byFileKey.get(key) ?? []), entry]);
+    if (!named.has(key)) continue;
+    const group = byFileKey.get(key);
+    if (group) group.push(entry);
+    else byFileKey.set(key, [entry]);
   }
-  const taken = new Set(entries.flatMap((e) => (e.compiled.identity && !e.compiled.identity.fromFileName ? [e.compiled.identity.key] : [])));
+  let takenKeys: Set<string> | undefined;
+  // Keys given by `key:` or recorded for a known lesson: made only when a recorded key is asked for.
+  const taken = () => (takenKeys ??= new Set(entries.flatMap((e) => (e.compiled.identity && !e.compiled.identity.fromFileName ? [e.compiled.identity.key] : []))));
   for (const [plain, group] of byFileKey) {
     if (group.length < 2) continue;
     const inProgram = group.map((e) => qualifiedKey(e.source.path, context.programDirOf(e.source.path), true));
@@ -39,7 +51,7 @@ export function assignKeys(entries: readonly LessonEntry[], context: KeyContext)
       const recorded = context.recordedKeyAt?.(path);
       const candidates = [plain, inProgram[i]!, inRepo];
       const key =
-        recorded !== undefined && candidates.includes(recorded) && !taken.has(recorded)
+        recorded !== undefined && candidates.includes(recorded) && !taken().has(recorded)
           ? recorded
           : inProgram.filter((k) => k === inProgram[i]).length === 1
             ? inProgram[i]!
@@ -48,6 +60,12 @@ export function assignKeys(entries: readonly LessonEntry[], context: KeyContext)
       entry.compiled = { ...entry.compiled, identity: { ...identity, key } };
     }
   }
+}
+
+/** Whether `path` contains one of `keys` (a file key is part of its file's name). */
+function someIn(keys: ReadonlySet<string>, path: string): boolean {
+  for (const key of keys) if (path.includes(key)) return true;
+  return false;
 }
 
 /** The key a lesson file's name gives. */

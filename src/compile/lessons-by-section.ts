@@ -3,35 +3,54 @@
  * the state knows them); every other Markdown file of a program said why it is not a lesson.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { SourceTree } from '../model/source-tree.js';
+import type { LessonSource } from '../model/source-tree.js';
 import { diag } from './codes.js';
 import type { CourseFrame } from './course-frame.js';
 import { inheritedDefaults, programDirOf, type LessonCompiler, type LessonEntry, type ProgramMap } from './course-parts.js';
 import { isPartial } from './expand-lesson.js';
 import { ancestors, dirOf } from './repo-paths.js';
 
+/** The lesson files of a course, as compileLessons found them. */
+export interface CourseLessons {
+  /** Section key → its lessons (compiled, or known from the state), in file order. */
+  bySection: Map<string, LessonEntry[]>;
+  /** The lessons compiled now (not known from the state), in file order: what the checks after compiling go through. */
+  compiled: LessonEntry[];
+  /** Partials (`_*.md`, `_partials/`), which lessons include and which are never lessons. */
+  partials: LessonSource[];
+}
+
 /** Lessons: *.md directly inside a section folder, compiled; Markdown elsewhere is placed or ignored. */
-export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Map<string, LessonEntry[]> {
+export function compileLessons(frame: CourseFrame, compile: LessonCompiler): CourseLessons {
   const { source, programs, sections, counts, out } = frame;
-  const bySection = new Map<string, LessonEntry[]>();
+  const found: CourseLessons = { bySection: new Map(), compiled: [], partials: [] };
   // A section.yaml that exists but could not be read is reported already (by source/): its
   // folder is not also said to lack one.
   const missingSectionYaml = new Set(source.diagnostics.filter((d) => d.file.endsWith('/section.yaml')).map((d) => dirOf(d.file)));
   for (const lesson of source.lessons) {
-    if (isPartial(lesson.path)) continue; // included by lessons, never one itself
-    const dir = dirOf(lesson.path);
+    if (isPartial(lesson.path)) {
+      found.partials.push(lesson); // included by lessons, never one itself
+      continue;
+    }
     const sectionKey = frame.sectionOf.get(lesson.path);
     const section = sectionKey === undefined ? undefined : sections.get(sectionKey);
     if (section && sectionKey !== undefined) {
       counts.lessons++;
-      const list = bySection.get(sectionKey) ?? [];
-      const defaults = inheritedDefaults(section, frame.config);
+      let list = found.bySection.get(sectionKey);
+      if (!list) found.bySection.set(sectionKey, (list = []));
       const known = frame.known.get(lesson.path);
-      const expanded = known ? lesson : frame.expand(lesson);
-      list.push(known ?? { source: expanded, defaults, compiled: compile(expanded, out, defaults) });
-      bySection.set(sectionKey, list);
+      if (known) {
+        list.push(known);
+        continue;
+      }
+      const defaults = inheritedDefaults(section, frame.config);
+      const expanded = frame.expand(lesson);
+      const entry: LessonEntry = { source: expanded, defaults, compiled: compile(expanded, out, defaults) };
+      list.push(entry);
+      found.compiled.push(entry);
       continue;
     }
+    const dir = dirOf(lesson.path);
     const chain = ancestors(dir);
     const book = [dir, ...chain].find((a) => frame.tocs.has(a));
     if (book !== undefined) {
@@ -58,17 +77,18 @@ export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Map
       out.push(diag('section/missing-yaml', folder, undefined, `folder ${folder} holds lesson files but no section.yaml`));
     }
   }
-  return bySection;
+  return found;
 }
 
 /**
  * A partial in a program folder that no lesson includes is said so: a file that was a lesson
  * (`_intro.md`) never silently stops being one.
  */
-export function warnUnusedPartials(source: SourceTree, programs: ProgramMap, entries: readonly LessonEntry[], out: Diagnostic[]): void {
+export function warnUnusedPartials(partials: readonly LessonSource[], programs: ProgramMap, entries: readonly LessonEntry[], out: Diagnostic[]): void {
+  if (partials.length === 0) return;
   const included = new Set(entries.flatMap((e) => (e.known ? (e.build?.includes ?? []).map((i) => i.path) : (e.source.expanded?.includes ?? []))));
-  for (const lesson of source.lessons) {
-    if (!isPartial(lesson.path) || included.has(lesson.path)) continue;
+  for (const lesson of partials) {
+    if (included.has(lesson.path)) continue;
     if (programDirOf(programs, lesson.path) === undefined) continue;
     out.push(diag('include/unused-partial', lesson.path, undefined, 'no lesson includes this file, and as a partial (under _partials/ or named _*.md) it is not a lesson itself'));
   }

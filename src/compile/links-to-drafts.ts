@@ -11,8 +11,11 @@ import { diag } from './codes.js';
 import type { LessonEntry } from './course-parts.js';
 
 /** The paths of the lessons that are drafts. */
-export const draftsOf = (entries: readonly LessonEntry[]): Set<string> =>
-  new Set(entries.filter((e) => e.compiled.identity && e.compiled.fields?.is_published === false).map((e) => e.source.path));
+export function draftsOf(entries: readonly LessonEntry[]): Set<string> {
+  const drafts = new Set<string>();
+  for (const e of entries) if (e.compiled.identity && e.compiled.fields?.is_published === false) drafts.add(e.source.path);
+  return drafts;
+}
 
 /**
  * Report each link of a published lesson to a draft (`drafts`: draftsOf), at the link. A known
@@ -25,7 +28,7 @@ export function warnLinksToDrafts(entries: readonly LessonEntry[], drafts: Reado
   for (const entry of entries) {
     if (!entry.compiled.fields?.is_published) continue;
     let links = entry.lessonLinks;
-    if (entry.known && entry.resolved?.deps.some((d) => drafts.has(d) && !links?.has(d))) {
+    if (entry.known && linksToNewDraft(entry.resolved?.deps, drafts, links)) {
       const found = (links = entry.lessonLinks = linksOf(entry));
       // So that the next apply records them, and the next plan need not compile it.
       if (entry.build) entry.build.deps = entry.build.deps.map((d) => (drafts.has(d.path) && found.has(d.path) ? { ...d, at: [...found.get(d.path)!] } : d));
@@ -35,4 +38,10 @@ export function warnLinksToDrafts(entries: readonly LessonEntry[], drafts: Reado
       for (const place of places) out.push(diag('lesson/link-to-draft', entry.source.path, place, `the link goes to ${target}, a draft (is_published: false): learners of this published lesson cannot open it`));
     }
   }
+}
+
+/** Whether one of a known lesson's deps is a draft whose link places it did not record (no closure: this runs per lesson). */
+function linksToNewDraft(deps: readonly string[] | undefined, drafts: ReadonlySet<string>, recorded: ReadonlyMap<string, unknown> | undefined): boolean {
+  for (const d of deps ?? []) if (drafts.has(d) && !recorded?.has(d)) return true;
+  return false;
 }

@@ -3,7 +3,7 @@
  * repo, and each section's order from its `lessons:` list or by natural file-name order.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { diag } from './codes.js';
+import { diag, type Place } from './codes.js';
 import type { LessonEntry } from './course-parts.js';
 import { compareNatural } from './natural-order.js';
 import type { ParsedYaml } from './parse-yaml.js';
@@ -17,23 +17,24 @@ export interface LessonOrder {
 }
 
 /** Report every key or alias used by more than one lesson, at each later use, naming the first. */
-export function checkDuplicateKeys(lessons: LessonEntry[], out: Diagnostic[]): void {
+export function checkDuplicateKeys(lessons: readonly LessonEntry[], out: Diagnostic[]): void {
   const first = new Map<string, string>();
+  const use = (path: string, key: string, place: Place | undefined, alias: boolean) => {
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, path);
+    else out.push(diag('repo/duplicate-key', path, place, `${alias ? `alias "${key}"` : `key "${key}"`} is also used by ${seen}`));
+  };
+  // Made for every lesson of every plan: no object per lesson, no set for the few aliases.
   for (const { source, compiled } of lessons) {
     const id = compiled.identity;
     if (!id) continue;
-    const uses = [{ key: id.key, place: id.keyPlace, alias: false }, ...id.aliases.map((a) => ({ ...a, alias: true }))];
-    const own = new Set<string>();
-    for (const use of uses) {
-      if (own.has(use.key)) continue;
-      own.add(use.key);
-      const seen = first.get(use.key);
-      if (seen === undefined) {
-        first.set(use.key, source.path);
-        continue;
-      }
-      const what = use.alias ? `alias "${use.key}"` : `key "${use.key}"`;
-      out.push(diag('repo/duplicate-key', source.path, use.place, `${what} is also used by ${seen}`));
+    use(source.path, id.key, id.keyPlace, false);
+    const aliases = id.aliases;
+    for (let i = 0; i < aliases.length; i++) {
+      const { key, place } = aliases[i]!;
+      // A key the lesson itself used already (its key, an earlier alias) is said once.
+      if (key === id.key || aliases.findIndex((a) => a.key === key) < i) continue;
+      use(source.path, key, place, true);
     }
   }
 }

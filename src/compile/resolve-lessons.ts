@@ -17,42 +17,17 @@ import { ancestors, dirOf } from './repo-paths.js';
 /**
  * Resolve every clean lesson's references once all lessons are known (a link may go to any of
  * them). Markdown files that are not lessons (READMEs, docs) are files like any other.
- * Returns what resolves a known lesson's links again (see Resolution).
+ * `compiled`: the entries compiled now (the others are known from the state, resolved as
+ * recorded). Returns what resolves a known lesson's links again (see Resolution).
  */
-export function resolveAll(frame: CourseFrame, read: SourceTree, entries: LessonEntry[], compile: LessonCompiler): Resolution {
-  const { source, config, out, expand } = frame;
+export function resolveAll(frame: CourseFrame, read: SourceTree, entries: readonly LessonEntry[], compiled: readonly LessonEntry[], compile: LessonCompiler): Resolution {
+  const { config, out, expand } = frame;
   const compiledAnyway = new Set<string>();
-  const lessons: RepoIndex['lessons'] = new Map(
-    entries.flatMap((e) => {
-      if (!e.compiled.identity) return [];
-      const key = e.compiled.identity.key;
-      if (!e.known) return [[e.source.path, { key, anchors: setOf(e.compiled.anchors) }] as const];
-      // A known lesson's anchors are needed only by a link to one of its fragments: compiled then.
-      let anchors: { set: ReadonlySet<string> | undefined } | undefined;
-      const target = {
-        key,
-        get anchors() {
-          if (!anchors) compiledAnyway.add(e.source.path);
-          const found = (anchors ??= { set: setOf(compile(expand(e.source), [], e.defaults).anchors) });
-          return found.set;
-        },
-      };
-      return [[e.source.path, target] as const];
-    }),
-  );
-  const files = new Map(source.files ?? []);
-  for (const l of source.lessons) if (!lessons.has(l.path)) files.set(l.path, l.digest);
-  // What `ignore:` left out, so a reference to it says why it is missing.
-  const ignored = new Set<string>();
-  if (read !== source) {
-    for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) ignored.add(path);
-  }
-  const index: RepoIndex = { files, lessons, config, ignored, notLesson: notLessonReason(frame), siteOf: siteOf(frame) };
-  if (source.refused) index.refused = source.refused;
+  const index: RepoIndex = { ...repoIndex(frame, read, entries, compiled, compiledAnyway, compile), config, notLesson: notLessonReason(frame), siteOf: siteOf(frame) };
+  if (frame.source.refused) index.refused = frame.source.refused;
   const needSettings: Diagnostic[] = [];
-  for (const entry of entries) {
+  for (const entry of compiled) {
     const { fields, refs } = entry.compiled;
-    if (entry.known) continue;
     if (fields && (!refs || refs.length === 0)) {
       entry.resolved = { fields, assets: [], links: [], deps: [] };
       continue;
@@ -73,6 +48,69 @@ export function resolveAll(frame: CourseFrame, read: SourceTree, entries: Lesson
     return fields && refs ? (resolveRefs(entry.source.path, fields, refs, index, []).lessonLinks ?? new Map()) : new Map();
   };
   return { compiledAnyway, linksOf };
+}
+
+type LessonTarget = { key: string; anchors: ReadonlySet<string> | undefined };
+
+/**
+ * The repo as references see it, answered on demand: a plan that compiles one lesson looks up
+ * the few paths it references, not every lesson and file of the repo. The lessons are the
+ * entries with an identity: those compiled now, and those known from the state (frame.known,
+ * as compileLessons took them: a partial is never a lesson); every other file of the repo,
+ * Markdown that is not a lesson included, is a file.
+ */
+function repoIndex(
+  frame: CourseFrame,
+  read: SourceTree,
+  entries: readonly LessonEntry[],
+  compiled: readonly LessonEntry[],
+  compiledAnyway: Set<string>,
+  compile: LessonCompiler,
+): Pick<RepoIndex, 'files' | 'lessons' | 'ignored'> {
+  const { source, expand } = frame;
+  const now = new Map<string, LessonTarget>();
+  for (const e of compiled) if (e.compiled.identity) now.set(e.source.path, { key: e.compiled.identity.key, anchors: setOf(e.compiled.anchors) });
+  const known = new Map<string, LessonTarget>();
+  const knownAt = (path: string): LessonTarget | undefined => {
+    const e = isPartial(path) ? undefined : frame.known.get(path);
+    if (!e?.compiled.identity) return undefined;
+    let target = known.get(path);
+    if (target) return target;
+    // A known lesson's anchors are needed only by a link to one of its fragments: compiled then.
+    let anchors: { set: ReadonlySet<string> | undefined } | undefined;
+    target = {
+      key: e.compiled.identity.key,
+      get anchors() {
+        if (!anchors) compiledAnyway.add(e.source.path);
+        anchors ??= { set: setOf(compile(expand(e.source), [], e.defaults).anchors) };
+        return anchors.set;
+      },
+    };
+    known.set(path, target);
+    return target;
+  };
+  const lessonAt = (path: string) => now.get(path) ?? knownAt(path);
+  const lessons = {
+    get: lessonAt,
+    has: (path: string) => lessonAt(path) !== undefined,
+    keys: () => entries.flatMap((e) => (e.compiled.identity ? [e.source.path] : [])),
+  };
+  // depOf knows every lesson file and every other file of the repo, by digest.
+  const fileAt = (path: string) => (lessonAt(path) === undefined ? frame.depOf(path)?.digest : undefined);
+  const files = {
+    get: fileAt,
+    has: (path: string) => fileAt(path) !== undefined,
+    keys: () => [...(source.files?.keys() ?? []), ...source.lessons.flatMap((l) => (lessonAt(l.path) === undefined ? [l.path] : []))],
+  };
+  // What `ignore:` left out, so a reference to it says why it is missing.
+  const ignoredPaths = () => {
+    const paths = new Set<string>();
+    if (read === source) return paths;
+    for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) paths.add(path);
+    return paths;
+  };
+  let ignored: Set<string> | undefined;
+  return { files, lessons, ignored: { has: (path) => (ignored ??= ignoredPaths()).has(path) } };
 }
 
 /** What resolving every lesson leaves for the checks after it. */

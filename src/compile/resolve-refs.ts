@@ -17,18 +17,25 @@ import { escapeAttribute, REF_MARKER } from './rendered-html.js';
 import { dirOf, normalizePath } from './repo-paths.js';
 import { suggest } from './suggest.js';
 
+/** Paths to values, as resolving asks them: a Map, or a view that answers on demand (resolve-lessons.ts). */
+export interface PathLookup<V> {
+  get(path: string): V | undefined;
+  has(path: string): boolean;
+  keys(): Iterable<string>;
+}
+
 /** What a reference can point at. */
 export interface RepoIndex {
   /** Every file of the repo that is not a lesson (images, PDFs, READMEs…): path → sha256. */
-  files: ReadonlyMap<string, string>;
+  files: PathLookup<string>;
   /**
    * Every lesson file: path → its key and its anchors (undefined when its body did not render:
    * then unknown, and a `#fragment` to it is not judged).
    */
-  lessons: ReadonlyMap<string, { key: string; anchors: ReadonlySet<string> | undefined }>;
+  lessons: PathLookup<{ key: string; anchors: ReadonlySet<string> | undefined }>;
   config: CourseConfig;
   /** Files in the repo that coursesync.yaml `ignore:` leaves out. */
-  ignored?: ReadonlySet<string>;
+  ignored?: { has(path: string): boolean };
   /** Paths no lesson may publish (links into private or ignored paths, files too large): a reference to one, or under one, is refused. */
   refused?: ReadonlyMap<string, RefusedFile>;
   /** The program folder of a lesson and its `site_url:`, when program.yaml gives one. */

@@ -140,7 +140,8 @@ function matchLessons(
   options: DiffOptions,
   facts: { placeOf: (path: string) => string | undefined; drift: ReadonlyMap<string, DriftStep> },
 ) {
-  const desiredKeys = new Set(desired.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons.map((l) => l.key))));
+  const desiredKeys = new Set<string>();
+  for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) desiredKeys.add(l.key);
   const claimed = new Set<string>();
   const movedLesson = contentMatcher(state, desiredKeys, claimed);
   const matches: Match[] = [];
@@ -167,7 +168,8 @@ function matchLessons(
           continue;
         }
         const drifted = stateKey === null ? undefined : facts.drift.get(stateKey);
-        const diffed = diffFields(prior ? prior.applied : null, lesson.fields);
+        // A lesson known unchanged carries the state's own fields object: nothing to compare.
+        const diffed = prior !== null && prior.applied === lesson.fields ? [] : diffFields(prior ? prior.applied : null, lesson.fields);
         const changes = drifted ? revertDrift(drifted.drifted, options.live!.get(stateKey!)!.values, lesson.fields, diffed) : diffed;
         const m: Match = { lesson, programId: program.id, sectionId, stateKey, prior, changes };
         const cause = changeCause(prior, lesson, changes, facts.placeOf, options.compiler);
@@ -188,7 +190,9 @@ function removedLessons(state: StateData, claimed: ReadonlySet<string>, config: 
   const orphans: OrphanStep[] = [];
   const uncertain: UncertainStep[] = [];
   // Sort only the keys no one claimed (usually none), not every lesson of the school.
-  for (const key of Object.keys(state.lessons).filter((k) => !claimed.has(k)).sort()) {
+  const unclaimed: string[] = [];
+  for (const key in state.lessons) if (!claimed.has(key)) unclaimed.push(key);
+  for (const key of unclaimed.sort()) {
     const prior = state.lessons[key]!;
     if (prior.id === null) uncertain.push(uncertainStep(key, prior, prior.path));
     else if (config.removed_lessons === 'keep') {
@@ -262,7 +266,10 @@ function chainsOfSections(sectionOrder: readonly string[], hasCalls: ReadonlySet
 /** The school as the state has it (renamed lessons under their new keys), to predict every call's position. */
 function simulationOf(state: StateData, renames: ReadonlyArray<{ from: string; to: string }>): SchoolSlots {
   const sim = new SchoolSlots();
-  for (const [key, l] of Object.entries(state.lessons)) if (l.id !== null && l.position !== null) sim.seed(key, l.section_id, l.position);
+  for (const key in state.lessons) {
+    const l = state.lessons[key]!;
+    if (l.id !== null && l.position !== null) sim.seed(key, l.section_id, l.position);
+  }
   for (const r of renames) sim.rename(r.from, r.to);
   return sim;
 }

@@ -21,6 +21,12 @@ export interface ImpactOptions {
 
 type Placed = Map<string, Array<{ position: number; lesson: LearnerLessonInput }>>;
 
+/** The fields learners see of a lesson (inputOf): an update in place that changes none of them changes neither view. */
+const LEARNER_FIELDS: ReadonlySet<string> = new Set<keyof LessonFields>(['name', 'lesson_type', 'drip_delay', 'is_published', 'is_progression_locked']);
+
+/** A call that leaves the learner view as it is: an update in place of fields learners do not see (a body, a description). */
+const isQuiet = (c: Plan['changes'][number]): boolean => c.action === 'update' && !c.fields.some((f) => LEARNER_FIELDS.has(f.field));
+
 function inputOf(key: string, path: string, f: LessonFields): LearnerLessonInput {
   return { key, path, name: f.name, lesson_type: f.lesson_type, drip_delay: f.drip_delay, is_published: f.is_published, is_progression_locked: f.is_progression_locked };
 }
@@ -32,7 +38,7 @@ function inputOf(key: string, path: string, f: LessonFields): LearnerLessonInput
 export function assessImpact(desired: DesiredState, state: StateData, plan: Omit<Plan, 'impact'>, options: ImpactOptions): Impact[] {
   // No call and no rename: the school learners see stays as it is. Building both views of a
   // large school only to find them equal was a tenth of a warm plan (test/bench/README.md).
-  if (plan.changes.length === 0 && plan.renames.length === 0) return [];
+  if (plan.renames.length === 0 && plan.changes.every(isQuiet)) return [];
   const facts = options.sections ?? new Map<string, SectionFacts>();
   const renamedTo = new Map(plan.renames.map((r) => [r.from, r.to]));
   const desiredByKey = new Map<string, DesiredLesson>();
@@ -172,7 +178,8 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
 
 /**
  * The programs a plan touches: those of every section a change comes from or goes to (a
- * section's program as the views place it, `programOf`), and of every renamed lesson.
+ * section's program as the views place it, `programOf`), and of every renamed lesson; a quiet
+ * update (isQuiet) touches none.
  */
 function touchedPrograms(plan: Omit<Plan, 'impact'>, state: StateData, programOf: ReadonlyMap<string, string>): Set<string> {
   const touched = new Set<string>();
@@ -181,6 +188,7 @@ function touchedPrograms(plan: Omit<Plan, 'impact'>, state: StateData, programOf
     if (program !== undefined) touched.add(program);
   };
   for (const c of plan.changes) {
+    if (isQuiet(c)) continue;
     touched.add(c.program_id);
     section(c.section_id);
     if (c.action === 'move') {

@@ -22,10 +22,16 @@ export interface LinkedState {
 export function linkLessons(desired: DesiredState, state: StateData): LinkedState {
   const pending = new Map<string, string[]>();
   const template = desired.config.school?.lesson_url;
-  const targets = new Map<string, { programId: string; lesson: DesiredLesson }>();
-  for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) targets.set(l.key, { programId: p.id, lesson: l });
+  // Every lesson by key, made when a lesson with links asks for its first target.
+  let byKey: Map<string, { programId: string; lesson: DesiredLesson }> | undefined;
+  const targets = () => {
+    if (byKey) return byKey;
+    byKey = new Map();
+    for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) byKey.set(l.key, { programId: p.id, lesson: l });
+    return byKey;
+  };
   const idOf = (key: string): string | null => {
-    const target = targets.get(key);
+    const target = targets().get(key);
     for (const k of [key, ...(target?.lesson.aliases ?? [])]) {
       const id = state.lessons[k]?.id;
       if (id) return id;
@@ -33,26 +39,39 @@ export function linkLessons(desired: DesiredState, state: StateData): LinkedStat
     return null;
   };
   if (template === undefined) return { desired, pending };
-  const programs = desired.programs.map((p) => ({
-    ...p,
-    sections: p.sections.map((s) => ({
-      ...s,
-      lessons: s.lessons.map((l) => {
-        if (!l.links || l.links.length === 0) return l;
-        const waiting = new Set<string>();
-        const locate = (key: string) => {
-          const id = idOf(key);
-          const target = targets.get(key);
-          return id === null || !target ? null : { programId: target.programId, id };
-        };
-        const fill = (html: string) => fillLessonLinks(html, template, locate, true, waiting);
-        const body = fill(l.fields.body);
-        const description = fill(l.fields.description);
-        if (waiting.size > 0) pending.set(l.key, [...waiting]);
-        if (body === l.fields.body && description === l.fields.description) return l;
-        return { ...l, fields: { ...l.fields, body, description } };
-      }),
-    })),
-  }));
-  return { desired: { ...desired, programs }, pending };
+  const linked = (l: DesiredLesson): DesiredLesson => {
+    if (!l.links || l.links.length === 0) return l;
+    const waiting = new Set<string>();
+    const locate = (key: string) => {
+      const id = idOf(key);
+      const target = targets().get(key);
+      return id === null || !target ? null : { programId: target.programId, id };
+    };
+    const fill = (html: string) => fillLessonLinks(html, template, locate, true, waiting);
+    const body = fill(l.fields.body);
+    const description = fill(l.fields.description);
+    if (waiting.size > 0) pending.set(l.key, [...waiting]);
+    if (body === l.fields.body && description === l.fields.description) return l;
+    return { ...l, fields: { ...l.fields, body, description } };
+  };
+  // A new program, section or list only where a lesson's links were filled: most lessons (every
+  // one known unchanged from the state) have none, and their sections are taken as they are.
+  let changed = false;
+  const programs = desired.programs.map((p) => {
+    let sectionsChanged = false;
+    const sections = p.sections.map((s) => {
+      let lessons: DesiredLesson[] | undefined;
+      for (let i = 0; i < s.lessons.length; i++) {
+        const l = linked(s.lessons[i]!);
+        if (l !== s.lessons[i]) (lessons ??= [...s.lessons])[i] = l;
+      }
+      if (!lessons) return s;
+      sectionsChanged = true;
+      return { ...s, lessons };
+    });
+    if (!sectionsChanged) return p;
+    changed = true;
+    return { ...p, sections };
+  });
+  return { desired: changed ? { ...desired, programs } : desired, pending };
 }

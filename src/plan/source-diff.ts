@@ -70,7 +70,10 @@ function sizeText(bytes: number): string {
 
 /** A long field (body, description) without its diff: what changed, in one line. */
 export function longFieldSummary(f: FieldChange): string {
-  const size = (v: FieldChange['before']) => (typeof v === 'string' ? `${v.length.toLocaleString('en-US')} characters` : 'none');
+  const size = (v: FieldChange['before']) => (typeof v === 'string' ? `${grouped(v.length)} characters` : 'none');
   const before = isFingerprint(f.before) ? 'HTML known by fingerprint' : size(f.before);
   return `${fieldLabel(f.field)}: changed (${before} → ${size(f.after)} of HTML)`;
 }
+
+/** A count with its thousands grouped (`12,345`) as en-US writes it, without loading the locale's number format (~10 ms, once per plan). */
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');

@@ -20,6 +20,20 @@ const draft = (key: string) => ({ key, fields: { is_published: false } });
 describe('learner impact of a plan', () => {
   const rows: Array<{ name: string; before: Programs; after: Programs; config?: Partial<CourseConfig>; sections?: Record<string, SectionFacts>; want: Array<[string, string, string, RegExp]> }> = [
     { name: 'no change, no impact', before: { p: { s1: ['a', 'b'] } }, after: { p: { s1: ['a', 'b'] } }, want: [] },
+    // An update of what learners do not see is quiet: no views are built for it.
+    { name: 'a body edited in place, no impact', before: { p: { s1: ['a', 'b'] } }, after: { p: { s1: [{ key: 'a', fields: { body: '<p>new</p>' } }, 'b'] } }, want: [] },
+    {
+      name: 'a body edited with a drip that grows: the update is not quiet',
+      before: { p: { s1: ['a', drip('b', 14)] } },
+      after: { p: { s1: ['a', { key: 'b', fields: { body: '<p>new</p>', drip_delay: 21 } }] } },
+      want: [['error', 'drip-grows', 'b', /"Lesson b" unlocks on day 21 instead of 14/]],
+    },
+    {
+      name: 'a quiet update beside a lock added in another program: that program only',
+      before: { p: { s1: ['a', 'b'] }, q: { s9: ['c', 'd'] } },
+      after: { p: { s1: [{ key: 'a', fields: { body: '<p>new</p>' } }, 'b'] }, q: { s9: [locked('c'), 'd'] } },
+      want: [['error', 'lock-added', 'c', /gates 1 published lesson after it until learners complete it: d/]],
+    },
     {
       name: 'a published lesson becomes a draft',
       before: { p: { s1: ['a', 'b'] } },
