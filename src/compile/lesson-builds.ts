@@ -57,6 +57,7 @@ export type DepOf = (path: string) => Omit<LessonDep, 'path'> | undefined;
 export class DepIndex {
   private readonly lessons = new Map<string, string>();
   private readonly others = new Map<string, string>();
+  private readonly names = new Map<string, string>();
   constructor(
     private readonly source: SourceTree,
     sectionOf: ReadonlyMap<string, string>,
@@ -70,6 +71,12 @@ export class DepIndex {
   /** The digest of any other file at `path` (a lesson file of no section is a file too), or undefined. */
   fileDigest(path: string): string | undefined {
     return this.others.get(path) ?? this.source.files?.get(path);
+  }
+  /** The published name of the file at `path` (assetFileName of its digest here), made once per file: many lessons show one image. */
+  assetName(path: string, digest: string): string {
+    let name = this.names.get(path);
+    if (name === undefined) this.names.set(path, (name = assetFileName(path, digest)));
+    return name;
   }
   /** Both as one answer. */
   readonly of: DepOf = (path) => {
@@ -144,14 +151,14 @@ export function knownEntry(lesson: LessonSource, section: SectionInputs, check: 
     }
   }
   if (!digestMatches(known.digest, lesson.path, lesson.digest, build.settings, refs)) return undefined;
-  return entryAsRecorded(lesson, section.defaults, known, check.config, build);
+  return entryAsRecorded(lesson, section.defaults, known, check, build);
 }
 
 /** A known lesson's entry: compiled and resolved as the state records it. */
-function entryAsRecorded(lesson: LessonSource, defaults: LessonDefaults, known: KnownLesson, config: CourseConfig, build: LessonBuildInputs): LessonEntry {
+function entryAsRecorded(lesson: LessonSource, defaults: LessonDefaults, known: KnownLesson, { config, deps: index }: KnownCheck, build: LessonBuildInputs): LessonEntry {
   // `image` only words why a body changed; a known lesson's body did not.
   const assets: LessonAsset[] = [];
-  if (config.assets?.base_url !== undefined) for (const d of build.deps) if (d.kind === 'file') assets.push({ path: d.path, digest: d.digest, name: assetFileName(d.path, d.digest), image: false });
+  if (config.assets?.base_url !== undefined) for (const d of build.deps) if (d.kind === 'file') assets.push({ path: d.path, digest: d.digest, name: index.assetName(d.path, d.digest), image: false });
   const compiled: CompiledLesson = { identity: { key: known.key, aliases: known.aliases.map((key) => ({ key })) }, fields: known.fields };
   if (known.acknowledge) compiled.acknowledge = known.acknowledge;
   const entry: LessonEntry = { source: lesson, defaults, compiled, resolved: { fields: known.fields, assets, links: [], deps: known.deps }, build, known: true };
