@@ -18,6 +18,7 @@ import { suggest } from './suggest.js';
  */
 export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocProgram>, sections: Map<string, SectionEntry>, counts: CompileCounts, out: Diagnostic[], env: IdContext): Map<string, string> {
   const sectionOf = new Map<string, string>();
+  if (tocs.size === 0) return sectionOf; // no book: no map of every lesson to make
   const lessons = new Map(source.lessons.map((l) => [l.path, l]));
   for (const [dir, toc] of tocs) {
     const summary = lessons.get(toc.summary);

@@ -4,7 +4,7 @@
  * compile (what to render ahead).
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { CourseConfig, Vars } from '../model/config.js';
+import type { CourseConfig } from '../model/config.js';
 import { effectiveConfig, environmentNames } from '../model/environments.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import { compileTocs } from './book-sections.js';
@@ -14,8 +14,8 @@ import { compilePrograms } from './course-programs.js';
 import { compileSections, placeFolderLessons } from './course-sections.js';
 import type { IdContext } from './environment-ids.js';
 import { applyIgnore } from './ignore-paths.js';
-import { depIndex, knownEntry, type DepOf, type KnownLessons } from './lesson-builds.js';
-import { expander, varsOfLesson } from './lesson-expander.js';
+import { DepIndex, knownEntry, sectionInputs, type DepOf, type KnownCheck, type KnownLessons, type SectionInputs } from './lesson-builds.js';
+import { expander, lessonVars } from './lesson-expander.js';
 
 /**
  * The first half of a compile: the config, programs and sections, and which lesson files are
@@ -59,22 +59,29 @@ export function frameCourse(read: SourceTree, known?: KnownLessons, environment?
   const sections = compileSections(source, programs, counts, out, tocs, ids);
   const sectionOf = compileTocs(source, tocs, sections, counts, out, ids);
   placeFolderLessons(source, sections, sectionOf);
-  const depOf = depIndex(source, sectionOf);
+  const deps = new DepIndex(source, sectionOf);
   const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
-  const varsOf = (lesson: string) => varsOfLesson(lesson, config, programs);
+  const varsOf = lessonVars(config, programs);
   const expand = expander(source, varsOf, out);
-  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf, expand, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
-  knownOrToCompile(frame, known, varsOf);
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf: deps.of, expand, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
+  knownOrToCompile(frame, known && { known, config, deps, varsOf });
   return frame;
 }
 
 /** Each lesson of a section: taken as the state records it when its digest still matches, else to compile (expanded). */
-function knownOrToCompile(frame: CourseFrame, known: KnownLessons | undefined, varsOf: (lesson: string) => Vars): void {
-  const { source, sections, sectionOf, config, depOf } = frame;
+function knownOrToCompile(frame: CourseFrame, check: KnownCheck | undefined): void {
+  const { source, sections, sectionOf, config } = frame;
+  // What a section's lessons share in their digests (defaults, settings), made once per section.
+  const shared = new Map<SectionEntry, SectionInputs>();
+  const inputsOf = (section: SectionEntry) => {
+    let inputs = shared.get(section);
+    if (inputs === undefined) shared.set(section, (inputs = sectionInputs(inheritedDefaults(section, config), config)));
+    return inputs;
+  };
   for (const lesson of source.lessons) {
     const section = sections.get(sectionOf.get(lesson.path) ?? '\0');
     if (!section) continue;
-    const entry = section.sited ? undefined : knownEntry(lesson, inheritedDefaults(section, config), { known, config, vars: varsOf(lesson.path) }, depOf);
+    const entry = check && !section.sited ? knownEntry(lesson, inputsOf(section), check) : undefined;
     if (entry) frame.known.set(lesson.path, entry);
     else frame.toCompile.push(frame.expand(lesson));
   }

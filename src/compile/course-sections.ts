@@ -64,7 +64,11 @@ export function compileSections(source: SourceTree, programs: ProgramMap, counts
 
 /** Lesson files directly in a section folder belong to that section (a book's chapters have placed theirs already). */
 export function placeFolderLessons(source: SourceTree, sections: ReadonlyMap<string, SectionEntry>, sectionOf: Map<string, string>): void {
-  for (const lesson of source.lessons) {
-    if (!sectionOf.has(lesson.path) && !isPartial(lesson.path) && sections.has(dirOf(lesson.path))) sectionOf.set(lesson.path, dirOf(lesson.path));
+  // A folder's lessons come one after another: its path is made once, not once per lesson.
+  let dir = '\0';
+  for (const { path } of source.lessons) {
+    if (sectionOf.has(path)) continue;
+    if (path.lastIndexOf('/') !== dir.length || !path.startsWith(dir)) dir = dirOf(path);
+    if (sections.has(dir) && !isPartial(path)) sectionOf.set(path, dir);
   }
 }

@@ -11,22 +11,23 @@ import { parseDepRecord, parseInputs } from './lesson-digest.js';
 
 /**
  * What `state` knows of lessons compiled by `compiler` (the short compiler digest). One pass
- * over the state's lessons that builds one map (file path → key); each answer (a known lesson,
+ * over the state's lessons that builds one map (file path → key and entry); each answer (a known lesson,
  * a place) is made from the state's entry when it is asked for: at 10,000 lessons this runs on
  * every plan, before anything else can start, and a pass that built them all cost ~90 ms.
  * The answers read `state` when asked: it must not change while they are in use (a compile).
  */
 export function knownLessonsOf(state: Readonly<StateData>, compiler: string): KnownLessons {
   const busy = new Set(Object.values(state.pending).map((p) => p.key));
-  const keys = new Map<string, string>();
+  // Path → its key and entry (the pair entryAt answers with, made once).
+  const byPath = new Map<string, [string, LessonState]>();
   // Paths two entries claim (a hand-edited state): answered as a pass in key order would, last one wins.
   let shared: Set<string> | undefined;
   let size = 0;
   const isKnown = (key: string, l: Readonly<LessonState>) => isPlaced(l) && l.digest !== undefined && l.compiler === compiler && !busy.has(key);
   for (const key in state.lessons) {
     const l = state.lessons[key]!;
-    if (keys.has(l.path)) (shared ??= new Set()).add(l.path);
-    keys.set(l.path, key);
+    if (byPath.has(l.path)) (shared ??= new Set()).add(l.path);
+    byPath.set(l.path, [key, l]);
     if (isKnown(key, l)) size++;
   }
   /** The last entry at `path` that `ok` takes (the one entry there, but for a shared path). */
@@ -36,8 +37,8 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
       for (const key in state.lessons) if (state.lessons[key]!.path === path && ok(key, state.lessons[key]!)) found = [key, state.lessons[key]!];
       return found;
     }
-    const key = keys.get(path);
-    return key !== undefined && ok(key, state.lessons[key]!) ? [key, state.lessons[key]!] : undefined;
+    const found = byPath.get(path);
+    return found && ok(found[0], found[1]) ? found : undefined;
   };
   const knownPaths = () => {
     const paths = new Set<string>();
@@ -55,15 +56,16 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
   return {
     lessons,
     placeOf: (path) => {
-      const found = entryAt(path, (_, l) => isPlaced(l));
+      const found = entryAt(path, placed);
       return found && placeText(found[1]);
     },
-    keyAt: (path) => keys.get(path),
+    keyAt: (path) => byPath.get(path)?.[0],
   };
 }
 
 /** Whether the school has the lesson for sure (an id, no create in doubt). */
 const isPlaced = (l: Readonly<LessonState>): boolean => l.id !== null && !l.uncertain;
+const placed = (_: string, l: Readonly<LessonState>): boolean => isPlaced(l);
 
 /** A lesson the state recorded compiled clean, as compile takes it. */
 function knownLesson(key: string, l: Readonly<LessonState>, digest: string): KnownLesson {

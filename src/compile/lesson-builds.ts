@@ -8,11 +8,11 @@ import type { CourseConfig, Vars } from '../model/config.js';
 import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
-import type { LinkPlace } from '../model/desired.js';
+import type { LessonAsset, LinkPlace } from '../model/desired.js';
 import type { LessonFields } from '../school-api/school-rules.js';
 import type { CompiledLesson } from './compile-lesson.js';
 import type { LessonEntry } from './course-parts.js';
-import { depsNow, lessonDigest, lessonSettings, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
+import { depLine, depsNow, digestMatches, includeLine, lessonSettings, REFS, varLine, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
 
 /** A lesson the state recorded as compiled clean by this very compiler (its `compiler` matches). */
 export interface KnownLesson {
@@ -50,44 +50,115 @@ export interface KnownLessons {
 /** How a file a lesson may reference is known now (its kind and digest); undefined when the repo has no such file. */
 export type DepOf = (path: string) => Omit<LessonDep, 'path'> | undefined;
 
-/** How each file a lesson may reference is known now: lesson files of sections, then every other file. */
-export function depIndex(source: SourceTree, sectionOf: ReadonlyMap<string, string>): DepOf {
-  const lessons = new Map(source.lessons.map((l) => [l.path, l.digest]));
-  return (path) => {
-    const lesson = lessons.get(path);
-    if (lesson !== undefined) return { kind: sectionOf.has(path) ? 'lesson' : 'file', digest: lesson };
-    const file = source.files?.get(path);
+/**
+ * How each file a lesson may reference is known now: lesson files of sections (a `lesson`:
+ * its place is in the digest), then every other file (a `file`), one lookup each.
+ */
+export class DepIndex {
+  private readonly lessons = new Map<string, string>();
+  private readonly others = new Map<string, string>();
+  private readonly names = new Map<string, string>();
+  constructor(
+    private readonly source: SourceTree,
+    sectionOf: ReadonlyMap<string, string>,
+  ) {
+    for (const l of source.lessons) (sectionOf.has(l.path) ? this.lessons : this.others).set(l.path, l.digest);
+  }
+  /** The digest of the lesson file of a section at `path`, or undefined. */
+  lessonDigest(path: string): string | undefined {
+    return this.lessons.get(path);
+  }
+  /** The digest of any other file at `path` (a lesson file of no section is a file too), or undefined. */
+  fileDigest(path: string): string | undefined {
+    return this.others.get(path) ?? this.source.files?.get(path);
+  }
+  /** The published name of the file at `path` (assetFileName of its digest here), made once per file: many lessons show one image. */
+  assetName(path: string, digest: string): string {
+    let name = this.names.get(path);
+    if (name === undefined) this.names.set(path, (name = assetFileName(path, digest)));
+    return name;
+  }
+  /** Both as one answer. */
+  readonly of: DepOf = (path) => {
+    const lesson = this.lessons.get(path);
+    if (lesson !== undefined) return { kind: 'lesson', digest: lesson };
+    const file = this.fileDigest(path);
     return file === undefined ? undefined : { kind: 'file', digest: file };
   };
+}
+
+/** What the lessons of one section share in their digests, made once per section. */
+export interface SectionInputs {
+  /** The lesson defaults they inherit. */
+  defaults: LessonDefaults;
+  /** The settings text of a lesson with no reference, and of one with references (lessonSettings). */
+  settings: readonly [string, string];
+}
+
+export function sectionInputs(defaults: LessonDefaults, config: CourseConfig): SectionInputs {
+  return { defaults, settings: [lessonSettings(defaults, config, false), lessonSettings(defaults, config, true)] };
+}
+
+/** What checking a known lesson asks of the course. */
+export interface KnownCheck {
+  known: KnownLessons;
+  config: CourseConfig;
+  deps: DepIndex;
+  /** The variables a lesson sees: asked only of a lesson that used some. */
+  varsOf: (lesson: string) => Vars;
 }
 
 /**
  * The entry of a lesson known from the state whose digest still matches: its identity and
  * fields as recorded, its references as recorded (assets from the repo's digests). Its text is
- * never read. Undefined when it is not known or changed.
+ * never read. Undefined when it is not known or changed. The digest is checked from the
+ * record's paths and the repo's digests, each looked up once.
  */
-export function knownEntry(
-  lesson: LessonSource,
-  defaults: LessonDefaults,
-  options: { known?: KnownLessons | undefined; config: CourseConfig; vars: Vars },
-  depOf: DepOf | undefined,
-): LessonEntry | undefined {
-  const known = options.known?.lessons.get(lesson.path);
-  if (!known || !depOf) return undefined;
-  const deps = depsNow(known.deps, depOf);
-  const includes = known.includes && depsNow(known.includes, depOf);
-  if (!deps || (known.includes && !includes)) return undefined;
-  const build: LessonBuildInputs = { file: lesson.digest, settings: lessonSettings(defaults, options.config, deps.length > 0), deps };
-  if (includes) build.includes = includes.map(({ path, digest }) => ({ path, digest }));
-  if (known.vars) {
-    // A variable no longer defined compiles again (and is reported).
-    if (!known.vars.every((name) => Object.hasOwn(options.vars, name))) return undefined;
-    build.vars = known.vars.map((name) => ({ name, value: String(options.vars[name]) }));
+export function knownEntry(lesson: LessonSource, section: SectionInputs, check: KnownCheck): LessonEntry | undefined {
+  const known = check.known.lessons.get(lesson.path);
+  if (!known) return undefined;
+  const { deps: index, known: { placeOf } } = check;
+  let refs = REFS;
+  // The references as build inputs at once: nearly every known lesson matches, and its entry holds them.
+  const deps: LessonDep[] = [];
+  for (const path of known.deps) {
+    const lessonDigest = index.lessonDigest(path);
+    const kind = lessonDigest === undefined ? 'file' : 'lesson';
+    const digest = lessonDigest ?? index.fileDigest(path);
+    if (digest === undefined) return undefined;
+    refs += depLine(kind, path, digest, placeOf);
+    deps.push({ path, kind, digest });
   }
-  if (lessonDigest(lesson.path, build, options.known!.placeOf) !== known.digest) return undefined;
-  const base = options.config.assets?.base_url;
+  const build: LessonBuildInputs = { file: lesson.digest, settings: section.settings[deps.length > 0 ? 1 : 0], deps };
+  if (known.includes) {
+    build.includes = [];
+    for (const path of known.includes) {
+      const digest = index.lessonDigest(path) ?? index.fileDigest(path);
+      if (digest === undefined) return undefined;
+      refs += includeLine(path, digest);
+      build.includes.push({ path, digest });
+    }
+  }
+  if (known.vars) {
+    const vars = check.varsOf(lesson.path);
+    build.vars = [];
+    for (const name of known.vars) {
+      // A variable no longer defined compiles again (and is reported).
+      if (!Object.hasOwn(vars, name)) return undefined;
+      const value = String(vars[name]);
+      refs += varLine(name, value);
+      build.vars.push({ name, value });
+    }
+  }
+  if (!digestMatches(known.digest, lesson.path, lesson.digest, build.settings, refs)) return undefined;
+  return entryAsRecorded(lesson, section.defaults, known, check, build);
+}
+
+/** A known lesson's entry: compiled and resolved as the state records it. */
+function entryAsRecorded(lesson: LessonSource, defaults: LessonDefaults, known: KnownLesson, { config, deps: index }: KnownCheck, build: LessonBuildInputs): LessonEntry {
   // `image` only words why a body changed; a known lesson's body did not.
-  const assets = base === undefined ? [] : deps.filter((d) => d.kind === 'file').map((d) => ({ path: d.path, digest: d.digest, name: assetFileName(d.path, d.digest), image: false }));
+  const assets: LessonAsset[] = [];
+  if (config.assets?.base_url !== undefined) for (const d of build.deps) if (d.kind === 'file') assets.push({ path: d.path, digest: d.digest, name: index.assetName(d.path, d.digest), image: false });
   const compiled: CompiledLesson = { identity: { key: known.key, aliases: known.aliases.map((key) => ({ key })) }, fields: known.fields };
   if (known.acknowledge) compiled.acknowledge = known.acknowledge;
   const entry: LessonEntry = { source: lesson, defaults, compiled, resolved: { fields: known.fields, assets, links: [], deps: known.deps }, build, known: true };

@@ -12,14 +12,16 @@ import { dirOf } from './repo-paths.js';
 
 /** What includes read: lesson files by their text (read once), other files through the reader. */
 function includeFiles(source: SourceTree): IncludeFiles {
-  const lessons = new Map(source.lessons.map((l) => [l.path, l]));
+  // Made when a lesson first includes something: a plan of known lessons expands a few lessons, most of them with no include.
+  let lessons: Map<string, LessonSource> | undefined;
+  const lessonAt = (path: string) => (lessons ??= new Map(source.lessons.map((l) => [l.path, l]))).get(path);
   const texts = new Map<string, string | undefined>();
   return {
     textOf(path) {
-      if (!texts.has(path)) texts.set(path, lessons.get(path)?.text ?? (source.files?.has(path) ? source.readText?.(path) : undefined));
+      if (!texts.has(path)) texts.set(path, lessonAt(path)?.text ?? (source.files?.has(path) ? source.readText?.(path) : undefined));
       return texts.get(path);
     },
-    paths: () => [...lessons.keys(), ...(source.files?.keys() ?? [])],
+    paths: () => [...source.lessons.map((l) => l.path), ...(source.files?.keys() ?? [])],
   };
 }
 
@@ -43,9 +45,20 @@ export function expander(source: SourceTree, varsOf: (lesson: string) => Vars, o
   };
 }
 
-/** The variables a lesson sees: the repo's, under its program's. */
-export function varsOfLesson(lesson: string, config: CourseConfig, programs: ProgramMap): Vars {
-  const program = programs.get(dirOf(dirOf(lesson)));
-  const own = program ? programVars.get(program) : undefined;
-  return own ? { ...config.vars, ...own } : (config.vars ?? {});
+/**
+ * The variables a lesson sees: the repo's, under its program's. Made once per program folder
+ * and shared by its lessons (read only).
+ */
+export function lessonVars(config: CourseConfig, programs: ProgramMap): (lesson: string) => Vars {
+  const byProgram = new Map<string, Vars>();
+  return (lesson) => {
+    const dir = dirOf(dirOf(lesson));
+    let vars = byProgram.get(dir);
+    if (vars === undefined) {
+      const program = programs.get(dir);
+      const own = program ? programVars.get(program) : undefined;
+      byProgram.set(dir, (vars = own ? { ...config.vars, ...own } : (config.vars ?? {})));
+    }
+    return vars;
+  };
 }

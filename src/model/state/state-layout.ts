@@ -117,7 +117,9 @@ export function expandLesson(entry: LessonOnDisk, folders: Readonly<Record<strin
   entry.program_id ??= folder?.program_id;
   if (entry.deps) {
     const own = posix.dirname(path);
-    entry.deps = entry.deps.map((d) => resolveFrom(own, d));
+    // In place: the array is the reader's own copy (one array a lesson, not two).
+    const deps = entry.deps;
+    for (let i = 0; i < deps.length; i++) deps[i] = resolveFrom(own, deps[i]!);
   }
   return entry.program_id !== undefined;
 }

@@ -1,0 +1,175 @@
+/**
+ * The frame's check of the lessons a state knows (course-frame.ts, lesson-builds.ts knownEntry):
+ * on a checkout of a Rust-book-like course (a partial included by two lessons, with an image
+ * and a link; code listings; variables; a third lesson referencing nothing), the state recorded
+ * as apply records it vouches for every lesson; each input a digest covers, changed in turn,
+ * sends exactly the lessons that take it in back to compile: the file, an included file, a
+ * variable's value (or its removal), an image, the place of a linked lesson, an inherited
+ * setting, the addresses only lessons with references depend on, a referenced file removed.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileCourse, frameCourse } from '../../src/compile/compile-course.js';
+import { knownLessonsOf, placesOf } from '../../src/compile/known-lessons.js';
+import { depLine, depRecord, digestMatches, includeLine, inputsRecord, lessonDigest, REFS, varLine } from '../../src/compile/lesson-digest.js';
+import { renderMarkdown } from '../../src/compile/render.js';
+import { appliedOf } from '../../src/model/state/fingerprint.js';
+import { emptyState, type StateData } from '../../src/model/state/schema.js';
+import { readSource } from '../../src/source/read-source.js';
+
+const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
+const HELLO = 'book/01-getting-started/01-hello-world.md';
+const GAME = 'book/02-guessing-game/01-guessing-game.md';
+const PLAIN = 'book/02-guessing-game/02-plain.md';
+const COMPILER = 'abcdef0123456789';
+
+let work: string;
+let base: string;
+let recorded: StateData;
+
+/** A copy of the course to change. */
+async function checkout(): Promise<string> {
+  const dir = await mkdtemp(path.join(work, 'repo-'));
+  await cp(base, dir, { recursive: true });
+  return dir;
+}
+
+/** Replace `from` (which the file must hold) by `to` in `file` of `dir`. */
+async function change(dir: string, file: string, from: string, to: string): Promise<void> {
+  const text = await readFile(path.join(dir, file), 'utf8');
+  expect(text, file).toContain(from);
+  await writeFile(path.join(dir, file), text.replace(from, to));
+}
+
+/** The state as apply records it after applying `dir`: every lesson placed, its build recorded. */
+async function appliedState(dir: string): Promise<StateData> {
+  const { desired, diagnostics } = compileCourse(await readSource(dir), { render: renderMarkdown });
+  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  const state = emptyState('00000000-0000-4000-8000-000000000000');
+  const lessons = desired!.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons.map((l, i) => ({ l, i, section: 'id' in s.ref ? s.ref.id : '' }))));
+  lessons.forEach(({ l, i, section }, n) => {
+    state.lessons[l.key] = { id: `les_${n + 1}`, program_id: 'prog_intro', section_id: section, position: i + 1, path: l.path, applied: appliedOf(l.fields), response: '' };
+  });
+  const placeOf = placesOf(state);
+  for (const { l } of lessons) {
+    const build = l.build!;
+    Object.assign(state.lessons[l.key]!, { digest: lessonDigest(l.path, build, placeOf), compiler: COMPILER, deps: build.deps.map(depRecord), inputs: inputsRecord(build) });
+  }
+  return state;
+}
+
+/** The lesson files the frame sends to compile, given what `state` knows. */
+async function toCompile(dir: string, state = recorded): Promise<string[]> {
+  const frame = frameCourse(await readSource(dir), knownLessonsOf(state, COMPILER));
+  return frame.toCompile.map((l) => l.path).sort();
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'coursesync-known-check-'));
+  base = path.join(work, 'base');
+  await cp(BOOK, base, { recursive: true });
+  await writeFile(path.join(base, PLAIN), '---\nname: Ownership in plain words\n---\nEach value has one owner; when the owner goes out of scope, the value is dropped.\n');
+  recorded = await appliedState(base);
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('the frame takes a known lesson only while every input of its digest is unchanged', () => {
+  it('an unchanged checkout: every lesson known, none compiled; each recorded its include, variables, image and link', async () => {
+    expect(await toCompile(await checkout())).toEqual([]);
+    const game = Object.values(recorded.lessons).find((l) => l.path === GAME)!;
+    expect(game.inputs?.some((i) => i.startsWith('include:book/_partials/install-note.md@'))).toBe(true);
+    expect(game.deps?.map((d) => d.slice(0, d.indexOf('@')))).toEqual(expect.arrayContaining([HELLO, 'book/img/ferris.png']));
+    const hello = Object.values(recorded.lessons).find((l) => l.path === HELLO)!;
+    expect(hello.inputs?.filter((i) => i.startsWith('var:')).map((i) => i.slice(4, i.indexOf('@'))).sort()).toEqual(['book', 'edition', 'rust_version']);
+  });
+
+  it('the file: only the edited lesson', async () => {
+    const dir = await checkout();
+    await change(dir, GAME, 'guess', 'Guess');
+    expect(await toCompile(dir)).toEqual([GAME]);
+  });
+
+  it('an included file: every lesson including it, and a listing only the lesson including it', async () => {
+    const partial = await checkout();
+    await change(partial, 'book/_partials/install-note.md', 'keep Ferris close by', 'keep Ferris near');
+    expect(await toCompile(partial)).toEqual([HELLO, GAME]);
+    const listing = await checkout();
+    await writeFile(path.join(listing, 'listings/ch02-guessing/src/main.rs'), `${await readFile(path.join(listing, 'listings/ch02-guessing/src/main.rs'), 'utf8')}\n// one more line\n`);
+    expect(await toCompile(listing)).toEqual([GAME]);
+  });
+
+  it("a variable's value: only the lessons using it; a variable no longer defined: those lessons too", async () => {
+    const value = await checkout();
+    await change(value, 'coursesync.yaml', 'book: The Rust Programming Language', 'book: The Rust Book');
+    expect(await toCompile(value)).toEqual([HELLO]);
+    const program = await checkout();
+    await change(program, 'book/program.yaml', 'rust_version: "1.80"', 'rust_version: "1.81"');
+    expect(await toCompile(program)).toEqual([HELLO, GAME]);
+    const gone = await checkout();
+    await change(gone, 'coursesync.yaml', '  book: The Rust Programming Language\n', '');
+    expect(await toCompile(gone)).toEqual([HELLO]);
+  });
+
+  it('an image: the lessons showing it; removed: they compile (and report it)', async () => {
+    const edited = await checkout();
+    await writeFile(path.join(edited, 'book/img/ferris.png'), Buffer.concat([await readFile(path.join(edited, 'book/img/ferris.png')), Buffer.from([0])]));
+    expect(await toCompile(edited)).toEqual([HELLO, GAME]);
+    const removed = await checkout();
+    await rm(path.join(removed, 'book/img/ferris.png'));
+    expect(await toCompile(removed)).toEqual([HELLO, GAME]);
+  });
+
+  it("a linked lesson's place in the school: the lessons linking to it, not the others", async () => {
+    const moved = structuredClone(recorded);
+    const hello = Object.values(moved.lessons).find((l) => l.path === HELLO)!;
+    hello.id = 'les_99';
+    // Both lessons link to Hello (through the partial both include); a lesson not linking to it stays known.
+    expect(await toCompile(await checkout(), moved)).toEqual([HELLO, GAME]);
+    const other = structuredClone(recorded);
+    Object.values(other.lessons).find((l) => l.path === GAME)!.id = 'les_98';
+    expect(await toCompile(await checkout(), other)).toEqual([]);
+  });
+
+  it('an inherited setting: only the lessons of the section whose defaults changed', async () => {
+    const dir = await checkout();
+    await change(dir, 'book/02-guessing-game/section.yaml', 'id: sec_types', 'id: sec_types\nlesson_defaults:\n  is_progression_locked: true');
+    expect(await toCompile(dir)).toEqual([GAME, PLAIN]);
+  });
+
+  it('the assets address: only the lessons with references, not one referencing nothing', async () => {
+    const dir = await checkout();
+    await change(dir, 'coursesync.yaml', 'base_url: http://assets.test/book/', 'base_url: http://cdn.test/book/');
+    expect(await toCompile(dir)).toEqual([HELLO, GAME]);
+  });
+});
+
+describe('digestMatches', () => {
+  const build = {
+    file: 'a'.repeat(64),
+    settings: '{"defaults":{"lesson_type":"text"},"assets":null,"lesson_url":null}',
+    deps: [
+      { path: 'p/s/img/a.png', kind: 'file' as const, digest: 'b'.repeat(64) },
+      { path: 'p/s/2.md', kind: 'lesson' as const, digest: 'c'.repeat(64) },
+    ],
+    includes: [{ path: 'p/_partials/x.md', digest: 'd'.repeat(64) }],
+    vars: [{ name: 'year', value: '2026' }],
+  };
+  const placeOf = (p: string) => (p === 'p/s/2.md' ? 'prog_1/les_2' : undefined);
+  const refs = REFS + build.deps.map((d) => depLine(d.kind, d.path, d.digest, placeOf)).join('') + includeLine('p/_partials/x.md', 'd'.repeat(64)) + varLine('year', '2026');
+  const digest = lessonDigest('p/s/1.md', build, placeOf);
+
+  it("is lessonDigest's answer, part by part: any one part (8 hex) or the length differing is no match", () => {
+    expect(digestMatches(digest, 'p/s/1.md', build.file, build.settings, refs)).toBe(true);
+    for (let part = 0; part < 4; part++) {
+      const other = digest.slice(0, part * 8) + (digest[part * 8] === '0' ? '1' : '0') + digest.slice(part * 8 + 1);
+      expect(digestMatches(other, 'p/s/1.md', build.file, build.settings, refs), `part ${part}`).toBe(false);
+    }
+    expect(digestMatches(`${digest}0`, 'p/s/1.md', build.file, build.settings, refs)).toBe(false);
+    expect(digestMatches(digest, 'p/s/1.md', build.file, build.settings, `${refs}\nvar\0other\0x`)).toBe(false);
+    expect(digestMatches(digest, 'p/s/01.md', build.file, build.settings, refs)).toBe(false);
+  });
+});
