@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ConnectionFlags } from '../school/connection.js';
 import type { Plan } from '../plan/plan-schema.js';
+import type { LoadedState } from '../state/state-file.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { planFormat, positiveInt, processIo, type CommandIo } from './command-io.js';
@@ -129,17 +130,24 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
 async function recallOrBuild(dir: string, options: PlanCommandOptions, io: CommandIo, concurrency: number | undefined, chosen: (environment: string | undefined) => void): Promise<{ plan: Plan; verbatimText?: ((path: string) => string | undefined) | undefined }> {
   const memo = await import('../sync/plan-memo.js');
   const question = { envFlag: options.env, baseUrlFlag: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, skipPromotionCheck: options.skipPromotionCheck, env: io.env };
-  // On a fresh checkout the repo is read on the other core while the compiler loads here (load/read-aside.ts).
-  const loadCompiler = () => Promise.all([import('../sync/build-plan.js'), import('./environment.js')]);
-  const inputs = memo.memoizable(question) ? await memo.readPlanInputs(dir, question, loadCompiler) : undefined;
+  // On a fresh checkout (no memo: a miss for sure) the repo is read on the other core while
+  // this one loads the compiler and reads the state (load/read-aside.ts).
+  let early: { environment: string | undefined; state: LoadedState } | undefined;
+  const meanwhile = async () => {
+    const [{ chooseEnvironment }, { readStateFile }] = await Promise.all([import('./environment.js'), import('../state/state-file.js'), import('../sync/build-plan.js')]);
+    const environment = await chooseEnvironment(dir, options.env, io.env);
+    chosen(environment);
+    early = { environment, state: await readStateFile(dir, { environment }) };
+  };
+  const inputs = memo.memoizable(question) ? await memo.readPlanInputs(dir, question, meanwhile) : undefined;
   const recalled = inputs && (await memo.recallPlan(dir, inputs));
   if (recalled) return { plan: recalled };
   const { buildPlan } = await import('../sync/build-plan.js');
   const { chooseEnvironment } = await import('./environment.js');
-  const environment = await chooseEnvironment(dir, options.env, io.env);
+  const environment = early ? early.environment : await chooseEnvironment(dir, options.env, io.env);
   chosen(environment);
   const { env: _flag, ...flags } = options;
-  const built = await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true, source: inputs?.source });
+  const built = await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true, source: inputs?.source, state: early?.state });
   if (inputs) await memo.keepPlan(dir, inputs, built);
   return built;
 }
