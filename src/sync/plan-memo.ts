@@ -86,8 +86,12 @@ export async function recallPlan(dir: string, inputs: PlanInputs): Promise<Plan 
   const plan = entries.get('plan');
   if (!read || typeof plan !== 'object' || plan === null) return undefined;
   const [, key, variable] = tag as [string, string, string];
-  const code = provenCodeDigest(entries.get('code')) ?? codeProof().digest;
-  return key === memoKey(inputs, code, variable) ? (plan as Plan) : undefined;
+  const proven = provenCodeDigest(entries.get('code'));
+  if (key !== memoKey(inputs, proven ?? codeProof().digest, variable)) return undefined;
+  // A hit on a proof gone stale (coursesync rebuilt or reinstalled, its code the same): kept
+  // anew with a fresh proof, so the next plans take the digest from a stat per module again.
+  if (proven === undefined) await writeCacheFile(join(dir, MEMO_FILE), 'memo', tag.join(' '), new Map<string, unknown>([['code', codeProof()], ['plan', plan]]));
+  return plan as Plan;
 }
 
 /**

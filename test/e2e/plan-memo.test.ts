@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';
+import { provenCodeDigest } from '../../src/load/compiler-id.js';
 import { SECRET, useTestSchool } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
 import { appliedWorkspace, type OdinWorkspace } from './odin-workspace.js';
@@ -130,6 +131,29 @@ describe('a plan of inputs unchanged since a plan that found nothing to do', () 
       // Undone, the inputs are the memo's again (a change that kept nothing), or the plan kept them anew.
       expect((await plan(['--detailed-exitcode'])).compiled, `${c.name}, undone`).toBe(false);
     }
+  });
+
+  it('a hit whose proof of the code went stale (a rebuild, the same code) renews the proof', async () => {
+    expect((await compiled(['--detailed-exitcode'])).code).toBe(ExitCode.Ok);
+    expect((await plan(['--detailed-exitcode'])).compiled).toBe(false);
+    const memoFile = path.join(repo, MEMO);
+    const codeOf = async () => {
+      const line = (await readFile(memoFile, 'utf8')).split('\n').find((l) => l.startsWith('"code":'))!;
+      return JSON.parse(line.slice('"code":'.length).replace(/,$/, '')) as { digest: string; since: string; stats: string[] };
+    };
+    // As a rebuild leaves it: one module's stat data no longer the proof's.
+    const fresh = await codeOf();
+    const [first, ...rest] = fresh.stats;
+    const stale = { ...fresh, stats: [first!.replace(/\0(\d+)\0/, (_, size: string) => `\0${Number(size) + 1}\0`), ...rest] };
+    expect(provenCodeDigest(stale)).toBeUndefined();
+    const text = await readFile(memoFile, 'utf8');
+    await writeFile(memoFile, text.replace(JSON.stringify(fresh), JSON.stringify(stale)));
+    expect((await codeOf()).stats[0]).toBe(stale.stats[0]);
+    const hit = await plan(['--detailed-exitcode']);
+    expect(hit.compiled).toBe(false);
+    expect(hit.code).toBe(ExitCode.Ok);
+    const renewed = await codeOf();
+    expect(provenCodeDigest(renewed)).toBe(fresh.digest);
   });
 
   it('a plan that talks to the school, or finds a change, keeps nothing; no token is ever written', async () => {
