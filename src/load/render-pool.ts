@@ -16,10 +16,10 @@
  * finished inside one call, so a queue and a message loop are the whole pool.
  */
 import { availableParallelism } from 'node:os';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { memoryStop, RENDER_HEAP_MB, renderTimeLimitMs, RUN_SLOW_MS, runStop, safeInThread, STARVED_LIMITS, timeStop, type RenderStop } from '../compile/render-budget.js';
 import type { RenderResult } from '../compile/rendered-html.js';
 import type { WorkerAnswer } from './render-worker.js';
+import { startWorker as workerThread } from './start-worker.js';
 
 /** Texts per message at most: large enough to amortise messaging, small enough to balance the load. */
 const BATCH = 32;
@@ -48,22 +48,6 @@ export interface RenderAllResult {
   results: RenderResult[];
   /** How many texts worker threads rendered (or stopped). */
   inWorkers: number;
-}
-
-/**
- * A rendering worker with this process's Node options, except a parent's --input-type (for
- * `node -e`: the worker runs a file). A worker refuses V8 and process-wide options
- * (`node --trace-gc`, `--max-semi-space-size`…); those apply to the whole process anyway, so
- * the worker then starts with no options of its own rather than not at all.
- */
-function newWorker(options: Omit<WorkerOptions, 'execArgv'>): Worker {
-  const url = new URL('./render-worker.js', import.meta.url);
-  try {
-    return new Worker(url, { ...options, execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
-    return new Worker(url, { ...options, execArgv: [] });
-  }
 }
 
 /** Render in this thread, loading the renderer (remark, micromark) now: a run that renders nothing never loads it. */
@@ -130,7 +114,7 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
       starts++;
       const shared = new SharedArrayBuffer(PROGRESS_SLOTS * BigInt64Array.BYTES_PER_ELEMENT);
       const progress = new BigInt64Array(shared);
-      const worker = newWorker({ resourceLimits: { maxOldGenerationSizeMb: RENDER_HEAP_MB }, workerData: { progress: shared } });
+      const worker = workerThread(new URL('./render-worker.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: RENDER_HEAP_MB }, workerData: { progress: shared } });
       let batch: [number, number] | undefined;
       let timer: NodeJS.Timeout | undefined;
       let ended = false;
