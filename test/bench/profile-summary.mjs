@@ -13,7 +13,7 @@
 // - GC, V8/native ("(program)": mostly parsing and compiling scripts at start-up), idle;
 // - other: everything else (mostly our own code: plan, diff, learner impact, the compile frame).
 // Each bucket is then split by the innermost function of ours (dist/) on the stack.
-// YAML parsing (yaml, gray-matter, js-yaml). The leafmost frame that matches decides (so a
+// YAML parsing (yaml). The leafmost frame that matches decides (so a
 // readFile under the renderer is a file read), searching up to the first function of ours;
 // module evaluation wins over everything below it.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -25,8 +25,8 @@ const top = Number(args.find((a) => a.startsWith('--top='))?.slice(6) ?? 12);
 const inputs = args.filter((a) => !a.startsWith('--'));
 
 const RENDER = /\/node_modules\/(micromark[^/]*|mdast-[^/]+|remark[^/]*|unified|hast-[^/]+|hastscript|rehype[^/]*|unist-[^/]+|vfile[^/]*|property-information|decode-named-character-reference|character-entities[^/]*|character-reference-invalid|html-void-elements|space-separated-tokens|comma-separated-tokens|zwitch|ccount|stringify-entities|trim-lines|devlop|markdown-table|longest-streak|parse5|web-namespaces|bail|trough|is-plain-obj|extend|github-slugger|html-url-attributes|markdown-extensions|escape-string-regexp)\//;
-const OUR_RENDER = /\/dist\/(compile\/render|source\/render-worker)\.js$/;
-const YAML = /\/node_modules\/(yaml|js-yaml|gray-matter|esprima|section-matter|kind-of|strip-bom-string|extend-shallow)\//;
+const OUR_RENDER = /\/dist\/(compile\/render|load\/render-worker)\.js$/;
+const YAML = /\/node_modules\/yaml\//;
 
 /** The package (node_modules/<name>) or dist/<folder> a URL belongs to. */
 export function ownerOf(url) {
