@@ -15,7 +15,7 @@ function write(path: string, at: number): void {
 }
 
 describe('the global setup rebuilds a stale dist/', () => {
-  it('knows a fresh build, a source edited after it, a new source, no completion data or help text and no build', () => {
+  it('knows a fresh build, a source edited after it, a new source, a build step not run and no build', () => {
     expect(staleBecause(root)).toBe('there is no build');
     for (const f of ['tsconfig.json', 'package.json', 'src/a.ts', 'src/cli/b.ts']) write(f, 1000);
     write('dist/a.js', 2000);
@@ -24,7 +24,17 @@ describe('the global setup rebuilds a stale dist/', () => {
     write('dist/cli/completion-data.json', 2000);
     expect(staleBecause(root)).toBe('dist/cli/root-help.json was never written');
     write('dist/cli/root-help.json', 2000);
+    expect(staleBecause(root)).toBe('dist/vendor/html-stack.js was never written');
+    write('dist/vendor/html-stack.js', 2000);
+    expect(staleBecause(root)).toBe('dist/bin/coursesync.js was never written');
+    write('dist/bin/coursesync.js', 2000);
     expect(staleBecause(root)).toBeNull();
+    // tsc alone after an edit: the command's bundle is then the oldest output, older than the edit.
+    write('src/cli/b.ts', 2500);
+    write('dist/a.js', 3000);
+    write('dist/cli/b.js', 3000);
+    expect(staleBecause(root)).toBe('src/cli/b.ts changed after the last build');
+    write('src/cli/b.ts', 1000);
     write('src/cli/b.ts', 3000);
     expect(staleBecause(root)).toBe('src/cli/b.ts changed after the last build');
     write('src/cli/b.ts', 1000);

@@ -3,8 +3,9 @@
  * older than `src/`. When any source file (or the build configuration) is newer than the oldest
  * file of the last build, or a source file has no output, `tsc` runs once before any test file.
  * A fresh build (as `npm test` makes it) costs one walk of the trees. Like `npm run build`,
- * the build then writes what the CLI reads instead of loading commander (BUILD_DATA), and
- * bundles the HTML stack (scripts/bundle-html-stack.mjs).
+ * the build then writes what the CLI reads instead of loading commander, bundles the HTML stack,
+ * then bundles the command (BUILD_STEPS, in order). The command's bundle is written last, so a
+ * `tsc` run alone leaves it the oldest output: stale, and built again.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -13,10 +14,12 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** The files `npm run build` writes after tsc, and the script that writes each. */
-const BUILD_DATA = [
+/** What `npm run build` runs after tsc, in order, and the file each writes. */
+const BUILD_STEPS = [
   { file: 'dist/cli/completion-data.json', script: 'scripts/write-completion-data.mjs' },
   { file: 'dist/cli/root-help.json', script: 'scripts/write-root-help.mjs' },
+  { file: 'dist/vendor/html-stack.js', script: 'scripts/bundle-html-stack.mjs' },
+  { file: 'dist/bin/coursesync.js', script: 'scripts/bundle-cli.mjs' },
 ];
 
 function files(dir: string, suffix: string): string[] {
@@ -31,7 +34,7 @@ export function staleBecause(root = ROOT): string | null {
   const sources = files(join(root, 'src'), '.ts');
   const outputs = files(join(root, 'dist'), '.js');
   if (outputs.length === 0) return 'there is no build';
-  const unwritten = BUILD_DATA.find((d) => !existsSync(join(root, d.file)));
+  const unwritten = BUILD_STEPS.find((d) => !existsSync(join(root, d.file)));
   if (unwritten) return `${unwritten.file} was never written`;
   const built = new Set(outputs.map((f) => relative(join(root, 'dist'), f).replace(/\.js$/, '')));
   const missing = sources.find((f) => !built.has(relative(join(root, 'src'), f).replace(/\.ts$/, '')));
@@ -46,6 +49,5 @@ export default function setup(): void {
   if (why === null) return;
   process.stderr.write(`global setup: building dist/ (${why})\n`);
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
-  for (const d of BUILD_DATA) execFileSync(process.execPath, [join(ROOT, d.script)], { cwd: ROOT, stdio: 'inherit' });
-  execFileSync(process.execPath, [join(ROOT, 'scripts/bundle-html-stack.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  for (const step of BUILD_STEPS) execFileSync(process.execPath, [join(ROOT, step.script)], { cwd: ROOT, stdio: 'inherit' });
 }

@@ -14,7 +14,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../emulator/index.js';
 
-const CLI = fileURLToPath(new URL('../cli/index.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../bin/coursesync.js', import.meta.url));
 const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url));
 const TOKEN = 'demo-token';
 

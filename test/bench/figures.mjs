@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chainsOf, readPlanFile, seedPrograms, startEmulatorProcess, writeChains } from './emulator-process.mjs';
-import { ROOT, cleanup, heading, median, ms, tempDir, timeNode } from './lib.mjs';
+import { ROOT, cleanup, cliOf, heading, median, ms, tempDir, timeNode } from './lib.mjs';
 import { freshCheckout, warmRepo } from './setups.mjs';
 
 const opts = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
@@ -46,7 +46,7 @@ delete env.COURSESYNC_TOKEN;
 /** The builds compared: this one, and the one before when given (run alternately). */
 const builds = [{ name: 'now', root: ROOT }];
 if (opts.before) builds.unshift({ name: 'before', root: opts.before });
-for (const b of builds) b.cli = join(b.root, 'dist/cli/index.js');
+for (const b of builds) b.cli = cliOf(b.root);
 
 const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 const check = (r, what, code = 0) => {

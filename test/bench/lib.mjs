@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = join(ROOT, 'dist/cli/index.js');
+/** The command of the build at `root` as its package installs it: the bundle, or for a build before it, the tsc entry. */
+export const cliOf = (root) => (existsSync(join(root, 'dist/bin/coursesync.js')) ? join(root, 'dist/bin/coursesync.js') : join(root, 'dist/cli/index.js'));
+export const CLI = cliOf(ROOT);
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -12,12 +12,13 @@ import { readFile, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliOf } from './lib.mjs';
 import { summaryTable } from './summary.mjs';
 
 const opts = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
 const figuresJson = fileURLToPath(new URL('out/figures.json', import.meta.url));
 const figureArgs = [`--lessons=${opts.lessons ?? '10k'}`, `--repeats=${opts.repeats ?? 3}`, `--json=${figuresJson}`, ...(opts.before ? [`--before=${opts.before}`] : [])];
-const beforeCli = opts.before && join(opts.before, 'dist/cli/index.js');
+const beforeCli = opts.before && cliOf(opts.before);
 const steps = [
   ['figures.mjs', ...figureArgs],
   // The cold plans only (1,000 lessons, 1 thread vs every core): the 10k warm plan is a figure above.

@@ -4,7 +4,7 @@ import { appendFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { generateRepo } from './out/generate-repo.js';
-import { ROOT, distModule, stateAsApplied, timeNode } from './lib.mjs';
+import { ROOT, cliOf, distModule, stateAsApplied, timeNode } from './lib.mjs';
 
 export const BASE_URL = 'http://127.0.0.1:4010/api/v1'; // what generate-repo writes in coursesync.yaml
 const cores = availableParallelism();
@@ -16,7 +16,7 @@ const cores = availableParallelism();
  * also settles the stat index). Returns the repo folder; `plan --detailed-exitcode` exits 0.
  */
 export async function warmRepo(dir, lessons, { root = ROOT } = {}) {
-  const cli = join(root, 'dist/cli/index.js');
+  const cli = cliOf(root);
   const { loadCourse, StateStore } = await distModule('index.js', root); // the public API: stable across refactors
   const { writeStateFile } = await distModule('state/state-file.js', root);
   const { recordBuilds } = await distModule('apply/record-builds.js', root);

@@ -1,14 +1,14 @@
 // Startup of the built CLI: wall time of `--version`, `--help`, `completion bash` and
 // `validate --help`, each its own process, against a bare `node -e ""` started the same way
-// (what Node itself costs); with STARTUP_BASELINE_CLI=<older build>/dist/cli/index.js, that
+// (what Node itself costs); with STARTUP_BASELINE_CLI=<an older build's command>, that
 // build's runs too. Runs are interleaved (one of each, then again) so that load on a shared
 // machine falls on all alike; the median and the fastest are printed.
 // Usage: node test/bench/startup.mjs [runs=10]   (after npm run build)
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { CLI } from './lib.mjs';
 
 const runs = Number(process.argv[2] ?? 10);
-const cli = fileURLToPath(new URL('../../dist/cli/index.js', import.meta.url));
+const cli = CLI;
 const baseline = process.env.STARTUP_BASELINE_CLI;
 const commands = [['--version'], ['--help'], ['completion', 'bash'], ['validate', '--help']];
 

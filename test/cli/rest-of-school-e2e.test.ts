@@ -1,5 +1,5 @@
 /**
- * The built CLI (`node dist/cli/index.js`) for the rest-of-school commands: exit codes, stderr
+ * The built CLI (`dist/bin/coursesync.js`) for the rest-of-school commands: exit codes, stderr
  * without stack traces, the wait on a 429 told to the user, and no token in any output.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 import { programFor } from '../../src/cli/program.js';
 import { layOut, type HelpPiece } from '../../src/cli/root-help.js';
-import { lesson, removeRepos, runCli, writeRepo, type CliResult } from '../e2e/helpers.js';
+import { lesson, MODULE_CLI, removeRepos, runCli, writeRepo, type CliResult } from '../e2e/helpers.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const PRELOAD = pathToFileURL(join(import.meta.dirname, 'record-loads.mjs')).href;
@@ -38,7 +38,7 @@ let runs = 0;
 /** Run the CLI; its result, the command modules, the packages and all of dist/ it loaded. */
 async function traced(args: string[], cwd?: string, env: Record<string, string> = {}): Promise<CliResult & { commands: string[]; packages: string[]; dist: string[] }> {
   const log = join(logs, `${++runs}.txt`);
-  const r = await runCli(args, { ...env, NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log }, cwd);
+  const r = await runCli(args, { ...env, NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log }, cwd, MODULE_CLI);
   const urls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
   const cli = pathToFileURL(join(ROOT, 'dist/cli')).href;
   const modules = await commandModules;
@@ -203,5 +203,46 @@ describe('startup loads only what the run needs', () => {
       expect(r.stdout).toContain('\nExamples:\n  $ coursesync plan\n');
       expect(r.commands, args.join(' ')).toEqual(['plan']);
     }
+  });
+});
+
+describe('the installed command is one bundle (scripts/bundle-cli.mjs)', () => {
+  /** The files a run of the bundle (the package's bin) loads, relative to dist/bin/, and any from elsewhere. */
+  async function bundleLoads(args: string[]): Promise<{ code: number; stdout: string; own: string[]; elsewhere: string[] }> {
+    const log = join(logs, `${++runs}.txt`);
+    const r = await runCli(args, { NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log, COURSESYNC_RENDER_THREADS: '1' });
+    const urls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+    const bin = `${pathToFileURL(join(ROOT, 'dist/bin')).href}/`;
+    return { code: r.code, stdout: r.stdout, own: urls.filter((u) => u.startsWith(bin)).map((u) => u.slice(bin.length)), elsewhere: urls.filter((u) => !u.startsWith(bin)) };
+  }
+
+  it('the package runs it, and --version loads its entry and a few small chunks', async () => {
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; version: string };
+    expect(pkg.bin.coursesync).toBe('dist/bin/coursesync.js');
+    const r = await bundleLoads(['--version']);
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+    expect(r.elsewhere).toEqual([]);
+    expect(r.own[0]).toBe('coursesync.js');
+    expect(r.own.length).toBeLessThanOrEqual(6);
+    let bytes = 0;
+    for (const file of r.own) bytes += (await readFile(join(ROOT, 'dist/bin', file))).length;
+    expect(bytes, r.own.join(' ')).toBeLessThan(16_000);
+  });
+
+  it('a plan that renders loads no file outside the bundle: no package, no module of the tsc build', async () => {
+    const dir = await writeRepo({
+      'coursesync.yaml': 'school:\n  base_url: http://127.0.0.1:9/api/v1\n',
+      'intro/program.yaml': 'id: prog_intro\n',
+      'intro/basics/section.yaml': 'id: sec_basics\n',
+      'intro/basics/01-welcome.md': lesson('name: Welcome\nlesson_type: text', '# Welcome\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nRead [the guide](https://example.com/guide).\n'),
+    });
+    const r = await bundleLoads(['plan', dir, '--detailed-exitcode']);
+    expect(r.code).toBe(ExitCode.Changes);
+    expect(r.stdout).toContain('+ intro/basics/01-welcome.md will be created in sec_basics at 1');
+    expect(r.elsewhere).toEqual([]);
+    // Each dynamic import stays a file of its own (named for its module): a plan that renders
+    // loads the renderer's, and none of another command's.
+    expect(r.own.some((f) => /^render-[A-Z0-9]+\.js$/.test(f)), r.own.join(' ')).toBe(true);
+    expect(r.own.filter((f) => /^(apply|clone|emulator|preview|members|webhooks)-[A-Z0-9]+\.js$/.test(f))).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const cli = fileURLToPath(new URL('../../dist/cli/index.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../dist/bin/coursesync.js', import.meta.url));
 const copies: string[] = [];
 afterAll(() => copies.forEach((d) => rmSync(d, { recursive: true, force: true })));
 /**

@@ -1,13 +1,17 @@
 /**
- * Helpers for end-to-end tests: the built CLI (`node dist/cli/index.js`, built by `npm test`)
- * run as a child process against an in-process emulator, course repos written into temp folders.
+ * Helpers for end-to-end tests: the built CLI as users run it (`dist/bin/coursesync.js`, the
+ * bundle `npm test` builds) run as a child process against an in-process emulator, course repos
+ * written into temp folders.
  */
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
-export const CLI = join(import.meta.dirname, '../../dist/cli/index.js');
+/** The command as the package installs it: the bundle (scripts/bundle-cli.mjs). */
+export const CLI = join(import.meta.dirname, '../../dist/bin/coursesync.js');
+/** The same command as tsc built it, a module per file: for the tests that record which modules a run loads. */
+export const MODULE_CLI = join(import.meta.dirname, '../../dist/cli/index.js');
 export const EXAMPLES = join(import.meta.dirname, '../../examples');
 
 export interface CliResult {
@@ -16,12 +20,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run `coursesync …` off a terminal, with a clean environment plus `env`. */
-export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliResult> {
+/** Run `coursesync …` off a terminal, with a clean environment plus `env` (`cli`: the bundle, or MODULE_CLI). */
+export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string, cli = CLI): Promise<CliResult> {
   const base = { ...process.env };
   for (const k of ['COURSESYNC_TOKEN', 'COURSESYNC_BASE_URL', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'NO_COLOR', 'FORCE_COLOR']) delete base[k];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], { env: { ...base, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 
-const CLI = 'dist/cli/index.js';
+const CLI = 'dist/bin/coursesync.js';
 
 /** Start the built CLI and resolve with the first stdout line (or the exit when it fails). */
 function start(args: string[]) {

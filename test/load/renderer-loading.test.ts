@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';
-import { CLI, lesson, removeRepos, runCli, writeRepo, type CliResult } from '../e2e/helpers.js';
+import { lesson, MODULE_CLI, removeRepos, runCli, writeRepo, type CliResult } from '../e2e/helpers.js';
 
 const PRELOAD = pathToFileURL(join(import.meta.dirname, '../cli/record-loads.mjs')).href;
 const logs = await mkdtemp(join(tmpdir(), 'coursesync-renderer-loads-'));
@@ -31,7 +31,7 @@ const RENDERER = ['dist/compile/render.js'];
 let runs = 0;
 async function plan(dir: string, ...flags: string[]): Promise<CliResult & { renderer: string[]; urls: string[] }> {
   const log = join(logs, `${++runs}.txt`);
-  const r = await runCli(['plan', dir, ...flags], { NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log, COURSESYNC_RENDER_THREADS: '1' });
+  const r = await runCli(['plan', dir, ...flags], { NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log, COURSESYNC_RENDER_THREADS: '1' }, undefined, MODULE_CLI);
   const urls = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
   const renderer = RENDERER.filter((m) => urls.some((u) => u.endsWith(`/${m}`)));
   return { ...r, renderer, urls };
@@ -107,7 +107,7 @@ describe('the renderer is loaded only when something must be rendered', () => {
 
   it('loads the Markdown and HTML packages as the one file the build bundled: no module of node_modules', async () => {
     const log = join(logs, 'render-module.txt');
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(CLI, '../../compile/render.js')).href)})`], {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(MODULE_CLI, '../../compile/render.js')).href)})`], {
       env: { ...process.env, NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log },
       encoding: 'utf8',
     });

@@ -14,7 +14,7 @@ import { CLI } from '../e2e/helpers.js';
 const CHECKOUT = join(CLI, '../../..');
 
 export interface SharedCli {
-  /** dist/cli/index.js of the shared copy. */
+  /** The command (dist/bin/coursesync.js) of the shared copy. */
   cli: string;
   remove(): Promise<void>;
 }
@@ -30,5 +30,5 @@ export async function shareCli(): Promise<SharedCli> {
       execFileSync('cp', ['-a', from, dir], { stdio: 'ignore' });
     }
   }
-  return { cli: join(dir, 'dist/cli/index.js'), remove: () => rm(dir, { recursive: true, force: true }) };
+  return { cli: join(dir, 'dist/bin/coursesync.js'), remove: () => rm(dir, { recursive: true, force: true }) };
 }
