@@ -91,16 +91,11 @@ async function knownFromState(dir: string, environment: string | undefined): Pro
 
 /** The environments coursesync.yaml declares, read leniently (a broken file is reported by the compile). */
 async function declaredEnvironments(dir: string): Promise<string[]> {
-  const { readFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
-  const { parse } = await import('yaml');
-  try {
-    const config = parse(await readFile(join(dir, 'coursesync.yaml'), 'utf8')) as { environments?: unknown } | null;
-    const envs = config?.environments;
-    return typeof envs === 'object' && envs !== null && !Array.isArray(envs) ? Object.keys(envs) : [];
-  } catch {
-    return [];
-  }
+  const { readYamlLeniently } = await import('../source/read-yaml-leniently.js');
+  const config = (await readYamlLeniently(join(dir, 'coursesync.yaml'))) as { environments?: unknown } | null | undefined;
+  const envs = config?.environments;
+  return typeof envs === 'object' && envs !== null && !Array.isArray(envs) ? Object.keys(envs) : [];
 }
 
 type LoadResult = Awaited<ReturnType<typeof import('../load/load-course.js').loadCourse>>;

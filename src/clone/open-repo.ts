@@ -208,16 +208,8 @@ export { keyFromFileName };
 
 /** Whether a section folder's section.yaml lists its lessons (`lessons:`), which new files would break. */
 export async function hasLessonsList(folder: string): Promise<boolean> {
-  const { readFile } = await import('node:fs/promises');
-  const { parse } = await import('yaml');
-  const text = await readFile(resolve(folder, 'section.yaml'), 'utf8').catch(() => '');
-  const value: unknown = (() => {
-    try {
-      return parse(text);
-    } catch {
-      return undefined;
-    }
-  })();
+  const { readYamlLeniently } = await import('../source/read-yaml-leniently.js');
+  const value = await readYamlLeniently(resolve(folder, 'section.yaml'));
   return typeof value === 'object' && value !== null && 'lessons' in value;
 }
 
