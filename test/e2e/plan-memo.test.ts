@@ -16,7 +16,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 import { provenCodeDigest } from '../../src/load/compiler-id.js';
 import { SECRET, useTestSchool } from '../apply/helpers.js';
-import { runCli } from './helpers.js';
+import { CLI, MODULE_CLI, runCli } from './helpers.js';
 import { appliedWorkspace, type OdinWorkspace } from './odin-workspace.js';
 
 const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
@@ -51,13 +51,16 @@ interface Answer {
 }
 
 let runs = 0;
-/** `coursesync plan <repo> …args` without a token (unless `env` gives one), its loads recorded. */
-async function plan(args: string[] = [], env: Record<string, string> = {}): Promise<Answer> {
+/**
+ * `coursesync plan <repo> …args` without a token (unless `env` gives one), its loads recorded:
+ * by the module build (a module a file), or the bundle, where build-plan is a chunk of its own.
+ */
+async function plan(args: string[] = [], env: Record<string, string> = {}, cli = MODULE_CLI): Promise<Answer> {
   const log = path.join(logs, `${++runs}.txt`);
   await writeFile(log, '');
-  const r = await runCli(['plan', repo, ...args], { COURSESYNC_RENDER_THREADS: '1', NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log, ...env });
+  const r = await runCli(['plan', repo, ...args], { COURSESYNC_RENDER_THREADS: '1', NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log, ...env }, undefined, cli);
   const loads = await readFile(log, 'utf8');
-  return { ...r, compiled: loads.includes('/dist/sync/build-plan.js') };
+  return { ...r, compiled: /\/dist\/(sync\/build-plan|bin\/build-plan-[A-Z0-9]+)\.js$/m.test(loads) };
 }
 
 /** What compiling gives for the same command: the memo removed first. */
@@ -90,6 +93,13 @@ describe('a plan of inputs unchanged since a plan that found nothing to do', () 
       expect(shown(again)).toEqual(shown(truth));
     }
     expect((await plan()).stdout).toContain('No changes.');
+    // The bundle, as the package installs it: the same answer from the memo, no compiler loaded.
+    const truth = await compiled(['--detailed-exitcode']);
+    await rm(path.join(repo, MEMO), { force: true });
+    expect((await plan(['--detailed-exitcode'], {}, CLI)).compiled).toBe(true);
+    const bundled = await plan(['--detailed-exitcode'], {}, CLI);
+    expect(bundled.compiled).toBe(false);
+    expect(shown(bundled)).toEqual(shown(truth));
   });
 
   it('any changed input gives what compiling gives; undone, the memo answers again', async () => {
