@@ -187,14 +187,9 @@ async function writeFailureMarkdown(e: unknown, dir: string, folder: string, opt
 async function baseUrlForHeader(dir: string, options: PlanCommandOptions, env: NodeJS.ProcessEnv, environment: string | undefined): Promise<string | null> {
   const given = options.baseUrl ?? env.COURSESYNC_BASE_URL;
   if (given) return given;
-  const { readFile } = await import('node:fs/promises');
-  const { parse } = await import('yaml');
-  try {
-    type School = { school?: { base_url?: unknown } };
-    const config = parse(await readFile(join(dir, 'coursesync.yaml'), 'utf8')) as (School & { environments?: Record<string, School> }) | null;
-    const url = (environment === undefined ? undefined : config?.environments?.[environment]?.school?.base_url) ?? config?.school?.base_url;
-    return typeof url === 'string' ? url : null;
-  } catch {
-    return null;
-  }
+  const { readYamlLeniently } = await import('../source/read-yaml-leniently.js');
+  type School = { school?: { base_url?: unknown } } | null | undefined;
+  const config = (await readYamlLeniently(join(dir, 'coursesync.yaml'))) as (School & { environments?: Record<string, School> }) | null | undefined;
+  const url = (environment === undefined ? undefined : config?.environments?.[environment]?.school?.base_url) ?? config?.school?.base_url;
+  return typeof url === 'string' ? url : null;
 }
