@@ -432,25 +432,42 @@ function textReader(others: ReadonlyArray<{ rel: string; abs: string }>, digests
   };
 }
 
+/** Files up to this size are read whole to be hashed: a stream costs more than the read below it. */
+const READ_WHOLE_BYTES = 1024 * 1024;
+
 /**
- * sha256 of a file, streamed (a referenced video or PDF may be large); undefined when
- * unreadable; a file over the asset limit is not read at all.
+ * sha256 of a file: read whole when small (an image), streamed when large (a referenced
+ * video or PDF); undefined when unreadable; a file over the asset limit is not read at all.
  */
 async function digestOf(abs: string, rel: string, index: StatIndex | undefined): Promise<string | RefusedFile | undefined> {
   const stats = statNow(abs);
   if (stats && stats.size > MAX_ASSET_BYTES) return { kind: 'too-large', bytes: stats.size };
   const known = stats && index?.lookup(rel, stats);
   if (known !== undefined) return known;
-  const digest = await new Promise<string | undefined>((resolve) => {
+  const digest = stats?.isFile() && stats.size <= READ_WHOLE_BYTES ? wholeDigest(abs) : await streamedDigest(abs);
+  // The stat was taken before the bytes were read: a change while reading shows next time.
+  if (digest !== undefined && stats && stats.isFile() && index) index.record(rel, stats, digest);
+  return digest;
+}
+
+/** sha256 of a small file read in one call; undefined when unreadable. */
+function wholeDigest(abs: string): string | undefined {
+  try {
+    return sha256(readFileSync(abs));
+  } catch {
+    return undefined;
+  }
+}
+
+/** sha256 of a file read as a stream; undefined when unreadable. */
+function streamedDigest(abs: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
     const hash = createHash('sha256');
     createReadStream(abs)
       .on('data', (chunk) => hash.update(chunk))
       .on('end', () => resolve(hash.digest('hex')))
       .on('error', () => resolve(undefined));
   });
-  // The stat was taken before the bytes were read: a change while reading shows next time.
-  if (digest !== undefined && stats && stats.isFile() && index) index.record(rel, stats, digest);
-  return digest;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });

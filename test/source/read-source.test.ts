@@ -188,4 +188,15 @@ describe('readSource: the other files lessons may reference', () => {
       ]),
     );
   });
+
+  it('digests a file read whole (up to 1 MiB) and one streamed (larger) alike, with and without the stat index', async () => {
+    const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
+    const files: Record<string, Uint8Array> = { 'at-limit.bin': bytes(1024 * 1024, 1), 'past-limit.bin': bytes(1024 * 1024 + 1, 2), 'video.mp4': bytes(3 * 1024 * 1024 + 7, 3), 'empty.txt': new Uint8Array() };
+    for (const [name, data] of Object.entries(files)) await put(name, data);
+    const want = new Map(Object.entries(files).map(([name, data]) => [name, createHash('sha256').update(data).digest('hex')]));
+    for (const statIndex of [false, true, true]) {
+      const tree = await readSource(dir, { statIndex });
+      expect(new Map([...(tree.files ?? [])].filter(([p]) => want.has(p))), `statIndex ${statIndex}`).toEqual(want);
+    }
+  });
 });
