@@ -1,9 +1,9 @@
 // Bundles the command line (dist/cli/index.js and the two workers it starts) with every module
-// it imports, ours and the packages', into dist/bin/: Node then loads a plan in ~40 files
-// instead of ~300, each file read, compiled and linked once (see docs/development.md).
-// Code splitting keeps each dynamic import a file of its own, so `--version` loads one small
-// file and a plan never loads the renderer it does not need. Run by `npm run build` last (after
-// the HTML stack is bundled, which this bundle then takes whole) and by test/global-build.ts.
+// it imports, ours and the packages', into dist/bin/: a plan of a fresh checkout then loads ~95
+// files instead of ~290, each read, compiled and linked by Node's loader (docs/development.md).
+// Code splitting keeps each dynamic import a file of its own, so `--version` loads its entry and
+// a few small chunks, and a plan none of another command's code. Run by `npm run build` last
+// (after the HTML stack is bundled, which this bundle takes whole) and by test/global-build.ts.
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
