@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';
 import { programFor } from '../../src/cli/program.js';
 import { layOut, type HelpPiece } from '../../src/cli/root-help.js';
-import { lesson, MODULE_CLI, removeRepos, runCli, writeRepo, type CliResult } from '../e2e/helpers.js';
+import { CLI, lesson, MODULE_CLI, removeRepos, runCli, writeRepo, type CliResult } from '../e2e/helpers.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const PRELOAD = pathToFileURL(join(import.meta.dirname, 'record-loads.mjs')).href;
@@ -244,5 +244,30 @@ describe('the installed command is one bundle (scripts/bundle-cli.mjs)', () => {
     // loads the renderer's, and none of another command's.
     expect(r.own.some((f) => /^render-[A-Z0-9]+\.js$/.test(f)), r.own.join(' ')).toBe(true);
     expect(r.own.filter((f) => /^(apply|clone|emulator|preview|members|webhooks)-[A-Z0-9]+\.js$/.test(f))).toEqual([]);
+  });
+
+  it('plans what the module build plans when it reads and renders on worker threads (dist/bin/read-worker.js, render-worker.js)', async () => {
+    const files: Record<string, string> = { 'p/program.yaml': 'id: prog_1\n', 'p/s/section.yaml': 'id: sec_1\n' };
+    // Enough text that rendering goes to the workers (render-budget.ts safeInThread), none of it cached.
+    const paragraph = (j: number) => `A paragraph with *emphasis*, \`code\` and [a link](https://example.com/${j}), long enough to count.\n\n`;
+    for (let i = 1; i <= 60; i++) files[`p/s/${String(i).padStart(2, '0')}-lesson-${i}.md`] = lesson(`name: Lesson ${i}\nlesson_type: text`, `# Lesson ${i}\n\n${Array.from({ length: 60 }, (_, j) => paragraph(j)).join('')}`);
+    const plans: unknown[] = [];
+    const log = join(logs, `${++runs}.txt`);
+    for (const cli of [CLI, MODULE_CLI]) {
+      const dir = await writeRepo(files);
+      const traceBundle = cli === CLI ? { NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log } : {};
+      const r = await runCli(['plan', dir, '--json'], { COURSESYNC_RENDER_THREADS: '2', ...traceBundle }, undefined, cli);
+      expect(r.code, r.stderr).toBe(ExitCode.Ok);
+      const plan = JSON.parse(r.stdout) as { changes: unknown[]; state?: { lineage?: string } };
+      expect(plan.changes).toHaveLength(60);
+      // A new state's lineage is random: the one part two runs may not share.
+      plans.push(JSON.parse(r.stdout.replace(/"lineage": "[^"]*"/g, '"lineage": ""')));
+    }
+    expect(plans[0]).toEqual(plans[1]);
+    // The bundle's run started both workers from the bundle.
+    const bin = `${pathToFileURL(join(ROOT, 'dist/bin')).href}/`;
+    const loaded = (await readFile(log, 'utf8')).split('\n');
+    expect(loaded).toContain(`${bin}read-worker.js`);
+    expect(loaded).toContain(`${bin}render-worker.js`);
   });
 });
