@@ -255,7 +255,7 @@ describe('the installed command is one bundle (scripts/bundle-cli.mjs)', () => {
     const log = join(logs, `${++runs}.txt`);
     for (const cli of [CLI, MODULE_CLI]) {
       const dir = await writeRepo(files);
-      const traceBundle = cli === CLI ? { NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log } : {};
+      const traceBundle: Record<string, string> = cli === CLI ? { NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log } : {};
       const r = await runCli(['plan', dir, '--json'], { COURSESYNC_RENDER_THREADS: '2', ...traceBundle }, undefined, cli);
       expect(r.code, r.stderr).toBe(ExitCode.Ok);
       const plan = JSON.parse(r.stdout) as { changes: unknown[]; state?: { lineage?: string } };
