@@ -12,7 +12,7 @@ import type { LessonAsset, LinkPlace } from '../model/desired.js';
 import type { LessonFields } from '../school-api/school-rules.js';
 import type { CompiledLesson } from './compile-lesson.js';
 import type { LessonEntry } from './course-parts.js';
-import { depLine, depsNow, digestMatches, includeLine, lessonSettings, REFS, varLine, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
+import { depsNow, digestMatches, lessonSettings, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
 
 /** A lesson the state recorded as compiled clean by this very compiler (its `compiler` matches). */
 export interface KnownLesson {
@@ -112,13 +112,12 @@ export interface KnownCheck {
  * The entry of a lesson known from the state whose digest still matches: its identity and
  * fields as recorded, its references as recorded (assets from the repo's digests). Its text is
  * never read. Undefined when it is not known or changed. The digest is checked from the
- * record's paths and the repo's digests, each looked up once.
+ * record's paths and the repo's digests, each looked up once, as its build inputs.
  */
 export function knownEntry(lesson: LessonSource, section: SectionInputs, check: KnownCheck): LessonEntry | undefined {
   const known = check.known.lessons.get(lesson.path);
   if (!known) return undefined;
   const { deps: index, known: { placeOf } } = check;
-  let refs = REFS;
   // The references as build inputs at once: nearly every known lesson matches, and its entry holds them.
   const deps: LessonDep[] = [];
   for (const path of known.deps) {
@@ -126,7 +125,6 @@ export function knownEntry(lesson: LessonSource, section: SectionInputs, check: 
     const kind = lessonDigest === undefined ? 'file' : 'lesson';
     const digest = lessonDigest ?? index.fileDigest(path);
     if (digest === undefined) return undefined;
-    refs += depLine(kind, path, digest, placeOf);
     deps.push({ path, kind, digest });
   }
   const build: LessonBuildInputs = { file: lesson.digest, settings: section.settings[deps.length > 0 ? 1 : 0], deps };
@@ -135,7 +133,6 @@ export function knownEntry(lesson: LessonSource, section: SectionInputs, check: 
     for (const path of known.includes) {
       const digest = index.lessonDigest(path) ?? index.fileDigest(path);
       if (digest === undefined) return undefined;
-      refs += includeLine(path, digest);
       build.includes.push({ path, digest });
     }
   }
@@ -145,12 +142,10 @@ export function knownEntry(lesson: LessonSource, section: SectionInputs, check: 
     for (const name of known.vars) {
       // A variable no longer defined compiles again (and is reported).
       if (!Object.hasOwn(vars, name)) return undefined;
-      const value = String(vars[name]);
-      refs += varLine(name, value);
-      build.vars.push({ name, value });
+      build.vars.push({ name, value: String(vars[name]) });
     }
   }
-  if (!digestMatches(known.digest, lesson.path, lesson.digest, build.settings, refs)) return undefined;
+  if (!digestMatches(known.digest, lesson.path, build, placeOf)) return undefined;
   return entryAsRecorded(lesson, section.defaults, known, check, build);
 }
 

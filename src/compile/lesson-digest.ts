@@ -73,39 +73,34 @@ function settingsPart(settings: string): string {
  * @param placeOf where the school has the lesson at a path (`program/id`), for link targets
  */
 export function lessonDigest(path: string, build: LessonBuildInputs, placeOf: (path: string) => string | undefined): string {
-  let refs = REFS;
-  for (const dep of build.deps) refs += depLine(dep.kind, dep.path, dep.digest, placeOf);
-  for (const inc of build.includes ?? []) refs += includeLine(inc.path, inc.digest);
-  for (const v of build.vars ?? []) refs += varLine(v.name, v.value);
+  const refs = refsText(build, placeOf);
   const file = filePartText(path, build.file);
   return hex8(file) + settingsPart(build.settings) + hex8(refs) + wholePart(file, build.settings, refs);
 }
 
 /**
- * The text of a digest's references part, a line per referenced file, included file and
- * variable in that order: start from REFS and add depLine, includeLine and varLine.
- * What the text takes in: a lesson with no include and no variable keeps the digest it had before either existed.
+ * The text of a digest's references part: a line per referenced file, included file and
+ * variable, in that order. What the text takes in: a lesson with no include and no variable
+ * keeps the digest it had before either existed.
  */
-export const REFS = 'refs';
-export const depLine = (kind: LessonDep['kind'], path: string, digest: string, placeOf: (path: string) => string | undefined): string =>
-  kind === 'lesson' ? `\nlesson\0${path}\0${digest}\0${placeOf(path) ?? '-'}` : `\n${kind}\0${path}\0${digest}`;
-export const includeLine = (path: string, digest: string): string => `\ninclude\0${path}\0${digest}`;
-export const varLine = (name: string, value: string): string => `\nvar\0${name}\0${value}`;
+function refsText(build: LessonBuildInputs, placeOf: (path: string) => string | undefined): string {
+  let refs = 'refs';
+  for (const dep of build.deps) refs += dep.kind === 'lesson' ? `\nlesson\0${dep.path}\0${dep.digest}\0${placeOf(dep.path) ?? '-'}` : `\n${dep.kind}\0${dep.path}\0${dep.digest}`;
+  for (const inc of build.includes ?? []) refs += `\ninclude\0${inc.path}\0${inc.digest}`;
+  for (const v of build.vars ?? []) refs += `\nvar\0${v.name}\0${v.value}`;
+  return refs;
+}
 
 /**
- * Whether `recorded` is the digest of the lesson at `path` with these inputs (lessonDigest's
- * value, `refs` made as REFS says). Part by part, the file's first, so an edited lesson is
- * rejected after one hash; a match has computed and compared every part and the whole.
+ * Whether `recorded` is lessonDigest's value for the lesson at `path` with these inputs. Part
+ * by part, the file's first, so an edited lesson is rejected after one hash; a match has
+ * computed and compared every part and the whole.
  */
-export function digestMatches(recorded: string, path: string, fileDigest: string, settings: string, refs: string): boolean {
-  const file = filePartText(path, fileDigest);
-  return (
-    recorded.startsWith(hex8(file)) &&
-    recorded.startsWith(settingsPart(settings), 8) &&
-    recorded.startsWith(hex8(refs), 16) &&
-    recorded.startsWith(wholePart(file, settings, refs), 24) &&
-    recorded.length === 32
-  );
+export function digestMatches(recorded: string, path: string, build: LessonBuildInputs, placeOf: (path: string) => string | undefined): boolean {
+  const file = filePartText(path, build.file);
+  if (!recorded.startsWith(hex8(file)) || !recorded.startsWith(settingsPart(build.settings), 8)) return false;
+  const refs = refsText(build, placeOf);
+  return recorded.startsWith(hex8(refs), 16) && recorded.startsWith(wholePart(file, build.settings, refs), 24) && recorded.length === 32;
 }
 
 const filePartText = (path: string, fileDigest: string) => `file\0${path}\0${fileDigest}`;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileCourse, frameCourse } from '../../src/compile/compile-course.js';
 import { knownLessonsOf, placesOf } from '../../src/compile/known-lessons.js';
-import { depLine, depRecord, digestMatches, includeLine, inputsRecord, lessonDigest, REFS, varLine } from '../../src/compile/lesson-digest.js';
+import { depRecord, digestMatches, inputsRecord, lessonDigest } from '../../src/compile/lesson-digest.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { appliedOf } from '../../src/model/state/fingerprint.js';
 import { emptyState, type StateData } from '../../src/model/state/schema.js';
@@ -159,17 +159,21 @@ describe('digestMatches', () => {
     vars: [{ name: 'year', value: '2026' }],
   };
   const placeOf = (p: string) => (p === 'p/s/2.md' ? 'prog_1/les_2' : undefined);
-  const refs = REFS + build.deps.map((d) => depLine(d.kind, d.path, d.digest, placeOf)).join('') + includeLine('p/_partials/x.md', 'd'.repeat(64)) + varLine('year', '2026');
   const digest = lessonDigest('p/s/1.md', build, placeOf);
 
   it("is lessonDigest's answer, part by part: any one part (8 hex) or the length differing is no match", () => {
-    expect(digestMatches(digest, 'p/s/1.md', build.file, build.settings, refs)).toBe(true);
+    expect(digestMatches(digest, 'p/s/1.md', build, placeOf)).toBe(true);
     for (let part = 0; part < 4; part++) {
       const other = digest.slice(0, part * 8) + (digest[part * 8] === '0' ? '1' : '0') + digest.slice(part * 8 + 1);
-      expect(digestMatches(other, 'p/s/1.md', build.file, build.settings, refs), `part ${part}`).toBe(false);
+      expect(digestMatches(other, 'p/s/1.md', build, placeOf), `part ${part}`).toBe(false);
     }
-    expect(digestMatches(`${digest}0`, 'p/s/1.md', build.file, build.settings, refs)).toBe(false);
-    expect(digestMatches(digest, 'p/s/1.md', build.file, build.settings, `${refs}\nvar\0other\0x`)).toBe(false);
-    expect(digestMatches(digest, 'p/s/01.md', build.file, build.settings, refs)).toBe(false);
+    expect(digestMatches(`${digest}0`, 'p/s/1.md', build, placeOf)).toBe(false);
+    // Each input in turn: another variable, include, linked lesson's place, settings, file bytes, path.
+    expect(digestMatches(digest, 'p/s/1.md', { ...build, vars: [...build.vars, { name: 'other', value: 'x' }] }, placeOf)).toBe(false);
+    expect(digestMatches(digest, 'p/s/1.md', { ...build, includes: [] }, placeOf)).toBe(false);
+    expect(digestMatches(digest, 'p/s/1.md', build, () => 'prog_1/les_9')).toBe(false);
+    expect(digestMatches(digest, 'p/s/1.md', { ...build, settings: '{}' }, placeOf)).toBe(false);
+    expect(digestMatches(digest, 'p/s/1.md', { ...build, file: 'e'.repeat(64) }, placeOf)).toBe(false);
+    expect(digestMatches(digest, 'p/s/01.md', build, placeOf)).toBe(false);
   });
 });
