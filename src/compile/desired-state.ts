@@ -10,7 +10,7 @@ import type { CourseFrame } from './course-frame.js';
 import type { LessonEntry } from './course-parts.js';
 import { compareNatural } from './natural-order.js';
 import { orderLessons } from './order-lessons.js';
-import { sha256 } from './lesson-digest.js';
+import { sha256 } from '../model/sha256.js';
 
 /**
  * The programs in path order, each section's lessons in the order section.yaml gives (or its

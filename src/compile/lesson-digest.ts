@@ -7,11 +7,10 @@
  * linked lesson by its bytes (its key and anchors) and by where the school has it (program and
  * lesson id, which its link URL holds).
  */
-import * as crypto from 'node:crypto';
-import { createHash } from 'node:crypto';
 import type { CourseConfig } from '../model/config.js';
 import type { LessonBuildInputs, LinkPlace } from '../model/desired.js';
 import type { LessonDefaults } from '../model/lesson.js';
+import { sha256 } from '../model/sha256.js';
 
 export type { LessonBuildInputs } from '../model/desired.js';
 export type LessonDep = LessonBuildInputs['deps'][number];
@@ -49,10 +48,6 @@ export function depsNow(paths: readonly string[], depOf: (path: string) => Omit<
   return out;
 }
 
-/** One-shot sha256 (crypto.hash, Node ≥ 20.12, is much cheaper per call than createHash: 40,000 calls per 10,000 lessons). */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
-/** sha256 of a text (UTF-8), hex. */
-export const sha256 = oneShot ? (text: string) => oneShot('sha256', text) : (text: string) => createHash('sha256').update(text).digest('hex');
 const hex8 = (text: string) => sha256(text).slice(0, 8);
 
 /** The settings part, by settings text: most lessons share a few. */

@@ -9,7 +9,6 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import { isUtf8 } from 'node:buffer';
-import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
@@ -19,13 +18,11 @@ import { hasUnsafeChar, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { CoursesyncError } from '../diagnostics/errors.js';
 import { diag } from '../diagnostics/repo-codes.js';
 import { MAX_ASSET_BYTES, privatePart, type RefusedFile } from '../model/assets.js';
+import { sha256 } from '../model/sha256.js';
 import type { LessonSource, SourceFile, SourceTree } from '../model/source-tree.js';
 import { splitFrontMatter } from './split-front-matter.js';
 import { StatIndex } from './stat-index.js';
 
-/** One-shot sha256 (crypto.hash, Node >= 20.12: a third cheaper per file than a Hash object), hex. */
-const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array) => string }).hash;
-const sha256 = oneShot ? (bytes: Uint8Array) => oneShot('sha256', bytes) : (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Files larger than this are reported, not read: no lesson needs 10 MB of text. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
