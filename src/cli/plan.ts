@@ -13,6 +13,7 @@ import { ExitCode } from '../diagnostics/exit-codes.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { planFormat, positiveInt, processIo, type CommandIo } from './command-io.js';
 import { addDirOptions, repoFolder } from './repo-folder.js';
+import { timing } from '../diagnostics/timing.js';
 
 export interface PlanCommandOptions extends ConnectionFlags {
   out?: string;
@@ -62,6 +63,7 @@ export function register(program: Command): void {
 
 /** Run plan on the repo `dirArg` (or the one found from the current folder); returns the exit code. */
 export async function runPlan(dirArg: string | undefined, options: PlanCommandOptions, io: CommandIo = processIo()): Promise<number> {
+  timing('plan: started');
   const format = planFormat(options);
   const { parseImpactLevel, impactsAtLeast } = await import('../plan/impact-gate.js');
   const failOn = options.failOn === undefined ? undefined : parseImpactLevel(options.failOn, '--fail-on');
@@ -95,6 +97,7 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   const output = format === 'json' ? undefined : format === 'markdown' ? renderMarkdown(plan, { ...detail, folder }) : (await import('../plan/render-text.js')).renderText(plan, { color, ...detail });
   if (output === undefined) for (const part of await jsonParts(plan)) io.stdout.write(part);
   else io.stdout.write(output.endsWith('\n') ? output : output + '\n');
+  timing('plan: printed');
   // Text: notes are chatter, on stderr (stdout stays the plan); markdown and JSON carry them.
   if (format === 'text') for (const n of plan.notes ?? []) io.stderr.write(`Note: ${n}\n`);
   if (options.out) {

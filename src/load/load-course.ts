@@ -18,6 +18,7 @@ import { readLessonCache, writeLessonCache } from './lesson-cache-file.js';
 import { renderMissingBodies } from './render-bodies.js';
 import { readRenderCache, writeRenderCache } from './render-cache-file.js';
 import { defaultRenderThreads } from './render-pool.js';
+import { timing } from '../diagnostics/timing.js';
 
 /** Up to this many changed lesson files are rendered without reading the render cache (see recall). */
 const FEW_CHANGED = 32;
@@ -72,9 +73,12 @@ export async function loadCourse(dir: string, options: LoadCourseOptions = {}): 
   const source = options.source ?? (await readSource(dir, { statIndex: options.cache === true }));
   // Not the lessons the state knows unchanged (file, settings and references), not Markdown outside sections (READMEs).
   const frame = frameCourse(source, options.known, options.environment);
+  timing('compile: framed (known lessons checked)');
   const recalled = options.cache ? await recall(dir, frame, options.known) : nothingRecalled(frame);
   const rendered = await renderAhead(source, frame, recalled, options.renderThreads ?? defaultRenderThreads());
+  timing('compile: rendered ahead');
   const compiled = await compileWithRenderer(source, frame, recalled, rendered, options);
+  timing('compile: compiled');
   if (options.cache) await keep(dir, source, recalled, rendered, compiled);
   return { ...compiled.result, verbatimText: (path) => source.verbatimText?.(path) };
 }

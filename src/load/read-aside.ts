@@ -15,6 +15,7 @@ import { readSource, receivedScan, treeOf } from '../source/read-source.js';
 import { STAT_INDEX_FILE } from '../source/stat-index.js';
 import type { ReadAnswer } from './read-worker.js';
 import { startWorker } from './start-worker.js';
+import { timing } from '../diagnostics/timing.js';
 
 /**
  * readSource(dir, { statIndex: true }), with `meanwhile` run on this thread while a worker
@@ -22,8 +23,13 @@ import { startWorker } from './start-worker.js';
  * meets (an error, a crash), the repo is read again here: its errors are readSource's own.
  */
 export async function readSourceAside(dir: string, meanwhile: () => Promise<unknown>): Promise<SourceTree> {
-  if (existsSync(join(dir, STAT_INDEX_FILE)) || availableParallelism() < 2) return readSource(dir, { statIndex: true });
+  if (existsSync(join(dir, STAT_INDEX_FILE)) || availableParallelism() < 2) {
+    const tree = await readSource(dir, { statIndex: true });
+    timing('read: repo read on this thread');
+    return tree;
+  }
   const worker = startWorker(new URL('./read-worker.js', import.meta.url), { workerData: { dir } });
+  timing('read: worker started');
   const answer = new Promise<ReadAnswer>((resolve) => {
     worker.once('message', resolve);
     worker.once('error', () => resolve({ kind: 'failed' }));
@@ -31,12 +37,14 @@ export async function readSourceAside(dir: string, meanwhile: () => Promise<unkn
   });
   try {
     await meanwhile();
+    timing('read: this thread done meanwhile');
   } catch (e) {
     // Stopped, not left reading: a failed run ends now.
     void worker.terminate();
     throw e;
   }
   const got = await answer;
+  timing('read: worker answered');
   void worker.terminate();
   return got.kind === 'scanned' ? treeOf(receivedScan(got.scan)) : readSource(dir, { statIndex: true });
 }

@@ -35,6 +35,7 @@ import { knownLessonsOf } from '../compile/known-lessons.js';
 import { compilerId } from '../load/compiler-id.js';
 import { addCallSources } from './call-sources.js';
 import { DEFAULT_CONCURRENCY } from '../model/config.js';
+import { timing } from '../diagnostics/timing.js';
 
 export interface BuildPlanOptions extends ConnectionFlags {
   /** Read every tracked lesson live (PATCH /lessons/{id} with `{}`) and report drift. */
@@ -238,6 +239,7 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   const linked = linkLessons(desired, state);
   const compiler = await compilerId();
   const plan = explainReferences(diffCourse(linked.desired, state, { sectionIds, live, baseUrl: baseUrl ?? state.base_url, sections, compiler }), linked.desired, linked.pending);
+  timing('plan: diffed');
   if (environment !== undefined) plan.environment = environment;
   if (promotion) plan.promotion_skipped = promotion;
   await addCallSources(plan, state, dir, result.verbatimText);

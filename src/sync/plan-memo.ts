@@ -16,7 +16,8 @@
  *
  * Kept only from a plan that sent no request (its answer then depends on files alone), found no
  * change and had a state file. Never used by apply, with --refresh, with a token file, or with
- * COURSESYNC_DEBUG set; like every cache file, a missing or damaged memo is a miss.
+ * COURSESYNC_DEBUG set (but to `timing` alone, which watches the run as it is); like every cache
+ * file, a missing or damaged memo is a miss.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import type { Plan } from '../plan/plan-schema.js';
 import { codeProof, provenCodeDigest } from '../load/compiler-id.js';
 import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
 import { readSourceAside } from '../load/read-aside.js';
+import { timing } from '../diagnostics/timing.js';
 
 const MEMO_FILE = join('.coursesync', 'cache', 'plan.json');
 const TAG = 'coursesync-plan-memo/1';
@@ -51,7 +53,8 @@ export interface PlanInputs {
 
 /** Whether a plan of `question` may be answered from, or kept in, the memo. */
 export function memoizable(question: PlanQuestion): boolean {
-  return !question.refresh && question.tokenFile === undefined && !question.env.COURSESYNC_DEBUG;
+  const debugs = (question.env.COURSESYNC_DEBUG ?? '').split(',').filter((d) => d !== '' && d !== 'timing');
+  return !question.refresh && question.tokenFile === undefined && debugs.length === 0;
 }
 
 /**
@@ -65,6 +68,7 @@ export async function readPlanInputs(dir: string, question: PlanQuestion, meanwh
   hash.update(JSON.stringify([TAG, question.envFlag ?? null, env.COURSESYNC_ENV ?? null, question.baseUrlFlag ?? null, env.COURSESYNC_BASE_URL ?? null, question.skipPromotionCheck === true]));
   hash.update(sourceDigest(source));
   const plain = hashStateFolder(hash, dir, '.coursesync');
+  timing('plan: inputs read and digested');
   return { source, digest: plain ? hash.digest('hex') : undefined, env };
 }
 

@@ -1,0 +1,14 @@
+/**
+ * `COURSESYNC_DEBUG=timing` (I/O edge): when each step of a run ended, in milliseconds since the
+ * process started, one line on stderr per step. It shows a plan's critical path (which thread
+ * waits for which, what runs after the read) without a profiler's overhead
+ * (test/bench/README.md, "Where a fresh checkout's time goes"). Marks are placed only in
+ * composers; a run without the variable pays one lookup of it.
+ */
+let enabled: boolean | undefined;
+
+/** Mark the end of `step` (e.g. `read: worker answered`). */
+export function timing(step: string): void {
+  enabled ??= process.env.COURSESYNC_DEBUG?.split(',').includes('timing') === true;
+  if (enabled) process.stderr.write(`debug: ${performance.now().toFixed(0)} ms ${step}\n`);
+}
