@@ -3,7 +3,7 @@
  * older than `src/`. When any source file (or the build configuration) is newer than the oldest
  * file of the last build, or a source file has no output, `tsc` runs once before any test file.
  * A fresh build (as `npm test` makes it) costs one walk of the trees. Like `npm run build`,
- * the build then writes what the CLI reads instead of loading commander, bundles the HTML stack,
+ * the build then removes what tsc left of deleted sources (scripts/prune-dist.mjs), writes what the CLI reads instead of loading commander, bundles the HTML stack,
  * then bundles the command (BUILD_STEPS, in order). The command's bundle is written last, so a
  * `tsc` run alone leaves it the oldest output: stale, and built again.
  */
@@ -39,6 +39,10 @@ export function staleBecause(root = ROOT): string | null {
   const built = new Set(outputs.map((f) => relative(join(root, 'dist'), f).replace(/\.js$/, '')));
   const missing = sources.find((f) => !built.has(relative(join(root, 'src'), f).replace(/\.ts$/, '')));
   if (missing) return `${relative(root, missing)} was never built`;
+  // tsc never deletes an output: one of a deleted source would stay the oldest for ever.
+  const sourced = new Set(sources.map((f) => relative(join(root, 'src'), f).replace(/\.ts$/, '')));
+  const orphan = [...built].find((f) => !f.startsWith('bin/') && !sourced.has(f));
+  if (orphan) return `dist/${orphan}.js is left from a deleted source`;
   const oldestOutput = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   const newer = [...sources, join(root, 'tsconfig.json'), join(root, 'package.json')].find((f) => statSync(f).mtimeMs > oldestOutput);
   return newer ? `${relative(root, newer)} changed after the last build` : null;
@@ -49,5 +53,6 @@ export default function setup(): void {
   if (why === null) return;
   process.stderr.write(`global setup: building dist/ (${why})\n`);
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'scripts/prune-dist.mjs')], { cwd: ROOT, stdio: 'inherit' });
   for (const step of BUILD_STEPS) execFileSync(process.execPath, [join(ROOT, step.script)], { cwd: ROOT, stdio: 'inherit' });
 }
