@@ -49,7 +49,8 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
       const key = chapter.files[0]?.path ?? `${summary.path}:${chapter.place.line}`;
       const section: DesiredSection = { path: key, ref: id !== undefined ? { id } : { name: chapter.title }, lessons: [], toc: where };
       const entry: SectionEntry = { section, tocOrder: files.map((f) => f.path), defaults: { ...programDefaults.get(toc.program) } };
-      if (programSites.has(toc.program)) entry.sited = true;
+      const site = programSites.get(toc.program);
+      if (site !== undefined) entry.site = site;
       sections.set(key, entry);
       toc.program.sections.push(section);
       for (const f of files) sectionOf.set(f.path, key);

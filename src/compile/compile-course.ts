@@ -70,7 +70,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   warnUnusedPartials(partials, programs, lessons, out);
   const resolution = resolveAll(frame, read, lessons, compiled, compile);
   const drafts = draftsOf(lessons);
-  recordBuilds(compiled, frame.depOf, config, out, drafts);
+  recordBuilds(compiled, frame.depOf, config, out, drafts, (path) => frame.sections.get(frame.sectionOf.get(path) ?? '\0')?.site);
   warnLinksToDrafts(lessons, drafts, out, resolution.linksOf);
   const compiledAnyway = [...resolution.compiledAnyway];
   const unchanged: string[] = [];

@@ -75,13 +75,13 @@ function knownOrToCompile(frame: CourseFrame, check: KnownCheck | undefined): vo
   const shared = new Map<SectionEntry, SectionInputs>();
   const inputsOf = (section: SectionEntry) => {
     let inputs = shared.get(section);
-    if (inputs === undefined) shared.set(section, (inputs = sectionInputs(inheritedDefaults(section, config), config)));
+    if (inputs === undefined) shared.set(section, (inputs = sectionInputs(inheritedDefaults(section, config), config, section.site)));
     return inputs;
   };
   for (const lesson of source.lessons) {
     const section = sections.get(sectionOf.get(lesson.path) ?? '\0');
     if (!section) continue;
-    const entry = check && !section.sited ? knownEntry(lesson, inputsOf(section), check) : undefined;
+    const entry = check ? knownEntry(lesson, inputsOf(section), check) : undefined;
     if (entry) frame.known.set(lesson.path, entry);
     else frame.toCompile.push(frame.expand(lesson));
   }

@@ -42,8 +42,8 @@ export interface SectionEntry {
   lessonOrder?: LessonOrder;
   /** A chapter of a book: its lesson files in SUMMARY.md order. */
   tocOrder?: string[];
-  /** Its program has `site_url:`, which lesson digests do not cover: its lessons are always compiled. */
-  sited?: true;
+  /** Its program's `site_url:` (links leaving the book go there): in its lessons' settings, so in their digests. */
+  site?: string;
   defaults?: LessonDefaults;
   /** The defaults its lessons inherit (the repo's under the section's), made once. */
   inherited?: LessonDefaults;

@@ -56,7 +56,8 @@ export function compileSections(source: SourceTree, programs: ProgramMap, counts
     if (data.lessons) entry.lessonOrder = { keys: data.lessons, yaml };
     // Nearest wins: the section's defaults over its program's over the repo's.
     entry.defaults = { ...(program ? programDefaults.get(program) : undefined), ...data.lesson_defaults };
-    if (program && programSites.has(program)) entry.sited = true;
+    const site = program && programSites.get(program);
+    if (site !== undefined) entry.site = site;
     program?.sections.push(entry.section);
   }
   return sections;

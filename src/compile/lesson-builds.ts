@@ -95,8 +95,8 @@ export interface SectionInputs {
   settings: readonly [string, string];
 }
 
-export function sectionInputs(defaults: LessonDefaults, config: CourseConfig): SectionInputs {
-  return { defaults, settings: [lessonSettings(defaults, config, false), lessonSettings(defaults, config, true)] };
+export function sectionInputs(defaults: LessonDefaults, config: CourseConfig, site: string | undefined): SectionInputs {
+  return { defaults, settings: [lessonSettings(defaults, config, false, site), lessonSettings(defaults, config, true, site)] };
 }
 
 /** What checking a known lesson asks of the course. */
@@ -167,7 +167,7 @@ function entryAsRecorded(lesson: LessonSource, defaults: LessonDefaults, known: 
  * after this, for known and compiled lessons alike: links-to-drafts.ts), with where its links
  * to drafts are written.
  */
-export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: CourseConfig, out: Diagnostic[], drafts: ReadonlySet<string>): void {
+export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: CourseConfig, out: Diagnostic[], drafts: ReadonlySet<string>, siteOf: (lesson: string) => string | undefined): void {
   const flagged = new Set(out.map((d) => d.file));
   for (const entry of entries) {
     if (entry.known || !entry.resolved || flagged.has(entry.source.path)) continue;
@@ -177,7 +177,7 @@ export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: Cours
     const expanded = entry.source.expanded;
     const includes = expanded && depsNow(expanded.includes, depOf);
     if (!deps || (expanded && !includes)) continue;
-    entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0), deps };
+    entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0, siteOf(entry.source.path)), deps };
     if (includes && includes.length > 0) entry.build.includes = includes.map(({ path, digest }) => ({ path, digest }));
     if (expanded && expanded.vars.length > 0) entry.build.vars = expanded.vars;
   }

@@ -5,7 +5,9 @@
  * name) and bytes, the settings it inherits (lesson defaults; with references, the assets base
  * URL and the lesson URL template), and each file it references: an asset by its bytes, a
  * linked lesson by its bytes (its key and anchors) and by where the school has it (program and
- * lesson id, which its link URL holds).
+ * lesson id, which its link URL holds). A lesson of a program with `site_url:` has that address
+ * in its settings too (its links that leave the book go there): a book's lessons are then known
+ * like any others, and the settings of a program without one are what they always were.
  */
 import type { CourseConfig } from '../model/config.js';
 import type { LessonBuildInputs, LinkPlace } from '../model/desired.js';
@@ -17,24 +19,27 @@ export type LessonDep = LessonBuildInputs['deps'][number];
 
 const settingsMemo = new WeakMap<LessonDefaults, Map<string, string>>();
 
-/** The inherited settings a lesson's HTML depends on, as one canonical string (made once per defaults object and references). */
-export function lessonSettings(defaults: LessonDefaults, config: CourseConfig, hasDeps: boolean): string {
-  const refsKey = hasDeps ? `${config.assets?.base_url ?? ''}\0${config.school?.lesson_url ?? ''}` : '';
+/**
+ * The inherited settings a lesson's HTML depends on, as one canonical string (made once per
+ * defaults object, references and site). `site`: its program's `site_url:`.
+ */
+export function lessonSettings(defaults: LessonDefaults, config: CourseConfig, hasDeps: boolean, site?: string): string {
+  const key = `${hasDeps ? `${config.assets?.base_url ?? ''}\0${config.school?.lesson_url ?? ''}` : ''}\u0001${site ?? ''}`;
   let memo = settingsMemo.get(defaults);
   if (!memo) settingsMemo.set(defaults, (memo = new Map()));
-  let text = memo.get(refsKey);
-  if (text === undefined) memo.set(refsKey, (text = settingsText(defaults, config, hasDeps)));
+  let text = memo.get(key);
+  if (text === undefined) memo.set(key, (text = settingsText(defaults, config, hasDeps, site)));
   return text;
 }
 
-function settingsText(defaults: LessonDefaults, config: CourseConfig, hasDeps: boolean): string {
+function settingsText(defaults: LessonDefaults, config: CourseConfig, hasDeps: boolean, site: string | undefined): string {
   const sorted = Object.fromEntries(
     Object.entries(defaults)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
   const refs = hasDeps ? { assets: config.assets?.base_url ?? null, lesson_url: config.school?.lesson_url ?? null } : {};
-  return JSON.stringify({ defaults: sorted, ...refs });
+  return JSON.stringify({ defaults: sorted, ...refs, ...(site !== undefined && { site }) });
 }
 
 /** The referenced files at `paths` as the repo has them now; undefined when one is gone. */

@@ -5,7 +5,8 @@
  * as apply records it vouches for every lesson; each input a digest covers, changed in turn,
  * sends exactly the lessons that take it in back to compile: the file, an included file, a
  * variable's value (or its removal), an image, the place of a linked lesson, an inherited
- * setting, the addresses only lessons with references depend on, a referenced file removed.
+ * setting, the addresses only lessons with references depend on, a referenced file removed,
+ * the site a book's links out of it go to.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -138,6 +139,21 @@ describe('the frame takes a known lesson only while every input of its digest is
     const dir = await checkout();
     await change(dir, 'book/02-guessing-game/section.yaml', 'id: sec_types', 'id: sec_types\nlesson_defaults:\n  is_progression_locked: true');
     expect(await toCompile(dir)).toEqual([GAME, PLAIN]);
+  });
+
+  it("a book with `site_url:`: its lessons known like any others; the address changed or added, every lesson of its program", async () => {
+    const sited = await checkout();
+    await change(sited, 'book/program.yaml', 'id: prog_intro\n', 'id: prog_intro\nsite_url: https://doc.example.com/book/\n');
+    // Links that leave the book go to the site: a lesson's HTML depends on it, so its digest does.
+    await change(sited, PLAIN, 'is dropped.', 'is dropped (see [the standard library](../../std/mem/fn.drop.html)).');
+    const state = await appliedState(sited);
+    expect(await toCompile(sited, state)).toEqual([]);
+    const moved = await checkout();
+    await cp(sited, moved, { recursive: true });
+    await change(moved, 'book/program.yaml', 'https://doc.example.com/book/', 'https://docs.example.com/book/');
+    expect(await toCompile(moved, state)).toEqual([HELLO, GAME, PLAIN]);
+    // The recorded state of the book without a site: the address added sends every lesson back too.
+    expect(await toCompile(sited)).toEqual([HELLO, GAME, PLAIN]);
   });
 
   it('the assets address: only the lessons with references, not one referencing nothing', async () => {
