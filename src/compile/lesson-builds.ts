@@ -163,7 +163,7 @@ function entryAsRecorded(lesson: LessonSource, defaults: LessonDefaults, known: 
 
 /**
  * The build inputs of every lesson that compiled and resolved with no diagnostic on its file
- * (a warning about another lesson, such as a link to a draft, is checked over the link graph
+ * nor on a file it includes (a warning about another lesson, such as a link to a draft, is checked over the link graph
  * after this, for known and compiled lessons alike: links-to-drafts.ts), with where its links
  * to drafts are written.
  */
@@ -175,6 +175,9 @@ export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: Cours
     const at = entry.compiled.fields?.is_published ? entry.lessonLinks : undefined;
     const deps = depsNow(entry.resolved.deps, depOf)?.map((d) => (drafts.has(d.path) && at?.has(d.path) ? { ...d, at: [...at.get(d.path)!] } : d));
     const expanded = entry.source.expanded;
+    // A problem of an included file is reported once, by whichever lesson expanded it: a lesson
+    // taken from the state expands nothing, so one including such a file is compiled every time.
+    if (expanded?.includes.some((path) => flagged.has(path))) continue;
     const includes = expanded && depsNow(expanded.includes, depOf);
     if (!deps || (expanded && !includes)) continue;
     entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0, siteOf(entry.source.path)), deps };

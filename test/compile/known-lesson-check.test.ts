@@ -55,7 +55,9 @@ async function appliedState(dir: string): Promise<StateData> {
   });
   const placeOf = placesOf(state);
   for (const { l } of lessons) {
-    const build = l.build!;
+    // As apply: only a lesson that compiled with no diagnostic of its own has a build to record.
+    const build = l.build;
+    if (!build) continue;
     Object.assign(state.lessons[l.key]!, { digest: lessonDigest(l.path, build, placeOf), compiler: COMPILER, deps: build.deps.map(depRecord), inputs: inputsRecord(build) });
   }
   return state;
@@ -154,6 +156,17 @@ describe('the frame takes a known lesson only while every input of its digest is
     expect(await toCompile(moved, state)).toEqual([HELLO, GAME, PLAIN]);
     // The recorded state of the book without a site: the address added sends every lesson back too.
     expect(await toCompile(sited)).toEqual([HELLO, GAME, PLAIN]);
+  });
+
+  it('a warning on an included file: the lessons including it are not recorded, so every run reports it', async () => {
+    const dir = await checkout();
+    await change(dir, 'book/_partials/install-note.md', 'keep Ferris close by.', 'keep Ferris close by.\n>\n> {{#playground ../../listings/ch02-guessing/src/main.rs}}');
+    const read = await readSource(dir);
+    const cold = compileCourse(read, { render: renderMarkdown }).diagnostics;
+    expect(cold.map((d) => `${d.file} ${d.code}`)).toEqual(['book/_partials/install-note.md include/unsupported']);
+    const state = await appliedState(dir);
+    expect(await toCompile(dir, state)).toEqual([HELLO, GAME]);
+    expect(compileCourse(await readSource(dir), { render: renderMarkdown, known: knownLessonsOf(state, COMPILER) }).diagnostics).toEqual(cold);
   });
 
   it('the assets address: only the lessons with references, not one referencing nothing', async () => {
