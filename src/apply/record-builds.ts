@@ -1,8 +1,9 @@
 /**
  * After an apply, record how each lesson the school now holds as the repo says was built: its
  * file's blob id, its digest, the compiler and what it references (state `blob`, `digest`,
- * `compiler`, `deps`, and the aliases and acknowledged rules a skipped lesson still needs). Only
- * for lessons that compiled with no diagnostic and whose last-applied fields are exactly the
+ * `compiler`, `deps`, and the aliases, acknowledged rules and warnings of its own text a skipped
+ * lesson still needs). Only for lessons that compiled with no diagnostic but such warnings, and
+ * whose last-applied fields are exactly the
  * repo's, so the next plan may take an unchanged lesson from state without rendering it. Lessons
  * that got no call are recorded too: an existing school gets its digests on its next apply. One
  * state write, and none when nothing changed.
@@ -30,6 +31,7 @@ function buildRecordOf(lesson: DesiredLesson, entry: LessonState | undefined, co
   if (inputs) record.inputs = inputs;
   if (lesson.aliases.length > 0) record.aliases = lesson.aliases;
   if (lesson.acknowledge && lesson.acknowledge.length > 0) record.acknowledge = lesson.acknowledge;
+  if (lesson.build.warnings) record.warnings = lesson.build.warnings;
   return record;
 }
 

@@ -82,7 +82,12 @@ function knownOrToCompile(frame: CourseFrame, check: KnownCheck | undefined): vo
     const section = sections.get(sectionOf.get(lesson.path) ?? '\0');
     if (!section) continue;
     const entry = check ? knownEntry(lesson, inputsOf(section), check) : undefined;
-    if (entry) frame.known.set(lesson.path, entry);
-    else frame.toCompile.push(frame.expand(lesson));
+    if (!entry) {
+      frame.toCompile.push(frame.expand(lesson));
+      continue;
+    }
+    frame.known.set(lesson.path, entry);
+    // What its text gave when it compiled, as a compile of it would report it again.
+    for (const w of entry.build?.warnings ?? []) frame.out.push({ file: lesson.path, severity: 'warning', ...w });
   }
 }

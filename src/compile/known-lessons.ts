@@ -88,6 +88,7 @@ function knownLesson(key: string, l: Readonly<LessonState>, digest: string): Kno
     if (inputs.includes.size > 0) known.includes = [...inputs.includes.keys()];
     if (inputs.vars.size > 0) known.vars = [...inputs.vars.keys()];
   }
+  if (l.warnings) known.warnings = l.warnings;
   return known;
 }
 

@@ -9,6 +9,7 @@ import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import type { LessonAsset, LinkPlace } from '../model/desired.js';
+import { RECORDED_WARNING_CODES, type RecordedWarning } from '../model/state/schema.js';
 import type { LessonFields } from '../school-api/school-rules.js';
 import type { CompiledLesson } from './compile-lesson.js';
 import type { LessonEntry } from './course-parts.js';
@@ -29,6 +30,8 @@ export interface KnownLesson {
   includes?: string[];
   vars?: string[];
   digest: string;
+  /** The warnings its own text gave, as recorded: reported again while it is taken unread. */
+  warnings?: RecordedWarning[];
 }
 
 /** Known lessons by file path: a Map, or answers made on demand (known-lessons.ts). */
@@ -146,6 +149,8 @@ export function knownEntry(lesson: LessonSource, section: SectionInputs, check: 
     }
   }
   if (!digestMatches(known.digest, lesson.path, build, placeOf)) return undefined;
+  // Kept with the build, so the next apply records them again rather than dropping them.
+  if (known.warnings) build.warnings = known.warnings;
   return entryAsRecorded(lesson, section.defaults, known, check, build);
 }
 
@@ -161,27 +166,51 @@ function entryAsRecorded(lesson: LessonSource, defaults: LessonDefaults, known: 
   return entry;
 }
 
+const RECORDED = new Set<string>(RECORDED_WARNING_CODES);
+
+/** The warnings `own` (a lesson's diagnostics) as recorded, or undefined when one of them cannot be (an error, a warning depending on more than the digest covers). */
+function recordedWarnings(own: readonly Diagnostic[]): RecordedWarning[] | undefined {
+  const out: RecordedWarning[] = [];
+  for (const d of own) {
+    if (d.severity !== 'warning' || !RECORDED.has(d.code)) return undefined;
+    // In the schema's order, no key left undefined: as the state reads it back.
+    const w: Record<string, unknown> = { code: d.code };
+    if (d.line !== undefined) w.line = d.line;
+    if (d.column !== undefined) w.column = d.column;
+    w.message = d.message;
+    if (d.hint !== undefined) w.hint = d.hint;
+    if (d.excerpt !== undefined) w.excerpt = d.excerpt;
+    out.push(w as RecordedWarning);
+  }
+  return out;
+}
+
 /**
  * The build inputs of every lesson that compiled and resolved with no diagnostic on its file
- * nor on a file it includes (a warning about another lesson, such as a link to a draft, is checked over the link graph
+ * but warnings of its own text (RECORDED_WARNING_CODES, kept with the build), and none on a
+ * file it includes (a warning about another lesson, such as a link to a draft, is checked over the link graph
  * after this, for known and compiled lessons alike: links-to-drafts.ts), with where its links
  * to drafts are written.
  */
 export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: CourseConfig, out: Diagnostic[], drafts: ReadonlySet<string>, siteOf: (lesson: string) => string | undefined): void {
-  const flagged = new Set(out.map((d) => d.file));
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const d of out) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
   for (const entry of entries) {
-    if (entry.known || !entry.resolved || flagged.has(entry.source.path)) continue;
+    if (entry.known || !entry.resolved) continue;
+    const warnings = recordedWarnings(byFile.get(entry.source.path) ?? []);
+    if (!warnings) continue;
     // The places of links to drafts only (a few bytes each): course-frame.ts compiles a lesson whose link may have turned to a draft.
     const at = entry.compiled.fields?.is_published ? entry.lessonLinks : undefined;
     const deps = depsNow(entry.resolved.deps, depOf)?.map((d) => (drafts.has(d.path) && at?.has(d.path) ? { ...d, at: [...at.get(d.path)!] } : d));
     const expanded = entry.source.expanded;
     // A problem of an included file is reported once, by whichever lesson expanded it: a lesson
     // taken from the state expands nothing, so one including such a file is compiled every time.
-    if (expanded?.includes.some((path) => flagged.has(path))) continue;
+    if (expanded?.includes.some((path) => byFile.has(path))) continue;
     const includes = expanded && depsNow(expanded.includes, depOf);
     if (!deps || (expanded && !includes)) continue;
     entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0, siteOf(entry.source.path)), deps };
     if (includes && includes.length > 0) entry.build.includes = includes.map(({ path, digest }) => ({ path, digest }));
     if (expanded && expanded.vars.length > 0) entry.build.vars = expanded.vars;
+    if (warnings.length > 0) entry.build.warnings = warnings;
   }
 }

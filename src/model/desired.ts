@@ -4,6 +4,7 @@
  */
 import type { CourseConfig } from './config.js';
 import type { LessonFields } from '../school-api/school-rules.js';
+import type { RecordedWarning } from './state/schema.js';
 
 // The lesson field list, types and defaults are rules of the school: school-api/school-rules.ts.
 export {
@@ -78,6 +79,11 @@ export interface LessonBuildInputs {
   includes?: Array<{ path: string; digest: string }>;
   /** Each variable it uses (sorted by name) and its value; absent when none. */
   vars?: Array<{ name: string; value: string }>;
+  /**
+   * Not an input: the warnings its own text gave (model/state/schema.ts RECORDED_WARNING_CODES),
+   * recorded with the build so that the lesson, taken from the state, still reports them.
+   */
+  warnings?: RecordedWarning[];
 }
 
 /** A section is named by id, or by exact name resolved through `GET /sections`. */

@@ -1,10 +1,10 @@
 /**
  * What the state records about how a lesson was built (file blob, digest, compiler, deps,
- * aliases, acknowledged rules): recorded together, kept together, dropped together.
+ * aliases, acknowledged rules, the warnings of its own text): recorded together, kept together, dropped together.
  */
 import type { LessonState } from '../model/state/schema.js';
 
-export const BUILD_RECORD_FIELDS = ['blob', 'digest', 'compiler', 'deps', 'inputs', 'aliases', 'acknowledge'] as const;
+export const BUILD_RECORD_FIELDS = ['blob', 'digest', 'compiler', 'deps', 'inputs', 'aliases', 'acknowledge', 'warnings'] as const;
 export type BuildRecord = Pick<LessonState, (typeof BUILD_RECORD_FIELDS)[number]>;
 
 /** The build record of an entry (only the fields it has). */

@@ -58,7 +58,7 @@ async function appliedState(dir: string): Promise<StateData> {
     // As apply: only a lesson that compiled with no diagnostic of its own has a build to record.
     const build = l.build;
     if (!build) continue;
-    Object.assign(state.lessons[l.key]!, { digest: lessonDigest(l.path, build, placeOf), compiler: COMPILER, deps: build.deps.map(depRecord), inputs: inputsRecord(build) });
+    Object.assign(state.lessons[l.key]!, { digest: lessonDigest(l.path, build, placeOf), compiler: COMPILER, deps: build.deps.map(depRecord), inputs: inputsRecord(build), warnings: build.warnings });
   }
   return state;
 }
@@ -167,6 +167,31 @@ describe('the frame takes a known lesson only while every input of its digest is
     const state = await appliedState(dir);
     expect(await toCompile(dir, state)).toEqual([HELLO, GAME]);
     expect(compileCourse(await readSource(dir), { render: renderMarkdown, known: knownLessonsOf(state, COMPILER) }).diagnostics).toEqual(cold);
+  });
+
+  it("warnings of a lesson's own HTML: recorded with its build, reported again while it is taken unread; an include directive's are not", async () => {
+    const dir = await checkout();
+    await change(dir, PLAIN, 'Each value has one owner;', '<Listing number="4-1">Each value has one owner;</Listing>');
+    const read = await readSource(dir);
+    const cold = compileCourse(read, { render: renderMarkdown }).diagnostics;
+    expect(cold.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toEqual([`${PLAIN}:4:1 lesson/unknown-element`]);
+    const state = await appliedState(dir);
+    expect(Object.values(state.lessons).find((l) => l.path === PLAIN)?.warnings).toEqual([{ code: 'lesson/unknown-element', line: 4, column: 1, message: cold[0]!.message, hint: cold[0]!.hint }]);
+    expect(await toCompile(dir, state)).toEqual([]);
+    const known = compileCourse(await readSource(dir), { render: renderMarkdown, known: knownLessonsOf(state, COMPILER) });
+    expect(known.unchanged).toContain(PLAIN);
+    expect(known.diagnostics).toEqual(cold);
+    // Its build as the next apply records it: the warnings kept.
+    expect(known.desired!.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons)).find((l) => l.path === PLAIN)?.build?.warnings).toEqual(state.lessons[Object.keys(state.lessons).find((k) => state.lessons[k]!.path === PLAIN)!]!.warnings);
+    // The tag removed: compiled again, no warning.
+    await change(dir, PLAIN, '<Listing number="4-1">Each value has one owner;</Listing>', 'Each value has one owner;');
+    expect(await toCompile(dir, state)).toEqual([PLAIN]);
+    // An unsupported directive in the lesson itself is the expander's to report: that lesson is compiled every time.
+    const directive = await checkout();
+    await change(directive, PLAIN, 'is dropped.', 'is dropped.\n\n{{#playground ../../listings/ch02-guessing/src/main.rs}}');
+    const directiveState = await appliedState(directive);
+    expect(await toCompile(directive, directiveState)).toEqual([PLAIN]);
+    expect(compileCourse(await readSource(directive), { render: renderMarkdown, known: knownLessonsOf(directiveState, COMPILER) }).diagnostics.map((d) => d.code)).toEqual(['include/unsupported']);
   });
 
   it('the assets address: only the lessons with references, not one referencing nothing', async () => {

@@ -59,9 +59,31 @@ function validEntry(rng: Rng): Record<string, unknown> {
   if (maybe(rng, 0.2)) e.inputs = [`include:snippets/a.md@${hex(rng, 8)}`, `var:course@${hex(rng, 8)}`].slice(0, rng.int(1, 2));
   if (maybe(rng, 0.2)) e.aliases = ['old-key', 'older.key_2'].slice(0, rng.int(1, 2));
   if (maybe(rng, 0.2)) e.acknowledge = ['position'];
+  if (maybe(rng, 0.2)) e.warnings = validWarnings(rng);
   if (maybe(rng, 0.1)) e.uncertain = { name: 'Intro', section_id: 'sec_1', since: '2026-01-01T00:00:00Z' };
   // Key order as it comes (serialize-state.ts sorts; a hand edit may not).
   return Object.fromEntries(Object.entries(e).sort(() => rng.next() - 0.5));
+}
+
+/** `warnings` as compile records them: one or more, each with or without its place, hint and excerpt, keys in any order. */
+function validWarnings(rng: Rng): Array<Record<string, unknown>> {
+  return Array.from({ length: rng.int(1, 3) }, () => {
+    const w: Record<string, unknown> = { code: rng.pick(['lesson/unknown-element', 'lesson/event-handler', 'lesson/javascript-url']), message: pickOf(rng, ['<Listing> is not an HTML element', '', 'ünïcödé "quoted"']) };
+    if (maybe(rng, 0.8)) w.line = rng.int(1, 900);
+    if (maybe(rng, 0.8)) w.column = rng.int(1, 80);
+    if (maybe(rng, 0.7)) w.hint = 'put it in backticks';
+    if (maybe(rng, 0.2)) w.excerpt = '12 | <Listing>';
+    return Object.fromEntries(Object.entries(w).sort(() => rng.next() - 0.5));
+  });
+}
+
+/** One recorded warning broken in one way (or, for some, in a way zod happens to accept: both must agree). */
+function oddWarnings(rng: Rng): unknown {
+  const [w] = validWarnings(rng) as [Record<string, unknown>];
+  const field = rng.pick(['code', 'line', 'column', 'message', 'hint', 'excerpt', 'extra']);
+  if (maybe(rng, 0.2)) delete w[field];
+  else w[field] = rng.pick([...ODD_VALUES, 'include/unsupported', 'lesson/link-to-draft', 0, 1, 2.5, -1]);
+  return pickOf(rng, [[w], [...validWarnings(rng), w], w]);
 }
 
 /** Values that break a field's rule (or, some of them, that zod happens to accept: both must agree either way). */
@@ -93,6 +115,10 @@ function mutate(rng: Rng, entry: Record<string, unknown>): { entry: Record<strin
   if (roll === 3) {
     e.uncertain = maybe(rng) ? { name: 'n', section_id: 's', since: rng.pick(ODD_VALUES) } : rng.pick(ODD_VALUES);
     return { entry: e, what: 'uncertain' };
+  }
+  if (roll === 4) {
+    e.warnings = oddWarnings(rng);
+    return { entry: e, what: 'warnings' };
   }
   const field = rng.pick(LESSON_ENTRY_FIELDS);
   if (maybe(rng, 0.2)) delete e[field];

@@ -18,7 +18,9 @@ import {
   LessonOnDiskSchema,
   nullRecord,
   StateFieldsSchema,
+  RECORDED_WARNING_CODES,
   StateSchema,
+  type RecordedWarning,
   type StateData,
 } from './schema.js';
 
@@ -26,7 +28,7 @@ type LessonOnDisk = z.output<typeof LessonOnDiskSchema>;
 
 /** LessonOnDiskSchema's fields in its order: the order zod's output has them in, and readLessonEntry's. */
 export const LESSON_ENTRY_FIELDS = [
-  'id', 'program_id', 'section_id', 'position', 'path', 'applied', 'response', 'blob', 'digest', 'compiler', 'deps', 'inputs', 'aliases', 'acknowledge', 'uncertain',
+  'id', 'program_id', 'section_id', 'position', 'path', 'applied', 'response', 'blob', 'digest', 'compiler', 'deps', 'inputs', 'aliases', 'acknowledge', 'warnings', 'uncertain',
 ] as const satisfies ReadonlyArray<keyof LessonOnDisk>;
 
 /** An object as zod takes one: JSON's (or a null-prototype record's), not an array. */
@@ -121,6 +123,37 @@ function readApplied(v: unknown): LessonFields | undefined {
   return appliedFromDisk(v as Partial<LessonFields>);
 }
 
+const WARNING_CODES: ReadonlySet<unknown> = new Set(RECORDED_WARNING_CODES);
+const isPlaceNumber = (v: unknown) => v === undefined || (Number.isSafeInteger(v) && (v as number) >= 1);
+const isOptionalString = (v: unknown) => v === undefined || typeof v === 'string';
+
+/** RecordedWarningSchema: a new object, its fields in the schema's order. */
+function readWarning(v: unknown): RecordedWarning | undefined {
+  if (!isRecord(v)) return undefined;
+  const { code, line, column, message, hint, excerpt } = v;
+  if (!WARNING_CODES.has(code) || typeof message !== 'string' || !isPlaceNumber(line) || !isPlaceNumber(column) || !isOptionalString(hint) || !isOptionalString(excerpt)) return undefined;
+  const out: Record<string, unknown> = { code };
+  if (line !== undefined) out.line = line;
+  if (column !== undefined) out.column = column;
+  out.message = message;
+  if (hint !== undefined) out.hint = hint;
+  if (excerpt !== undefined) out.excerpt = excerpt;
+  // Strict: no other key, none undefined (keyCount).
+  return Object.keys(out).length === keyCount(v) ? (out as RecordedWarning) : undefined;
+}
+
+/** A non-empty array of RecordedWarningSchema, or undefined. */
+function readWarnings(v: unknown): RecordedWarning[] | undefined {
+  if (!Array.isArray(v) || v.length === 0) return undefined;
+  const out: RecordedWarning[] = [];
+  for (const item of v as unknown[]) {
+    const read = readWarning(item);
+    if (read === undefined) return undefined;
+    out.push(read);
+  }
+  return out;
+}
+
 /** UncertainCreateSchema. */
 function readUncertain(v: unknown): LessonOnDisk['uncertain'] {
   if (!isRecord(v) || keyCount(v) !== 3) return undefined;
@@ -151,7 +184,7 @@ const readAliases = (v: unknown) => nonEmptyArray(v, isLessonKey);
 export function readLessonEntry(value: unknown): LessonOnDisk | undefined {
   if (!isRecord(value)) return undefined;
   const given = keyCount(value);
-  const { id, program_id, section_id, position, path, applied, response, blob, digest, compiler, deps, inputs, aliases, acknowledge, uncertain } = value;
+  const { id, program_id, section_id, position, path, applied, response, blob, digest, compiler, deps, inputs, aliases, acknowledge, warnings, uncertain } = value;
   if (!isNullableString(id) || !isString(section_id) || !(position === null || (Number.isSafeInteger(position) && (position as number) >= 1)) || !isString(path)) return undefined;
   const appliedRead = readApplied(applied);
   if (appliedRead === undefined) return undefined;
@@ -181,7 +214,8 @@ export function readLessonEntry(value: unknown): LessonOnDisk | undefined {
     optional(out, 'deps', deps, readStringList) +
     optional(out, 'inputs', inputs, readInputs) +
     optional(out, 'aliases', aliases, readAliases) +
-    optional(out, 'acknowledge', acknowledge, readStringList);
+    optional(out, 'acknowledge', acknowledge, readStringList) +
+    optional(out, 'warnings', warnings, readWarnings);
   if (Number.isNaN(known)) return undefined;
   if (uncertain !== undefined) {
     const read = readUncertain(uncertain);

@@ -132,6 +132,24 @@ export const COMPILER_PATTERN = /^[0-9a-f]{12,16}$/;
 export const INPUT_RECORD_PATTERN = /^(include|var):.+@[0-9a-f]{8}$/;
 
 /**
+ * The warnings a lesson's rendered HTML can give: all they depend on is in its digest, so a
+ * lesson with only these is recorded with them, and a plan that takes it from the state reports
+ * them as a compile would. (An include directive's warnings are the expander's, which reports
+ * them whenever it expands the lesson, known or not: such a lesson is compiled every time.)
+ */
+export const RECORDED_WARNING_CODES = ['lesson/event-handler', 'lesson/javascript-url', 'lesson/unknown-element'] as const;
+
+/** One of them as recorded: a diagnostic without its file (the lesson's) and severity (a warning). */
+export const RecordedWarningSchema = z.strictObject({
+  code: z.enum(RECORDED_WARNING_CODES),
+  line: z.int().min(1).optional(),
+  column: z.int().min(1).optional(),
+  message: z.string(),
+  hint: z.string().optional(),
+  excerpt: z.string().optional(),
+});
+
+/**
  * One tracked lesson, by key. `id` is null only for an uncertain create (then `uncertain` is
  * set and `position` is null): the lesson may or may not exist in the school.
  */
@@ -159,6 +177,8 @@ export const LessonStateSchema = z.strictObject({
   /** The lesson's aliases and acknowledged impact rules, kept with the digest so an unchanged file need not be read. */
   aliases: z.array(lessonKey()).min(1).optional(),
   acknowledge: z.array(z.string()).min(1).optional(),
+  /** The warnings its own text gave when it was recorded (RECORDED_WARNING_CODES), in order. */
+  warnings: z.array(RecordedWarningSchema).min(1).optional(),
   uncertain: UncertainCreateSchema.optional(),
 });
 
@@ -263,6 +283,7 @@ export type LessonState = z.output<typeof LessonStateSchema>;
 export type SectionState = z.output<typeof SectionStateSchema>;
 export type PendingCall = z.output<typeof PendingCallSchema>;
 export type UncertainCreate = z.output<typeof UncertainCreateSchema>;
+export type RecordedWarning = z.output<typeof RecordedWarningSchema>;
 
 /** A fresh state: what a repo that was never applied has. */
 export function emptyState(lineage: string, base_url: string | null = null): StateData {

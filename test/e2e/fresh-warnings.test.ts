@@ -1,0 +1,76 @@
+/**
+ * A lesson whose HTML gives a warning of its own (mdBook's `<Listing>` tags, as in the Rust
+ * book), through the built CLI against the emulator: apply records the warning with the
+ * lesson's build; a fresh checkout (the committed state, no cache) plans with no lesson compiled
+ * and prints the same warnings, at the same places, as a cold validate; the tag removed, the
+ * lesson compiles again and the warning is gone.
+ */
+import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { useTestSchool } from '../apply/helpers.js';
+import { runCli } from './helpers.js';
+import { fixtureWorkspace, type OdinWorkspace } from './odin-workspace.js';
+
+const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
+const GAME = 'book/02-guessing-game/01-guessing-game.md';
+const LISTING = '\n<Listing number="2-1" file-name="src/main.rs" caption="Getting a guess from the user">\n\nA guess, read from standard input.\n\n</Listing>\n';
+
+let emu: RunningEmulator;
+let school: Record<string, string>;
+let workspace: OdinWorkspace;
+const env = (debug = false) => ({ ...school, COURSESYNC_RENDER_THREADS: '1', ...(debug ? { COURSESYNC_DEBUG: 'compile' } : {}) });
+const warnings = (text: string) => text.split('\n').filter((l) => l.includes('[lesson/unknown-element]'));
+
+useTestSchool((e, vars) => {
+  emu = e;
+  school = vars;
+});
+beforeEach(async () => {
+  workspace = await fixtureWorkspace(emu, 'coursesync-fresh-warnings-', BOOK, 'http://assets.test/book/');
+  await appendFile(path.join(workspace.repo, GAME), LISTING);
+  expect((await runCli(['assets', workspace.repo, '--out', workspace.published])).code).toBe(0);
+  const applied = await runCli(['apply', workspace.repo, '--yes'], env());
+  expect(applied.code).toBe(0);
+});
+afterEach(async () => {
+  await workspace.close();
+});
+
+/** The repo as CI checks it out: the committed state, no cache. */
+async function checkout(): Promise<string> {
+  const to = path.join(workspace.work, `checkout-${Math.random().toString(36).slice(2, 8)}`);
+  await cp(workspace.repo, to, { recursive: true, filter: (src) => path.basename(src) !== 'cache' && !src.endsWith('.lock') });
+  return to;
+}
+
+describe('a fresh checkout of a course whose lesson warns about its own HTML', () => {
+  it('takes every lesson from the state and warns where a cold validate does', async () => {
+    const state = await readFile(path.join(workspace.repo, '.coursesync/state.json'), 'utf8');
+    expect(state.split('\n').find((l) => l.includes('"path":"01-guessing-game.md"'))).toContain('"warnings":[{"code":"lesson/unknown-element"');
+    const clone = await checkout();
+    const cold = await checkout();
+    await rm(path.join(cold, '.coursesync'), { recursive: true });
+    const expected = warnings((await runCli(['validate', cold], env())).stderr);
+    expect(expected).toHaveLength(1);
+    expect(expected[0]).toMatch(new RegExp(`^${GAME}:\\d+:1 warning <Listing number="2-1"`));
+
+    const plan = await runCli(['plan', clone, '--detailed-exitcode'], env(true));
+    expect(plan.code).toBe(0);
+    expect(plan.stderr).toContain('debug: 0 lesson files compiled, 2 known unchanged from the state');
+    expect(warnings(plan.stdout + plan.stderr)).toEqual(expected);
+    const validate = await runCli(['validate', await checkout()], env(true));
+    expect(warnings(validate.stderr)).toEqual(expected);
+  }, 60_000);
+
+  it('compiles the lesson again once the tag is gone, and the warning with it', async () => {
+    const clone = await checkout();
+    const file = path.join(clone, GAME);
+    await writeFile(file, (await readFile(file, 'utf8')).replace(LISTING, '\n'));
+    const plan = await runCli(['plan', clone, '--detailed-exitcode'], env(true));
+    expect(plan.code).toBe(2);
+    expect(plan.stderr).toContain('debug: 1 lesson files compiled, 1 known unchanged from the state');
+    expect(warnings(plan.stdout + plan.stderr)).toEqual([]);
+  }, 60_000);
+});
