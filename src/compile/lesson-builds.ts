@@ -194,7 +194,11 @@ function recordedWarnings(own: readonly Diagnostic[]): RecordedWarning[] | undef
  */
 export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: CourseConfig, out: Diagnostic[], drafts: ReadonlySet<string>, siteOf: (lesson: string) => string | undefined): void {
   const byFile = new Map<string, Diagnostic[]>();
-  for (const d of out) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
+  for (const d of out) {
+    const list = byFile.get(d.file);
+    if (list) list.push(d);
+    else byFile.set(d.file, [d]);
+  }
   for (const entry of entries) {
     if (entry.known || !entry.resolved) continue;
     const warnings = recordedWarnings(byFile.get(entry.source.path) ?? []);
