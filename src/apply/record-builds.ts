@@ -1,12 +1,11 @@
 /**
  * After an apply, record how each lesson the school now holds as the repo says was built: its
  * file's blob id, its digest, the compiler and what it references (state `blob`, `digest`,
- * `compiler`, `deps`, and the aliases, acknowledged rules and warnings of its own text a skipped
+ * `compiler`, `deps`, and the aliases, acknowledged rules and warnings of its own HTML a skipped
  * lesson still needs). Only for lessons that compiled with no diagnostic but such warnings, and
- * whose last-applied fields are exactly the
- * repo's, so the next plan may take an unchanged lesson from state without rendering it. Lessons
- * that got no call are recorded too: an existing school gets its digests on its next apply. One
- * state write, and none when nothing changed.
+ * whose last-applied fields are exactly the repo's, so the next plan may take an unchanged
+ * lesson from state without rendering it. Lessons that got no call are recorded too: an existing
+ * school gets its digests on its next apply. One state write, and none when nothing changed.
  */
 import pLimit from 'p-limit';
 import type { DesiredLesson, DesiredState } from '../model/desired.js';

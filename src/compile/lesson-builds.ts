@@ -9,7 +9,7 @@ import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import type { LessonAsset, LinkPlace } from '../model/desired.js';
-import { RECORDED_WARNING_CODES, type RecordedWarning } from '../model/state/schema.js';
+import { RECORDED_WARNING_CODES, RecordedWarningSchema, type RecordedWarning } from '../model/state/schema.js';
 import type { LessonFields } from '../school-api/school-rules.js';
 import type { CompiledLesson } from './compile-lesson.js';
 import type { LessonEntry } from './course-parts.js';
@@ -180,6 +180,8 @@ function recordedWarnings(own: readonly Diagnostic[]): RecordedWarning[] | undef
     w.message = d.message;
     if (d.hint !== undefined) w.hint = d.hint;
     if (d.excerpt !== undefined) w.excerpt = d.excerpt;
+    // Only what the state can read back (a place from 1): the state is read whole, so one bad record would stop every run.
+    if (!RecordedWarningSchema.safeParse(w).success) return undefined;
     out.push(w as RecordedWarning);
   }
   return out;

@@ -14,7 +14,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileCourse, frameCourse } from '../../src/compile/compile-course.js';
 import { knownLessonsOf, placesOf } from '../../src/compile/known-lessons.js';
+import type { LessonEntry } from '../../src/compile/course-parts.js';
+import { recordBuilds } from '../../src/compile/lesson-builds.js';
 import { depRecord, digestMatches, inputsRecord, lessonDigest } from '../../src/compile/lesson-digest.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { DEFAULT_LESSON_FIELDS } from '../../src/school-api/school-rules.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { appliedOf } from '../../src/model/state/fingerprint.js';
 import { emptyState, type StateData } from '../../src/model/state/schema.js';
@@ -229,5 +233,26 @@ describe('digestMatches', () => {
     expect(digestMatches(digest, 'p/s/1.md', { ...build, settings: '{}' }, placeOf)).toBe(false);
     expect(digestMatches(digest, 'p/s/1.md', { ...build, file: 'e'.repeat(64) }, placeOf)).toBe(false);
     expect(digestMatches(digest, 'p/s/01.md', build, placeOf)).toBe(false);
+  });
+});
+
+describe('recordBuilds', () => {
+  /** The build recordBuilds gives a resolved lesson at `path` whose compile said `said`. */
+  const buildWith = (said: Array<Partial<Diagnostic>>) => {
+    const path = 'p/s/1.md';
+    const fields = { ...DEFAULT_LESSON_FIELDS, name: 'One' };
+    const entry = { source: { path, digest: 'a'.repeat(64) }, compiled: { fields }, resolved: { fields, assets: [], links: [], deps: [] }, defaults: {} } as unknown as LessonEntry;
+    const out = said.map((d) => ({ file: path, severity: 'warning', code: 'lesson/unknown-element', message: 'm', ...d }) as Diagnostic);
+    recordBuilds([entry], () => undefined, { removed_lessons: 'keep' }, out, new Set(), () => undefined);
+    return entry.build;
+  };
+
+  it('records an HTML warning with its place; not a lesson with an error, another warning, or a place the state could not read back', () => {
+    expect(buildWith([])?.warnings).toBeUndefined();
+    expect(buildWith([{ line: 3, column: 1, hint: 'h' }])?.warnings).toEqual([{ code: 'lesson/unknown-element', line: 3, column: 1, message: 'm', hint: 'h' }]);
+    expect(buildWith([{ line: 3, column: 1 }, { severity: 'error', code: 'lesson/forbidden-html' }])).toBeUndefined();
+    expect(buildWith([{ code: 'lesson/link-not-lesson', line: 3, column: 1 }])).toBeUndefined();
+    expect(buildWith([{ line: 0, column: 1 }])).toBeUndefined();
+    expect(buildWith([{ line: 3, column: 1.5 }])).toBeUndefined();
   });
 });
