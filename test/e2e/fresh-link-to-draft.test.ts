@@ -6,13 +6,13 @@
  * run; an edit compiles the edited lesson only (COURSESYNC_DEBUG=compile counts them); a
  * lesson turned draft by its section's defaults is still warned about where it is linked.
  */
-import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { useTestSchool } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
-import { fixtureWorkspace, type OdinWorkspace } from './odin-workspace.js';
+import { ciCheckout, fixtureWorkspace, schoolRun, type OdinWorkspace } from './odin-workspace.js';
 
 const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
 const HELLO = 'book/01-getting-started/01-hello-world.md';
@@ -65,7 +65,7 @@ let emu: RunningEmulator;
 let school: Record<string, string>;
 let workspace: OdinWorkspace;
 let repo: string;
-const env = (debug = false) => ({ ...school, COURSESYNC_RENDER_THREADS: '1', ...(debug ? { COURSESYNC_DEBUG: 'compile' } : {}) });
+const env = (debug = false) => schoolRun(school, debug);
 const drafts = (text: string) => text.split('\n').filter((l) => l.includes('[lesson/link-to-draft]'));
 
 useTestSchool((e, vars) => {
@@ -89,12 +89,7 @@ afterEach(async () => {
 });
 
 /** A copy of the repo: as CI checks it out (committed state, no cache), or with no state at all (cold). */
-async function copy(state: boolean): Promise<string> {
-  const to = path.join(workspace.work, `copy-${Math.random().toString(36).slice(2, 8)}`);
-  await cp(repo, to, { recursive: true, filter: (src) => path.basename(src) !== 'cache' && !src.endsWith('.lock') });
-  if (!state) await rm(path.join(to, '.coursesync'), { recursive: true, force: true });
-  return to;
-}
+const copy = (state: boolean) => ciCheckout(workspace, { state });
 
 describe('a fresh checkout with a published lesson linking to a draft', () => {
   it('plans no change, compiles nothing, and warns where a cold run does', async () => {

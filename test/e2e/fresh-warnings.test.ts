@@ -5,13 +5,13 @@
  * and prints the same warnings, at the same places, as a cold validate; the tag removed, the
  * lesson compiles again and the warning is gone.
  */
-import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { useTestSchool } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
-import { fixtureWorkspace, type OdinWorkspace } from './odin-workspace.js';
+import { ciCheckout, fixtureWorkspace, schoolRun, type OdinWorkspace } from './odin-workspace.js';
 
 const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
 const GAME = 'book/02-guessing-game/01-guessing-game.md';
@@ -20,7 +20,7 @@ const LISTING = '\n<Listing number="2-1" file-name="src/main.rs" caption="Gettin
 let emu: RunningEmulator;
 let school: Record<string, string>;
 let workspace: OdinWorkspace;
-const env = (debug = false) => ({ ...school, COURSESYNC_RENDER_THREADS: '1', ...(debug ? { COURSESYNC_DEBUG: 'compile' } : {}) });
+const env = (debug = false) => schoolRun(school, debug);
 const warnings = (text: string) => text.split('\n').filter((l) => l.includes('[lesson/unknown-element]'));
 
 useTestSchool((e, vars) => {
@@ -38,20 +38,14 @@ afterEach(async () => {
   await workspace.close();
 });
 
-/** The repo as CI checks it out: the committed state, no cache. */
-async function checkout(): Promise<string> {
-  const to = path.join(workspace.work, `checkout-${Math.random().toString(36).slice(2, 8)}`);
-  await cp(workspace.repo, to, { recursive: true, filter: (src) => path.basename(src) !== 'cache' && !src.endsWith('.lock') });
-  return to;
-}
+const checkout = () => ciCheckout(workspace);
 
 describe('a fresh checkout of a course whose lesson warns about its own HTML', () => {
   it('takes every lesson from the state and warns where a cold validate does', async () => {
     const state = await readFile(path.join(workspace.repo, '.coursesync/state.json'), 'utf8');
     expect(state.split('\n').find((l) => l.includes('"path":"01-guessing-game.md"'))).toContain('"warnings":[{"code":"lesson/unknown-element"');
     const clone = await checkout();
-    const cold = await checkout();
-    await rm(path.join(cold, '.coursesync'), { recursive: true });
+    const cold = await ciCheckout(workspace, { state: false });
     const expected = warnings((await runCli(['validate', cold], env())).stderr);
     expect(expected).toHaveLength(1);
     expect(expected[0]).toMatch(new RegExp(`^${GAME}:\\d+:1 warning <Listing number="2-1"`));

@@ -48,6 +48,20 @@ export async function fixtureWorkspace(emu: RunningEmulator, prefix: string, fix
   };
 }
 
+/**
+ * A copy of the workspace's repo as CI checks it out: the committed state and no cache; with
+ * `state: false`, no state either (a cold run of the same files).
+ */
+export async function ciCheckout(workspace: OdinWorkspace, { state = true } = {}): Promise<string> {
+  const to = path.join(workspace.work, `checkout-${Math.random().toString(36).slice(2, 8)}`);
+  await cp(workspace.repo, to, { recursive: true, filter: (src) => path.basename(src) !== 'cache' && !src.endsWith('.lock') });
+  if (!state) await rm(path.join(to, '.coursesync'), { recursive: true, force: true });
+  return to;
+}
+
+/** The environment of a run against the test school, on one render thread; `debug`: COURSESYNC_DEBUG=compile (what a plan compiled). */
+export const schoolRun = (school: Record<string, string>, debug = false): Record<string, string> => ({ ...school, COURSESYNC_RENDER_THREADS: '1', ...(debug ? { COURSESYNC_DEBUG: 'compile' } : {}) });
+
 /** fixtureWorkspace with its assets published and the course applied to the school `env` names (both checked). */
 export async function appliedWorkspace(emu: RunningEmulator, prefix: string, fixture: string, assetsUrl: string, env: Record<string, string>): Promise<OdinWorkspace> {
   const workspace = await fixtureWorkspace(emu, prefix, fixture, assetsUrl);
