@@ -13,7 +13,7 @@ import { ExitCode } from '../diagnostics/exit-codes.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { planFormat, positiveInt, processIo, type CommandIo } from './command-io.js';
 import { addDirOptions, repoFolder } from './repo-folder.js';
-import { timing } from '../diagnostics/timing.js';
+import { timing } from '../load/timing.js';
 
 export interface PlanCommandOptions extends ConnectionFlags {
   out?: string;

@@ -18,7 +18,7 @@ import { readLessonCache, writeLessonCache } from './lesson-cache-file.js';
 import { renderMissingBodies } from './render-bodies.js';
 import { readRenderCache, writeRenderCache } from './render-cache-file.js';
 import { defaultRenderThreads } from './render-pool.js';
-import { timing } from '../diagnostics/timing.js';
+import { timing } from './timing.js';
 
 /** Up to this many changed lesson files are rendered without reading the render cache (see recall). */
 const FEW_CHANGED = 32;

@@ -15,7 +15,7 @@ import { readSource, receivedScan, treeOf } from '../source/read-source.js';
 import { STAT_INDEX_FILE } from '../source/stat-index.js';
 import type { ReadAnswer } from './read-worker.js';
 import { startWorker } from './start-worker.js';
-import { timing } from '../diagnostics/timing.js';
+import { timing } from './timing.js';
 
 /**
  * readSource(dir, { statIndex: true }), with `meanwhile` run on this thread while a worker

@@ -35,7 +35,7 @@ import { knownLessonsOf } from '../compile/known-lessons.js';
 import { compilerId } from '../load/compiler-id.js';
 import { addCallSources } from './call-sources.js';
 import { DEFAULT_CONCURRENCY } from '../model/config.js';
-import { timing } from '../diagnostics/timing.js';
+import { timing } from '../load/timing.js';
 
 export interface BuildPlanOptions extends ConnectionFlags {
   /** Read every tracked lesson live (PATCH /lessons/{id} with `{}`) and report drift. */

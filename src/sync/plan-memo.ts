@@ -27,7 +27,7 @@ import type { Plan } from '../plan/plan-schema.js';
 import { codeProof, provenCodeDigest } from '../load/compiler-id.js';
 import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
 import { readSourceAside } from '../load/read-aside.js';
-import { timing } from '../diagnostics/timing.js';
+import { timing } from '../load/timing.js';
 
 const MEMO_FILE = join('.coursesync', 'cache', 'plan.json');
 const TAG = 'coursesync-plan-memo/1';

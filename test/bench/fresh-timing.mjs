@@ -1,5 +1,5 @@
 // Where a fresh checkout's plan spends its time: the step marks of COURSESYNC_DEBUG=timing
-// (src/diagnostics/timing.ts), median over runs, each step's end and what it added, with the
+// (src/load/timing.ts), median over runs, each step's end and what it added, with the
 // sync read + hash baseline (the reference of the fresh figure) run alternately.
 // Usage: npm run build && node test/bench/fresh-timing.mjs [lessons=10000] [runs=10] [dir]
 //   dir: a repo freshCheckout made with this build (kept from an earlier run), else one is made

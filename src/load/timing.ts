@@ -3,7 +3,8 @@
  * process started, one line on stderr per step. It shows a plan's critical path (which thread
  * waits for which, what runs after the read) without a profiler's overhead
  * (test/bench/README.md, "Where a fresh checkout's time goes"). Marks are placed only in
- * composers; a run without the variable pays one lookup of it.
+ * composers; a run without the variable pays one lookup of it. Here, not in diagnostics/: it is
+ * no part of the compiler, whose id (compiler-id.ts) would otherwise change with it.
  */
 let enabled: boolean | undefined;
 
