@@ -9,7 +9,8 @@ import { assetFileName } from '../model/assets.js';
 import type { LessonDefaults } from '../model/lesson.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import type { LessonAsset, LinkPlace } from '../model/desired.js';
-import { RECORDED_WARNING_CODES, RecordedWarningSchema, type RecordedWarning } from '../model/state/schema.js';
+import { readWarning } from '../model/state/parse-state.js';
+import type { RecordedWarning } from '../model/state/schema.js';
 import type { LessonFields } from '../school-api/school-rules.js';
 import type { CompiledLesson } from './compile-lesson.js';
 import type { LessonEntry } from './course-parts.js';
@@ -166,23 +167,16 @@ function entryAsRecorded(lesson: LessonSource, defaults: LessonDefaults, known: 
   return entry;
 }
 
-const RECORDED = new Set<string>(RECORDED_WARNING_CODES);
-
 /** The warnings `own` (a lesson's diagnostics) as recorded, or undefined when one of them cannot be (an error, a warning depending on more than the digest covers). */
 function recordedWarnings(own: readonly Diagnostic[]): RecordedWarning[] | undefined {
   const out: RecordedWarning[] = [];
-  for (const d of own) {
-    if (d.severity !== 'warning' || !RECORDED.has(d.code)) return undefined;
-    // In the schema's order, no key left undefined: as the state reads it back.
-    const w: Record<string, unknown> = { code: d.code };
-    if (d.line !== undefined) w.line = d.line;
-    if (d.column !== undefined) w.column = d.column;
-    w.message = d.message;
-    if (d.hint !== undefined) w.hint = d.hint;
-    if (d.excerpt !== undefined) w.excerpt = d.excerpt;
-    // Only what the state can read back (a place from 1): the state is read whole, so one bad record would stop every run.
-    if (!RecordedWarningSchema.safeParse(w).success) return undefined;
-    out.push(w as RecordedWarning);
+  for (const { file: _file, severity, ...rest } of own) {
+    if (severity !== 'warning') return undefined;
+    // As the state reads it back (its code one of RECORDED_WARNING_CODES, a place from 1), or
+    // not at all: the state is read whole, so one bad record would stop every run.
+    const w = readWarning(Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)));
+    if (!w) return undefined;
+    out.push(w);
   }
   return out;
 }

@@ -127,8 +127,8 @@ const WARNING_CODES: ReadonlySet<unknown> = new Set(RECORDED_WARNING_CODES);
 const isPlaceNumber = (v: unknown) => v === undefined || (Number.isSafeInteger(v) && (v as number) >= 1);
 const isOptionalString = (v: unknown) => v === undefined || typeof v === 'string';
 
-/** RecordedWarningSchema: a new object, its fields in the schema's order. */
-function readWarning(v: unknown): RecordedWarning | undefined {
+/** RecordedWarningSchema: a new object, its fields in the schema's order (compile records warnings through it too). */
+export function readWarning(v: unknown): RecordedWarning | undefined {
   if (!isRecord(v)) return undefined;
   const { code, line, column, message, hint, excerpt } = v;
   if (!WARNING_CODES.has(code) || typeof message !== 'string' || !isPlaceNumber(line) || !isPlaceNumber(column) || !isOptionalString(hint) || !isOptionalString(excerpt)) return undefined;
