@@ -8,8 +8,13 @@
  */
 let enabled: boolean | undefined;
 
+/** The values COURSESYNC_DEBUG asks for (comma-separated: `compile,timing`), empty ones dropped. */
+export function debugValues(env: NodeJS.ProcessEnv): string[] {
+  return (env.COURSESYNC_DEBUG ?? '').split(',').filter((d) => d !== '');
+}
+
 /** Mark the end of `step` (e.g. `read: worker answered`). */
 export function timing(step: string): void {
-  enabled ??= process.env.COURSESYNC_DEBUG?.split(',').includes('timing') === true;
+  enabled ??= debugValues(process.env).includes('timing');
   if (enabled) process.stderr.write(`debug: ${performance.now().toFixed(0)} ms ${step}\n`);
 }

@@ -23,7 +23,6 @@ import type { LessonSource, SourceFile, SourceTree } from '../model/source-tree.
 import { splitFrontMatter } from './split-front-matter.js';
 import { StatIndex } from './stat-index.js';
 
-
 /** Files larger than this are reported, not read: no lesson needs 10 MB of text. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const IGNORED_DIRS = new Set(['node_modules']);

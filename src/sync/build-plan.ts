@@ -35,7 +35,7 @@ import { knownLessonsOf } from '../compile/known-lessons.js';
 import { compilerId } from '../load/compiler-id.js';
 import { addCallSources } from './call-sources.js';
 import { DEFAULT_CONCURRENCY } from '../model/config.js';
-import { timing } from '../load/timing.js';
+import { debugValues, timing } from '../load/timing.js';
 
 export interface BuildPlanOptions extends ConnectionFlags {
   /** Read every tracked lesson live (PATCH /lessons/{id} with `{}`) and report drift. */
@@ -82,7 +82,7 @@ export async function compileRepo(dir: string, options: { env?: NodeJS.ProcessEn
   const known = state ? knownLessonsOf(state, await compilerId()) : undefined;
   const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env), known, environment, source });
   // COURSESYNC_DEBUG=compile: how many lesson files compiled (the others came from the state unread).
-  if (env.COURSESYNC_DEBUG?.split(',').includes('compile')) {
+  if (debugValues(env).includes('compile')) {
     const { counts, unchanged, compiledAnyway } = result;
     process.stderr.write(`debug: ${counts.lessons - unchanged.length} lesson files compiled, ${unchanged.length} known unchanged from the state (${compiledAnyway.length} of them compiled all the same)\n`);
   }

@@ -27,7 +27,7 @@ import type { Plan } from '../plan/plan-schema.js';
 import { codeProof, provenCodeDigest } from '../load/compiler-id.js';
 import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
 import { readSourceAside } from '../load/read-aside.js';
-import { timing } from '../load/timing.js';
+import { debugValues, timing } from '../load/timing.js';
 
 const MEMO_FILE = join('.coursesync', 'cache', 'plan.json');
 const TAG = 'coursesync-plan-memo/1';
@@ -53,8 +53,7 @@ export interface PlanInputs {
 
 /** Whether a plan of `question` may be answered from, or kept in, the memo. */
 export function memoizable(question: PlanQuestion): boolean {
-  const debugs = (question.env.COURSESYNC_DEBUG ?? '').split(',').filter((d) => d !== '' && d !== 'timing');
-  return !question.refresh && question.tokenFile === undefined && debugs.length === 0;
+  return !question.refresh && question.tokenFile === undefined && debugValues(question.env).every((d) => d === 'timing');
 }
 
 /**
