@@ -17,7 +17,7 @@ import { compilerDigest } from './compiler-id.js';
 import { readLessonCache, writeLessonCache } from './lesson-cache-file.js';
 import { renderMissingBodies } from './render-bodies.js';
 import { readRenderCache, writeRenderCache } from './render-cache-file.js';
-import { defaultRenderThreads } from './render-pool.js';
+import { defaultRenderThreads, type SlowSpent } from './render-pool.js';
 import { timing } from './timing.js';
 
 /** Up to this many changed lesson files are rendered without reading the render cache (see recall). */
@@ -120,7 +120,8 @@ interface Rendered {
  * otherwise render each of those on demand, on this thread.
  */
 async function renderAhead(source: SourceTree, frame: CourseFrame, recalled: Recalled, threads: number): Promise<Rendered> {
-  const first = await renderMissingBodies({ ...source, lessons: recalled.fresh }, recalled.renders, threads);
+  const spent: SlowSpent = { ms: 0 }; // one budget for slow renderings across both calls
+  const first = await renderMissingBodies({ ...source, lessons: recalled.fresh }, recalled.renders, threads, { spent });
   const targets = new Map<string, LessonSource>();
   for (const lesson of recalled.fresh) {
     const digest = first.digests.get(lesson.body.text);
@@ -134,7 +135,7 @@ async function renderAhead(source: SourceTree, frame: CourseFrame, recalled: Rec
     }
   }
   if (targets.size === 0) return first;
-  const second = await renderMissingBodies({ ...source, lessons: [...targets.values()] }, first.entries, threads);
+  const second = await renderMissingBodies({ ...source, lessons: [...targets.values()] }, first.entries, threads, { spent });
   return { entries: second.entries, digests: new Map([...first.digests, ...second.digests]) };
 }
 

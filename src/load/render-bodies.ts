@@ -11,7 +11,7 @@ import { renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/rendered-html.js';
 import { MAX_CONTENT_LENGTH } from '../school-api/school-rules.js';
 import type { SourceTree } from '../model/source-tree.js';
-import { renderAll } from './render-pool.js';
+import { renderAll, type RenderAllOptions } from './render-pool.js';
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
@@ -39,6 +39,7 @@ export async function renderMissingBodies(
   source: SourceTree,
   known: ReadonlyMap<string, RenderResult>,
   threads: number,
+  options?: RenderAllOptions,
 ): Promise<{ entries: Map<string, RenderResult>; digests: Map<string, string> }> {
   const sectionDirs = new Set(source.sections.map((f) => dirOf(f.path)));
   const missing = new Map<string, string>();
@@ -59,7 +60,7 @@ export async function renderMissingBodies(
   }
   const all = new Map(known);
   if (missing.size === 0) return { entries: all, digests };
-  const { results } = await renderAll([...missing.values()], threads);
+  const { results } = await renderAll([...missing.values()], threads, options);
   let i = 0;
   for (const digest of missing.keys()) all.set(digest, results[i++]!);
   return { entries: all, digests };

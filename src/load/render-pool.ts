@@ -43,6 +43,20 @@ export function renderThreadsFromEnv(env: NodeJS.ProcessEnv): number | undefined
   return Number.isInteger(threads) && threads >= 1 ? threads : undefined;
 }
 
+/**
+ * The budgets (ms) of the renderings stopped so far in one run, shared by its renderAll calls
+ * (a load renders the lessons it compiles, then the lessons their links need anchors of):
+ * past RUN_SLOW_MS the run renders nothing more, however many calls it makes.
+ */
+export interface SlowSpent {
+  ms: number;
+}
+
+export interface RenderAllOptions {
+  /** The run's ledger of stopped renderings (default: this call's own). */
+  spent?: SlowSpent;
+}
+
 export interface RenderAllResult {
   /** In the order of the texts. */
   results: RenderResult[];
@@ -63,9 +77,10 @@ const stopped = (stop: RenderStop): RenderResult => ({ html: '', problems: [], a
  * run built JavaScript only: under a test runner running TypeScript sources, or when no worker
  * can start at all, the texts render in this thread (without a budget).
  */
-export async function renderAll(texts: readonly string[], threads: number): Promise<RenderAllResult> {
+export async function renderAll(texts: readonly string[], threads: number, { spent = { ms: 0 } }: RenderAllOptions = {}): Promise<RenderAllResult> {
   const results = new Array<RenderResult>(texts.length);
   if (texts.length === 0) return { results, inWorkers: 0 };
+  if (spent.ms >= RUN_SLOW_MS) return { results: texts.map(() => stopped(runStop())), inWorkers: 0 };
   if (import.meta.url.endsWith('.ts') || safeInThread(texts.map((t) => t.length))) return { results: await renderHere(texts), inWorkers: 0 };
 
   // Few texts: smaller batches, so every thread gets some (and one slow text holds up few).
@@ -79,8 +94,6 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
   let running = 0;
   let everReady = false;
   let failure: Error | undefined;
-  /** The budgets (ms) of the renderings stopped so far; past RUN_SLOW_MS the run renders nothing more. */
-  let slowMs = 0;
   let exhausted = false;
   /** Stop the text a running worker is on (used once the run's budget is spent). */
   const active = new Set<(why: RenderStop) => void>();
@@ -152,9 +165,9 @@ export async function renderAll(texts: readonly string[], threads: number): Prom
         batch = undefined;
         // A text over its time is counted by its budget, not by the clock, so the same repo meets
         // the bound however loaded the machine; one over its memory (fast) by the time it took.
-        if (why.reason === 'time') slowMs += renderTimeLimitMs(texts[index]!.length);
-        else if (why.reason !== 'run') slowMs += took;
-        if (!exhausted && slowMs >= RUN_SLOW_MS) {
+        if (why.reason === 'time') spent.ms += renderTimeLimitMs(texts[index]!.length);
+        else if (why.reason !== 'run') spent.ms += took;
+        if (!exhausted && spent.ms >= RUN_SLOW_MS) {
           // The run's budget for slow lessons is spent: stop every other worker's text too.
           exhausted = true;
           for (const other of [...active]) if (other !== stopCurrent) other(runStop());

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { RENDER_HEAP_MB, renderTimeLimitMs, safeInThread } from '../../src/compile/render-budget.js';
+import { RENDER_HEAP_MB, renderTimeLimitMs, RUN_SLOW_MS, safeInThread } from '../../src/compile/render-budget.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { renderAll, renderThreadsFromEnv } from '../../src/load/render-pool.js';
 
@@ -70,6 +70,30 @@ describe('rendering on worker threads', () => {
     const out = await renderInWorkers([huge, texts[0]!], 1);
     expect(out.results[0]).toEqual({ html: '', problems: [], anchors: [], refs: [], stopped: { reason: 'memory', limit: `${RENDER_HEAP_MB} MB` } });
     expect(out.results[1]).toEqual(renderMarkdown(texts[0]!));
+  });
+
+  it("keeps one ledger across a run's calls: once stopped renderings use the run's budget up, a later call renders nothing", async () => {
+    // Two calls of the built pool sharing a ledger, as a load's render ahead and its link targets do.
+    const slow = 'a]('.repeat(25_000);
+    const dir = await mkdtemp(join(tmpdir(), 'coursesync-pool-'));
+    try {
+      const file = join(dir, 'texts.json');
+      await writeFile(file, JSON.stringify({ first: [slow, texts[0]!], second: [texts[1]!] }));
+      const script = `const { renderAll } = await import(${JSON.stringify(POOL)}); const { readFileSync } = await import('node:fs');
+        const { first, second } = JSON.parse(readFileSync(process.argv[1], 'utf8')); const spent = { ms: ${RUN_SLOW_MS - 1} };
+        const a = await renderAll(first, 1, { spent }); const after = spent.ms; const b = await renderAll(second, 1, { spent });
+        process.stdout.write(JSON.stringify({ a, b, after }));`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, file], { maxBuffer: 1 << 26 });
+      const { a, b, after } = JSON.parse(stdout);
+      const run = { html: '', problems: [], anchors: [], refs: [], stopped: { reason: 'run', limit: `${RUN_SLOW_MS / 1000} s` } };
+      expect(a.results[0].stopped.reason).toBe('time');
+      expect(after).toBe(RUN_SLOW_MS - 1 + renderTimeLimitMs(slow.length));
+      // The rest of the first call and all of the second: not rendered, the run's budget being spent.
+      expect(a.results[1]).toEqual(run);
+      expect(b).toEqual({ results: [run], inWorkers: 0 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('renders in this thread when running from TypeScript', async () => {
