@@ -4,12 +4,12 @@
  * chapter lists.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { DesiredSection } from '../model/desired.js';
+import type { DesiredSection, SectionRef } from '../model/desired.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { diag } from './codes.js';
 import { programDefaults, programSites, type CompileCounts, type LessonEntry, type SectionEntry, type TocProgram } from './course-parts.js';
 import { idOfEnvironment, type IdContext } from './environment-ids.js';
-import { parseSummary } from './summary-toc.js';
+import { parseSummary, type TocChapter } from './summary-toc.js';
 import { suggest } from './suggest.js';
 
 /**
@@ -27,7 +27,8 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
       continue;
     }
     const chapters = parseSummary(summary.path, summary.text, out);
-    const titles = new Map<string, number>();
+    // The chapter each section is already taken by: `id:<id>`, or `name:<title>` (the school finds a section by its name).
+    const refs = new Map<string, TocChapter>();
     for (const chapter of chapters) {
       counts.sections++;
       const where = { file: summary.path, ...chapter.place };
@@ -37,17 +38,19 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
         out.push(diag('toc/missing-file', summary.path, f.place, `no file ${f.path} in the repo`, near));
         return false;
       });
-      const given = toc.ids[chapter.title];
+      // A chapter's own page names it in `sections:` before its title does: titles repeat (a "Welcome" per part).
+      const mapKey = chapter.page !== undefined && Object.hasOwn(toc.ids, chapter.page) ? chapter.page : Object.hasOwn(toc.ids, chapter.title) ? chapter.title : undefined;
       // An id map with an error is reported; the chapter still holds its files (none is said to be unlisted).
-      const id = given === undefined ? undefined : idOfEnvironment(given, env, toc.file, toc.yaml, 'section', out, ['sections', chapter.title]);
-      const seen = titles.get(chapter.title);
-      if (seen !== undefined && id === undefined) {
-        out.push(diag('repo/duplicate-section', summary.path, chapter.place, `chapter "${chapter.title}" has the same title as the chapter at line ${seen}, so both would be one section`, 'give one of them another title, or map each to its section id under `sections:` in program.yaml'));
-        continue;
-      }
-      titles.set(chapter.title, chapter.place.line);
+      const id = mapKey === undefined ? undefined : idOfEnvironment(toc.ids[mapKey]!, env, toc.file, toc.yaml, 'section', out, ['sections', mapKey]);
+      const ref: SectionRef = id !== undefined ? { id } : { name: chapter.title };
+      const refKey = 'id' in ref ? `id:${ref.id}` : `name:${ref.name}`;
+      const first = refs.get(refKey);
+      // Reported, and the chapter kept as a section all the same: its pages stay lessons (no link to them is said to
+      // leave the book), and the error stops the plan before two chapters could share one school section.
+      if (first) out.push(duplicateChapter(summary.path, chapter, first, ref, toc.file));
+      else refs.set(refKey, chapter);
       const key = chapter.files[0]?.path ?? `${summary.path}:${chapter.place.line}`;
-      const section: DesiredSection = { path: key, ref: id !== undefined ? { id } : { name: chapter.title }, lessons: [], toc: where };
+      const section: DesiredSection = { path: key, ref, lessons: [], toc: where };
       const entry: SectionEntry = { section, tocOrder: files.map((f) => f.path), defaults: { ...programDefaults.get(toc.program) } };
       const site = programSites.get(toc.program);
       if (site !== undefined) entry.site = site;
@@ -55,11 +58,11 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
       toc.program.sections.push(section);
       for (const f of files) sectionOf.set(f.path, key);
     }
-    const known = new Set(chapters.map((c) => c.title));
+    const known = new Set(chapters.flatMap((c) => (c.page === undefined ? [c.title] : [c.title, c.page])));
     for (const title of Object.keys(toc.ids)) {
       if (known.has(title)) continue;
       const near = suggest(title, [...known]);
-      out.push(diag('toc/unknown-chapter', toc.file, toc.yaml.placeOf(['sections', title], 'key'), `"${title}" is not the title of a chapter of ${toc.summary}`, near ? `did you mean "${near}"?` : undefined));
+      out.push(diag('toc/unknown-chapter', toc.file, toc.yaml.placeOf(['sections', title], 'key'), `"${title}" is not the title or page of a chapter of ${toc.summary}`, near ? `did you mean "${near}"?` : undefined));
     }
   }
   return sectionOf;
@@ -69,6 +72,14 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
 export function inTocOrder(lessons: LessonEntry[], order: readonly string[]): LessonEntry[] {
   const index = new Map(order.map((p, i) => [p, i]));
   return [...lessons].sort((a, b) => index.get(a.source.path)! - index.get(b.source.path)!);
+}
+
+/** Two chapters of one book that would be one school section: by one title, or mapped to one id. */
+function duplicateChapter(summary: string, chapter: TocChapter, first: TocChapter, ref: SectionRef, programFile: string): Diagnostic {
+  if ('id' in ref) return diag('repo/duplicate-section', summary, chapter.place, `chapter "${chapter.title}" is mapped to section id "${ref.id}", as is the chapter at line ${first.place.line}, so both would be one section`, `map each chapter to its own section id under \`sections:\` in ${programFile}`);
+  const byPage = [first, chapter].flatMap((c) => (c.page === undefined ? [] : [`${c.page}: <section id>`]));
+  const hint = byPage.length > 0 ? `give one of them another title, or map each to its section id by its page under \`sections:\` in ${programFile} (${byPage.join(', ')})` : `give one of them another title`;
+  return diag('repo/duplicate-section', summary, chapter.place, `chapter "${chapter.title}" has the same title as the chapter at line ${first.place.line}, so both would be one section`, hint);
 }
 
 function suggestFile(path: string, files: string[]): string | undefined {

@@ -22,6 +22,8 @@ export interface TocChapter {
   place: Place;
   /** Repo paths of its lesson files in SUMMARY order (the chapter's own file first, when it has one). */
   files: Array<{ path: string; place: Place }>;
+  /** Its own page as SUMMARY.md links it (relative to SUMMARY.md's folder), when it has one: `sections:` may name it so. */
+  page?: string;
 }
 
 const LIST_ITEM = /^(\s*)([-*+])(\s+)(.*)$/;
@@ -96,6 +98,7 @@ export function parseSummary(file: string, text: string, out: Diagnostic[]): Toc
     }
     seen.set(path, line);
     current!.files.push({ path, place: { line, column: column + link.targetOffset } });
+    if (!nested) current!.page = dir === '' ? path : path.slice(dir.length + 1);
   });
   return chapters;
 }

@@ -22,7 +22,7 @@ export const ProgramFileSchema = z
       .optional(),
     sections: z
       .record(z.string().min(1), idPerEnvironment('section'))
-      .describe('With toc: chapter title → section id (or one per environment), for a chapter whose school section is not named exactly like it. Other chapters are the sections of their name.')
+      .describe("With toc: a chapter's title, or its own page as SUMMARY.md links it (welcome.md), → section id (or one per environment), for a chapter whose school section is not named exactly like it, or whose title another chapter has too (map those by page). Other chapters are the sections of their name.")
       .optional(),
   })
   .describe('program.yaml: a coursesync program folder');

@@ -102,7 +102,7 @@ describe('SUMMARY.md', () => {
       'src/ch01-02-hello.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
       'src/ch02-00-game.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
       'src/contributors.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
-      'src/program.yaml:4:3 error toc/unknown-chapter "Getting Startd" is not the title of a chapter of src/SUMMARY.md',
+      'src/program.yaml:4:3 error toc/unknown-chapter "Getting Startd" is not the title or page of a chapter of src/SUMMARY.md',
       'src/SUMMARY.md:3:7 error toc/bad-line a list item of SUMMARY.md must be a link [Title](file.md), a # heading or a --- separator, not "Installation"',
       'src/SUMMARY.md:4:15 error toc/missing-file no file src/ch01-02-helo.md in the repo',
       'src/SUMMARY.md:5:1 error toc/bad-line a line of SUMMARY.md must be a link [Title](file.md), a # heading or a --- separator, not "Some prose in the table of contents."',
@@ -115,6 +115,43 @@ describe('SUMMARY.md', () => {
     const missing = result.diagnostics.find((d) => d.code === 'toc/missing-file')!;
     expect(missing.hint).toBe('did you mean src/ch01-02-hello.md?');
     expect(result.diagnostics.find((d) => d.code === 'toc/unknown-chapter')!.hint).toBe('did you mean "Getting Started"?');
+  });
+
+  describe('chapters with one title (a "Welcome" opening each part, as Comprehensive Rust has)', () => {
+    const summary = ['# Day 1', '', '- [Welcome](day1/welcome.md)', '  - [Hello](day1/hello.md)', '', '# Day 2', '', '- [Welcome](./day2/welcome.md)', '  - [More](day2/more.md)', '- [Draft]()', '  - [Notes](notes.md)'].join('\n');
+    const files = {
+      'src/day1/welcome.md': page('Welcome to day 1', 'Then [day 2](../day2/welcome.md) and its [next page](../day2/more.md).'),
+      'src/day1/hello.md': page('Hello'),
+      'src/day2/welcome.md': page('Welcome to day 2'),
+      'src/day2/more.md': page('More'),
+      'src/notes.md': page('Notes'),
+    };
+
+    it('are an error at the second, whose hint names each page to map; its pages stay lessons (no cascade)', async () => {
+      const result = await book(summary, files);
+      expect(result.desired).toBeUndefined();
+      expect(result.diagnostics.map(brief)).toEqual(['src/SUMMARY.md:8:3 error repo/duplicate-section chapter "Welcome" has the same title as the chapter at line 3, so both would be one section']);
+      expect(result.diagnostics[0]!.hint).toBe('give one of them another title, or map each to its section id by its page under `sections:` in src/program.yaml (day1/welcome.md: <section id>, day2/welcome.md: <section id>)');
+    });
+
+    it('map by their pages (relative to SUMMARY.md) to one section each; a title still maps the others', async () => {
+      const result = await book(summary, files, 'id: prog_book\ntoc: SUMMARY.md\nsections:\n  day1/welcome.md: sec_d1\n  day2/welcome.md: sec_d2\n  Draft: sec_draft\n');
+      expect(result.diagnostics.filter((d) => d.severity === 'error').map(brief)).toEqual([]);
+      const sections = result.desired!.programs[0]!.sections;
+      expect(sections.map((s) => [s.ref, s.lessons.map((l) => l.path)])).toEqual([
+        [{ id: 'sec_d1' }, ['src/day1/welcome.md', 'src/day1/hello.md']],
+        [{ id: 'sec_d2' }, ['src/day2/welcome.md', 'src/day2/more.md']],
+        [{ id: 'sec_draft' }, ['src/notes.md']],
+      ]);
+    });
+
+    it('one title mapped to one id for both, or a page that is no chapter\'s own, is an error at its place', async () => {
+      const result = await book(summary, files, 'id: prog_book\ntoc: SUMMARY.md\nsections:\n  Welcome: sec_w\n  day1/hello.md: sec_h\n');
+      expect(result.diagnostics.filter((d) => d.severity === 'error').map(brief)).toEqual([
+        'src/program.yaml:5:3 error toc/unknown-chapter "day1/hello.md" is not the title or page of a chapter of src/SUMMARY.md',
+        'src/SUMMARY.md:8:3 error repo/duplicate-section chapter "Welcome" is mapped to section id "sec_w", as is the chapter at line 3, so both would be one section',
+      ]);
+    });
   });
 
   it('a missing SUMMARY.md, and a section.yaml inside a book, are errors that say what to do', async () => {
