@@ -198,6 +198,7 @@ const GOOD_ARGS: Record<string, string[]> = {
   'badges award': ['--badge-id', 'bdg_finisher', '--member-id', 'mem_1'],
   'duplicate lesson': ['--to', 'sec_types'],
   'duplicate section': ['--to', 'sec_types'],
+  clone: ['--section', 'sec_types'],
   import: ['--key', 'welcome'],
   'members get': ['--id', 'mem_1'],
 };
@@ -217,7 +218,8 @@ describe('plain http:// only to loopback', () => {
     );
     const results = await pool(
       talkers.map((leaf) => () => {
-        const args = leaf.command.registeredArguments.filter((a) => a.required).map((a) => (/dir/.test(a.name()) ? 'intro-to-typescript/01-getting-started' : 'x_1'));
+        // A folder argument names the example section; one that must be new (clone's <new-dir>), a folder beside it.
+        const args = leaf.command.registeredArguments.filter((a) => a.required).map((a) => (/new-dir/.test(a.name()) ? 'intro-to-typescript/09-copy' : /dir/.test(a.name()) ? 'intro-to-typescript/01-getting-started' : 'x_1'));
         const extra = hasOption(leaf.command, '--yes') ? ['--yes'] : [];
         const refresh = leaf.path[0] === 'plan' ? ['--refresh'] : [];
         const good = GOOD_ARGS[leaf.path.join(' ')] ?? [];
