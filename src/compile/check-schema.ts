@@ -34,6 +34,9 @@ export interface SchemaWording {
   refine?(problem: SchemaProblem): { message?: string; hint?: string | undefined } | undefined;
 }
 
+/** A lesson's unknown key with no near guess may be another tool's (mdbook-course's minutes:). */
+const OTHER_TOOLS = '; a key another tool reads is left to it by `front_matter: { ignore: [key] }` in coursesync.yaml';
+
 const quotedPath = (path: readonly PropertyKey[]) => `"${path.map(String).join('.')}"`;
 
 /**
@@ -69,7 +72,7 @@ function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, value: unk
       // Another tool's word for a top-level key beats a spelling guess (`title` is no typo of `name`).
       const foreign = path.length === 0 ? foreignKeyHint(kind, key, valueAt(value, key)) : undefined;
       const guess = suggest(key, known);
-      const hint = foreign ?? (guess ? `did you mean "${guess}"?` : `allowed keys: ${known.join(', ')}`);
+      const hint = foreign ?? (guess ? `did you mean "${guess}"?` : `allowed keys: ${known.join(', ')}${kind === 'lesson' && path.length === 0 ? OTHER_TOOLS : ''}`);
       const where = path.length > 0 ? ` in ${subject(path)}` : '';
       return make({ kind: 'unknown-key', path, key, message: `unknown key "${key}"${where}`, hint }, yaml.placeOf([...path, key], 'key'));
     });

@@ -64,8 +64,11 @@ export function keyFromFileName(fileName: string): string {
   return fileName.replace(/\.md$/i, '').replace(/^\d+[-_.]/, '');
 }
 
-/** Compile one lesson file, pushing its problems onto `out`. */
-export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = defaultRender, defaults: LessonDefaults = {}): CompiledLesson {
+/**
+ * Compile one lesson file, pushing its problems onto `out`. `foreign`: front-matter keys
+ * another tool reads (coursesync.yaml `front_matter.ignore`), left alone.
+ */
+export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = defaultRender, defaults: LessonDefaults = {}, foreign: readonly string[] = []): CompiledLesson {
   const file = source.path;
   if (source.text.trim() === '') {
     out.push(diag('file/empty', file, undefined, 'lesson file is empty'));
@@ -93,7 +96,7 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
     compileBody(source, 'markdown', render, out);
     return {};
   }
-  let raw = value as Record<string, unknown>;
+  let raw = foreign.length === 0 ? (value as Record<string, unknown>) : withoutKeys(value as Record<string, unknown>, foreign);
   const errorsBefore = countErrors(out);
   const identity = identityOf(file, raw, yaml, out);
   // The body is checked even when the front-matter is not, so every problem shows at once.
@@ -123,6 +126,10 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   if (body.anchors) result.anchors = body.anchors;
   if (countErrors(out) === errorsBefore) result.fields = fields;
   return result;
+}
+
+function withoutKeys(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !keys.includes(k)));
 }
 
 function definedOnly<T extends object>(value: T): T {

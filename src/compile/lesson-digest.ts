@@ -2,8 +2,8 @@
  * A lesson's digest (PURE): one hash of everything its compiled fields depend on, so a lesson
  * whose digest matches the one recorded when it was applied is unchanged without reading,
  * parsing or rendering its Markdown. It covers the file's path (the key may come from its
- * name) and bytes, the settings it inherits (lesson defaults; with references, the assets base
- * URL and the lesson URL template), and each file it references: an asset by its bytes, a
+ * name) and bytes, the settings it inherits (lesson defaults; the front-matter keys left to
+ * other tools; with references, the assets base URL and the lesson URL template), and each file it references: an asset by its bytes, a
  * linked lesson by its bytes (its key and anchors) and by where the school has it (program and
  * lesson id, which its link URL holds). A lesson of a program with `site_url:` has that address
  * in its settings too (its links that leave the book go there): a book's lessons are then known
@@ -24,7 +24,7 @@ const settingsMemo = new WeakMap<LessonDefaults, Map<string, string>>();
  * defaults object, references and site). `site`: its program's `site_url:`.
  */
 export function lessonSettings(defaults: LessonDefaults, config: CourseConfig, hasDeps: boolean, site?: string): string {
-  const key = `${hasDeps ? `${config.assets?.base_url ?? ''}\0${config.school?.lesson_url ?? ''}` : ''}\u0001${site ?? ''}`;
+  const key = `${hasDeps ? `${config.assets?.base_url ?? ''}\0${config.school?.lesson_url ?? ''}` : ''}\u0001${site ?? ''}\u0001${config.front_matter?.ignore.join('\0') ?? ''}`;
   let memo = settingsMemo.get(defaults);
   if (!memo) settingsMemo.set(defaults, (memo = new Map()));
   let text = memo.get(key);
@@ -39,7 +39,9 @@ function settingsText(defaults: LessonDefaults, config: CourseConfig, hasDeps: b
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
   const refs = hasDeps ? { assets: config.assets?.base_url ?? null, lesson_url: config.school?.lesson_url ?? null } : {};
-  return JSON.stringify({ defaults: sorted, ...refs, ...(site !== undefined && { site }) });
+  // Keys left to other tools decide whether a front-matter is valid (a key taken off the list is an error again).
+  const foreign = config.front_matter && { front_matter_ignore: [...config.front_matter.ignore].sort() };
+  return JSON.stringify({ defaults: sorted, ...refs, ...(site !== undefined && { site }), ...foreign });
 }
 
 /** The referenced files at `paths` as the repo has them now; undefined when one is gone. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ConfigAcknowledgeSchema } from './acknowledge.js';
 import { MAX_NAME_LENGTH } from '../school-api/school-rules.js';
-import { LessonDefaultsSchema } from './lesson.js';
+import { LessonDefaultsSchema, LessonFrontMatterSchema } from './lesson.js';
 import { environmentName, environmentSchema } from './environments.js';
 
 export const RemovedLessonsPolicy = z
@@ -50,6 +50,23 @@ export const SchoolSettingsSchema = z
   })
   .describe('How to reach the school. The token never goes here: use COURSESYNC_TOKEN or --token-file.');
 
+/** The keys coursesync reads in a lesson's front-matter: none of them may be left to another tool. */
+const OWN_LESSON_KEYS: ReadonlySet<string> = new Set(Object.keys(LessonFrontMatterSchema.shape));
+
+export const FrontMatterSettingsSchema = z
+  .strictObject({
+    ignore: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .refine((key) => !OWN_LESSON_KEYS.has(key), { message: 'must not be a key coursesync reads itself' }),
+      )
+      .min(1)
+      .describe("Lesson front-matter keys another tool reads (mdbook-course's minutes:, say): coursesync leaves them alone instead of reporting them as unknown keys."),
+  })
+  .describe('How coursesync reads lesson front-matter.');
+
 export const CourseConfigSchema = z
   .strictObject({
     school: SchoolSettingsSchema.optional(),
@@ -71,6 +88,7 @@ export const CourseConfigSchema = z
       .array(z.string().min(1))
       .describe('Paths coursesync does not read, as .gitignore patterns (e.g. README.md, drafts/, **/translations/).')
       .optional(),
+    front_matter: FrontMatterSettingsSchema.optional(),
     lesson_defaults: LessonDefaultsSchema.optional(),
     vars: VarsSchema.optional(),
     environments: z

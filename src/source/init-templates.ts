@@ -57,6 +57,11 @@ export const CONFIG_TEMPLATE = `# yaml-language-server: $schema=./${SCHEMA_DIR}/
 #   - README.md
 #   - drafts/
 
+# Lesson front-matter keys another tool reads (mdbook-course's minutes:, say): left to it
+# rather than reported as unknown keys. Not one of coursesync's own keys.
+# front_matter:
+#   ignore: [minutes, session]
+
 # Front-matter defaults for every lesson (program.yaml and section.yaml may set their own);
 # a lesson's own front-matter wins.
 # lesson_defaults:

@@ -162,6 +162,21 @@ describe('the frame takes a known lesson only while every input of its digest is
     expect(await toCompile(sited)).toEqual([HELLO, GAME, PLAIN]);
   });
 
+  it('the front-matter keys left to other tools: every lesson, and one taken off the list is an error again', async () => {
+    const tooled = await checkout();
+    await change(tooled, 'coursesync.yaml', 'vars:', 'front_matter:\n  ignore: [minutes]\nvars:');
+    await change(tooled, PLAIN, 'name: Ownership in plain words\n', 'name: Ownership in plain words\nminutes: 5\n');
+    const state = await appliedState(tooled);
+    expect(await toCompile(tooled, state)).toEqual([]);
+    // Whether a front-matter is valid depends on the list, so the digests cover it.
+    const strict = await checkout();
+    await cp(tooled, strict, { recursive: true });
+    await change(strict, 'coursesync.yaml', 'front_matter:\n  ignore: [minutes]\n', '');
+    expect(await toCompile(strict, state)).toEqual([HELLO, GAME, PLAIN]);
+    const { diagnostics } = compileCourse(await readSource(strict), { render: renderMarkdown, known: knownLessonsOf(state, COMPILER) });
+    expect(diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file} ${d.code}`)).toEqual([`${PLAIN} lesson/unknown-key`]);
+  });
+
   it('a warning on an included file: the lessons including it are not recorded, so every run reports it', async () => {
     const dir = await checkout();
     await change(dir, 'book/_partials/install-note.md', 'keep Ferris close by.', 'keep Ferris close by.\n>\n> {{#playground ../../listings/ch02-guessing/src/main.rs}}');
