@@ -12,6 +12,7 @@
  * was written in, so its links and images resolve from there.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { privateReason } from '../model/assets.js';
 import type { LineOrigin } from '../model/source-tree.js';
 import { diag, type Place } from './codes.js';
 import { dirOf, normalizePath } from './repo-paths.js';
@@ -141,6 +142,11 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
       return undefined;
     }
     const text = files.textOf(target);
+    const unread = text === undefined ? privateReason(target) : undefined;
+    if (unread !== undefined) {
+      out.push(diag('include/missing-file', from, place, `${directive}: ${unread}`, 'include a copy of what learners should see, kept outside it'));
+      return undefined;
+    }
     if (text === undefined) {
       const ext = target.includes('.') ? target.slice(target.lastIndexOf('.')) : '';
       const near = suggest(target, files.paths().filter((p) => p.endsWith(ext)));

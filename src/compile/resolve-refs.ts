@@ -9,7 +9,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CourseConfig } from '../model/config.js';
 import type { LessonAsset, LessonFields, LinkPlace } from '../model/desired.js';
-import { assetFileName, MAX_ASSET_BYTES, type RefusedFile } from '../model/assets.js';
+import { assetFileName, MAX_ASSET_BYTES, privateReason, type RefusedFile } from '../model/assets.js';
 import { lessonLinkMarker } from '../model/lesson-links.js';
 import { diag } from './codes.js';
 import type { PlacedRef } from './compile-lesson.js';
@@ -164,6 +164,11 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     if (site && !target.startsWith(site.dir === '' ? '' : `${site.dir}/`)) {
       // A link out of the book to a page the repo does not hold (mdBook's ../std/…): the page on the book's site.
       urls[ref.field][ref.index] = siteLink(ref.url, path, site);
+      continue;
+    }
+    const unread = digest === undefined ? privateReason(target) : undefined;
+    if (unread !== undefined) {
+      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${unread}`, 'link a copy kept outside it, or its page on the web (https://…)'));
       continue;
     }
     if (digest === undefined) {

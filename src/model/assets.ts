@@ -29,6 +29,18 @@ export function privatePart(realPath: string): string | undefined {
   return realPath.split('/').find((part) => part.startsWith('.') || part === 'node_modules');
 }
 
+/**
+ * Why coursesync has no file at `path` when privatePart names a part of it, for the errors of a
+ * reference to it: undefined for any other path. The walk never enters such a folder, so the
+ * file is not missing: it is out of reach on purpose.
+ */
+export function privateReason(path: string): string | undefined {
+  const part = privatePart(path);
+  if (part === undefined) return undefined;
+  const where = part === 'node_modules' ? 'in node_modules' : path === part || path.endsWith(`/${part}`) ? 'hidden (its name starts with a dot)' : `in a hidden folder (${part}/)`;
+  return `${path} is ${where}: coursesync never reads nor publishes such files, which may be secrets (.env, .git)`;
+}
+
 /** Why a path in the repo cannot be published, as read (source/) and completed by `ignore:` (compile/). */
 export type RefusedFile =
   /** A symlink (to a file or a folder) whose real path is private or ignored. */

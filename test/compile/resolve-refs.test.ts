@@ -159,3 +159,23 @@ describe('references of the Odin-like fixture', () => {
     expect(after.get('welcome')?.digest).toBe(before.get('welcome')?.digest);
   });
 });
+
+describe('a file in a hidden folder or node_modules, which the walk never enters', () => {
+  it('a link or an include of one says why it is out of reach (not "no file"), at its place', async () => {
+    const dir = await copyOdin();
+    // As in a course about tooling: the CI workflow and a cargo config exist in the repo.
+    await writeFile(path.join(dir, '.env'), 'TOKEN=secret\n');
+    await cp(path.join(dir, 'foundations/01-intro/images'), path.join(dir, 'foundations/01-intro/.cargo'), { recursive: true });
+    await writeFile(path.join(dir, 'foundations/01-intro/.cargo/config.toml'), '[build]\ntarget = "thumbv7em-none-eabihf"\n');
+    await edit(dir, 'foundations/02-project/01-recipes.md', '# Recipes', '# Recipes\n\nThe [workflow](../../.github/workflows/ci.yml) and [its packages](../../node_modules/left-pad/index.js).\n\n{{#include ../01-intro/.cargo/config.toml}}\n\n{{#include ../../.env}}\n');
+    const result = await compile(dir);
+    const out = result.diagnostics.filter((d) => d.file === 'foundations/02-project/01-recipes.md').map((d) => `${d.line}:${d.column} ${d.code} ${d.message} | ${d.hint}`);
+    expect(out).toEqual([
+      '6:5 lesson/missing-file "../../.github/workflows/ci.yml": .github/workflows/ci.yml is in a hidden folder (.github/): coursesync never reads nor publishes such files, which may be secrets (.env, .git) | link a copy kept outside it, or its page on the web (https://…)',
+      '6:52 lesson/missing-file "../../node_modules/left-pad/index.js": node_modules/left-pad/index.js is in node_modules: coursesync never reads nor publishes such files, which may be secrets (.env, .git) | link a copy kept outside it, or its page on the web (https://…)',
+      '8:1 include/missing-file {{#include ../01-intro/.cargo/config.toml}}: foundations/01-intro/.cargo/config.toml is in a hidden folder (.cargo/): coursesync never reads nor publishes such files, which may be secrets (.env, .git) | include a copy of what learners should see, kept outside it',
+      '10:1 include/missing-file {{#include ../../.env}}: .env is hidden (its name starts with a dot): coursesync never reads nor publishes such files, which may be secrets (.env, .git) | include a copy of what learners should see, kept outside it',
+    ]);
+    expect(JSON.stringify(result)).not.toContain('secret\n');
+  });
+});
