@@ -69,18 +69,22 @@ export interface RefTarget {
   rawPath: string;
   target: string | undefined;
   fragment: string | undefined;
+  /** The fragment as written (percent-escapes kept): an id may hold them (GFM's footnote ids do, for a label such as †). */
+  rawFragment?: string;
 }
 
 /** Where `url`, written in the file at `path`, points in the repo (PURE). */
 export function refTarget(path: string, url: string): RefTarget {
   const hash = url.indexOf('#');
   const beforeHash = hash === -1 ? url : url.slice(0, hash);
-  const fragment = hash === -1 ? undefined : decode(url.slice(hash + 1));
+  const rawFragment = hash === -1 ? undefined : url.slice(hash + 1);
+  const fragment = rawFragment === undefined ? undefined : decode(rawFragment);
   const query = beforeHash.indexOf('?');
   const rawPath = query === -1 ? beforeHash : beforeHash.slice(0, query);
-  if (rawPath === '') return { rawPath, target: '', fragment };
+  const parts = { rawPath, fragment, ...(rawFragment !== fragment && { rawFragment }) };
+  if (rawPath === '') return { ...parts, target: '' };
   const decoded = decode(rawPath);
-  return { rawPath, target: normalizePath(decoded.startsWith('/') ? decoded : `${dirOf(path)}/${decoded}`), fragment };
+  return { ...parts, target: normalizePath(decoded.startsWith('/') ? decoded : `${dirOf(path)}/${decoded}`) };
 }
 
 /**
@@ -109,10 +113,10 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const place = { line: ref.line, column: ref.column };
     // A reference written in an included file resolves from where that file lies.
     const from = ref.base ?? path;
-    const { rawPath, target, fragment } = refTarget(from, ref.url);
+    const { rawPath, target, fragment, rawFragment } = refTarget(from, ref.url);
     urls[ref.field][ref.index] = ref.url;
     if (rawPath === '') {
-      if (fragment !== undefined && fragment !== '' && own && !own.has(fragment)) missingAnchor(path, place, fragment, 'this lesson', own, out);
+      if (fragment !== undefined && fragment !== '' && own && !hasAnchor(own, fragment, rawFragment)) missingAnchor(path, place, fragment, 'this lesson', own, out);
       continue;
     }
     if (target === undefined) {
@@ -126,7 +130,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const lessonPath = ref.image || index.files.has(target) ? undefined : candidates.find((c) => index.lessons.has(c));
     const lesson = lessonPath === undefined ? undefined : index.lessons.get(lessonPath);
     if (lesson && lessonPath !== undefined) {
-      if (fragment !== undefined && fragment !== '' && lesson.anchors && !lesson.anchors.has(fragment)) missingAnchor(path, place, fragment, lessonPath, lesson.anchors, out);
+      if (fragment !== undefined && fragment !== '' && lesson.anchors && !hasAnchor(lesson.anchors, fragment, rawFragment)) missingAnchor(path, place, fragment, lessonPath, lesson.anchors, out);
       // Whether it is a draft is the linked lesson's own matter: checked over the link graph (links-to-drafts.ts).
       lessonLinks.set(lessonPath, [...(lessonLinks.get(lessonPath) ?? []), place]);
       if (index.config.school?.lesson_url === undefined) {
@@ -228,6 +232,11 @@ function refusedRef(path: string, place: { line: number; column: number }, url: 
   }
   const where = why.why === 'ignored' ? 'a path `ignore:` leaves out' : 'inside a hidden folder or node_modules';
   return diag('lesson/asset-private', path, place, `${JSON.stringify(url)}: ${at} is a symlink to ${why.real}, ${where}, and is never published`);
+}
+
+/** Whether a #fragment reaches one of `anchors` as a browser finds it: the fragment as written, then percent-decoded. */
+function hasAnchor(anchors: ReadonlySet<string>, fragment: string, rawFragment: string | undefined): boolean {
+  return (rawFragment !== undefined && anchors.has(rawFragment)) || anchors.has(fragment);
 }
 
 function missingAnchor(path: string, place: { line: number; column: number }, fragment: string, where: string, anchors: ReadonlySet<string>, out: Diagnostic[]): void {

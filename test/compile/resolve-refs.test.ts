@@ -179,3 +179,21 @@ describe('a file in a hidden folder or node_modules, which the walk never enters
     expect(JSON.stringify(result)).not.toContain('secret\n');
   });
 });
+
+describe('footnotes whose label is not ASCII (Rust by Example writes [^†])', () => {
+  it("their links reach their ids, which hold percent-escapes: no error of ours about our own HTML; a link to one from another lesson too", async () => {
+    const dir = await copyOdin();
+    await edit(dir, 'foundations/02-project/01-recipes.md', '# Recipes', '# Recipes\n\n`?` is *almost*[^†] exactly `unwrap`.\n\n[^†]: See the next lesson for more.\n');
+    await edit(dir, 'foundations/01-intro/01-welcome.md', '# Welcome', '# Welcome\n\nWhy *almost*: [the note](../02-project/01-recipes.md#user-content-fn-%E2%80%A0).\n');
+    const result = await compile(dir);
+    expect(result.diagnostics).toEqual([]);
+    const recipes = lessons(result).get('recipes')!;
+    expect(recipes.fields.body).toContain('id="user-content-fn-%E2%80%A0"');
+    expect(recipes.fields.body).toContain('href="#user-content-fn-%E2%80%A0"');
+    // A fragment no id matches, written or decoded, is still an error.
+    await edit(dir, 'foundations/01-intro/01-welcome.md', '#user-content-fn-%E2%80%A0', '#user-content-fn-%E2%80%A1');
+    expect((await compile(dir)).diagnostics.map((d) => `${d.file} ${d.code} ${d.message}`)).toEqual([
+      'foundations/01-intro/01-welcome.md lesson/missing-anchor #user-content-fn-‡: no heading or anchor with this id in foundations/02-project/01-recipes.md',
+    ]);
+  });
+});
