@@ -49,6 +49,29 @@ function mayHoldAutolinkLiteral(node: MdastNodes): boolean {
   return false;
 }
 
+/** A heading's trailing attribute block as mdBook reads it (pulldown-cmark): `{#id .class …}`, ids and classes only. */
+const HEADING_ATTRIBUTES = /[ \t]*\{[ \t]*((?:[#.][^\s{}#.]+[ \t]*)+)\}[ \t]*$/;
+
+/**
+ * `## Options {#options}`: mdBook gives the heading that id (and classes) and shows "Options";
+ * GitHub's slug would be "options-options" with the braces in the text. The block is taken off
+ * the heading's last text, and the id wins over the slug (rendered-html.ts addHeadingId).
+ */
+function headingAttributes(heading: Extract<MdastNodes, { type: 'heading' }>): void {
+  const last = heading.children.at(-1);
+  const match = last?.type === 'text' ? HEADING_ATTRIBUTES.exec(last.value) : null;
+  if (!last || last.type !== 'text' || !match) return;
+  const tokens = match[1]!.trim().split(/[ \t]+/);
+  const ids = tokens.filter((t) => t.startsWith('#')).map((t) => t.slice(1));
+  const classes = tokens.filter((t) => t.startsWith('.')).map((t) => t.slice(1));
+  last.value = last.value.slice(0, match.index);
+  if (last.value === '') heading.children.pop();
+  const properties: Record<string, string | string[]> = {};
+  if (ids.length > 0) properties.id = ids.at(-1)!;
+  if (classes.length > 0) properties.className = classes;
+  heading.data = { ...heading.data, hProperties: { ...heading.data?.hProperties, ...properties } };
+}
+
 /** Render Markdown to HTML, find what the school would reject in it, its anchors and references. */
 export function renderMarkdown(markdown: string): RenderResult {
   const mdast = parser.runSync(parser.parse(markdown)) as MdastRoot;
@@ -57,6 +80,7 @@ export function renderMarkdown(markdown: string): RenderResult {
   // than the work done at each node.
   const rawHtml: RawHtml[] = [];
   const walkMdast = (node: MdastNodes): void => {
+    if (node.type === 'heading') headingAttributes(node);
     if (node.type === 'html') rawHtml.push({ value: node.value, line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1 });
     else if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
       const start = node.position?.start ?? { line: 1, column: 1 };

@@ -25,6 +25,10 @@ describe('renderMarkdown: Markdown → HTML', () => {
     { name: 'no literal autolink without @, http(s):// or www. in text', md: 'e.x and `www.e.x` and [w](https://e.x)\n', html: '<p>e.x and <code>www.e.x</code> and <a href="https://e.x">w</a></p>\n' },
     { name: 'allowed raw HTML passes through', md: '<details><summary>More</summary>\n\nHidden\n\n</details>\n', html: '<details><summary>More</summary>\n<p>Hidden</p>\n</details>\n' },
     { name: 'empty body', md: '', html: '' },
+    // mdBook's heading attributes (Rust by Example's `## Options {#options}`): the id and classes, not text.
+    { name: 'heading attributes {#id .class}', md: '## Options {#options}\n\n## Notes { #note .warn .big }\n', html: '<h2 id="options">Options</h2>\n<h2 id="note" class="warn big">Notes</h2>\n' },
+    { name: 'heading attributes after code, and on a setext heading', md: '## `asm!` {#asm}\n\nSetext {#set}\n---\n', html: '<h2 id="asm"><code>asm!</code></h2>\n<h2 id="set">Setext</h2>\n' },
+    { name: 'braces that are no attribute block stay text', md: '## Braces {not attrs}\n\n## Set {#}\n', html: '<h2 id="braces-not-attrs">Braces {not attrs}</h2>\n<h2 id="set-">Set {#}</h2>\n' },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -33,6 +37,10 @@ describe('renderMarkdown: Markdown → HTML', () => {
       expect(result.problems).toEqual([]);
     });
   }
+
+  it("a heading's attribute id is its anchor; a later heading's slug does not count it, as with a raw HTML id", () => {
+    expect(renderMarkdown('## Options {#options}\n\n## Options\n').anchors).toEqual(['options', 'options']);
+  });
 
   it('is deterministic', () => {
     const md = '# A\n\n| x |\n|---|\n| 1 |\n\n> q\n';
