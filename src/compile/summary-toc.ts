@@ -81,10 +81,8 @@ export function parseSummary(file: string, text: string, out: Diagnostic[]): Toc
     if (!item) listIndent = undefined;
     // A nested item follows the item that set listIndent, so a chapter is current.
     if (!nested) chapters.push((current = { title: plainTitle(link.title), place, files: [] }));
-    if (link.target === '') {
-      if (nested) out.push(diag('toc/draft-page', file, place, `"${plainTitle(link.title)}" has no file: only a chapter may be a draft in SUMMARY.md`));
-      return;
-    }
+    // A draft: a chapter holding only its nested pages, or a nested placeholder (mdBook greys it out; nothing to publish).
+    if (link.target === '') return;
     const path = resolveTarget(dir, link.target);
     if (path === undefined || !path.toLowerCase().endsWith('.md')) {
       const why = path === undefined ? `leaves the book's folder ${dir || '.'}` : 'is not a Markdown file (.md)';
@@ -110,7 +108,7 @@ function width(indent: string): number {
   return n;
 }
 
-/** `[Title](target)` as the whole content, brackets balanced, `\]` escapes kept in the title. */
+/** `[Title](target)` opening the content (text after it is ignored, as mdBook does), brackets balanced, `\]` escapes kept in the title. */
 function parseLink(content: string): { title: string; target: string; targetOffset: number } | undefined {
   if (!content.startsWith('[')) return undefined;
   let depth = 0;
@@ -132,8 +130,18 @@ function parseLink(content: string): { title: string; target: string; targetOffs
       break;
     }
   }
-  if (end < 0 || content[end + 1] !== '(' || !content.endsWith(')')) return undefined;
-  const target = content.slice(end + 2, -1).trim().replace(/^<(.*)>$/, '$1');
+  if (end < 0 || content[end + 1] !== '(') return undefined;
+  // The target ends at the parenthesis closing the one after `]`; text after it is ignored, as mdBook does.
+  let close = -1;
+  for (let i = end + 2, parens = 0; i < content.length; i++) {
+    if (content[i] === '(') parens++;
+    else if (content[i] === ')' && parens-- === 0) {
+      close = i;
+      break;
+    }
+  }
+  if (close < 0) return undefined;
+  const target = content.slice(end + 2, close).trim().replace(/^<(.*)>$/, '$1');
   return { title: content.slice(1, end), target, targetOffset: end + 2 };
 }
 

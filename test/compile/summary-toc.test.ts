@@ -33,7 +33,7 @@ const CHAPTERS = {
 };
 
 describe('SUMMARY.md', () => {
-  it('makes one section per chapter, in order, holding its nested pages; parts and separators only group', async () => {
+  it('makes one section per chapter, in order, holding its nested pages; parts, separators and draft pages only group', async () => {
     const result = await book(
       [
         '# Summary',
@@ -42,7 +42,9 @@ describe('SUMMARY.md', () => {
         '',
         '- [Getting Started](ch01-00-start.md)',
         '    - [Installation](ch01-01-install.md)',
-        '    - [Hello, World!](ch01-02-hello.md)',
+        // The async book's placeholders and a note after a link: mdBook greys out the one and ignores the other.
+        '    - [TODO: Uninstalling]()',
+        '    - [Hello, World!](ch01-02-hello.md) (a first program)',
         '* [A Guessing `Game`](ch02-00-game.md)',
         '',
         '---',
@@ -109,7 +111,6 @@ describe('SUMMARY.md', () => {
       'src/SUMMARY.md:6:11 error toc/duplicate-file ch01-00-start.md is already listed at line 2: a file is one lesson, in one place',
       'src/SUMMARY.md:7:13 error toc/bad-target "../README.md" leaves the book\'s folder src',
       'src/SUMMARY.md:8:15 error toc/bad-target "img/ferris.png" is not a Markdown file (.md)',
-      'src/SUMMARY.md:9:7 error toc/draft-page "Draft page" has no file: only a chapter may be a draft in SUMMARY.md',
       'src/title-page.md warning toc/unlisted Markdown file is not listed in src/SUMMARY.md, so it is not a lesson',
     ]);
     const missing = result.diagnostics.find((d) => d.code === 'toc/missing-file')!;
