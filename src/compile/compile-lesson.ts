@@ -102,11 +102,14 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   // The body is checked even when the front-matter is not, so every problem shows at once.
   const body = compileBody(source, raw.content_format === 'html' ? 'html' : 'markdown', render, out);
   if (raw.name === undefined) {
-    const heading = firstHeading(body.html);
-    if (heading !== undefined) raw = { ...raw, name: heading.text };
+    // Its own name_from, else the one it inherits (a bad value is the schema's to report: the heading meanwhile).
+    const fromFile = (raw.name_from ?? defaults.name_from) === 'file';
+    const name = fromFile ? nameFromFile(file) : firstHeading(body.html)?.text;
+    if (name !== undefined) raw = { ...raw, name };
     else {
       const what = source.frontMatter ? 'no `name:` in its front-matter' : 'no front-matter';
-      out.push(diag('lesson/no-name', file, source.frontMatter ? (yaml.placeOf([]) ?? yaml.start) : START, `lesson has ${what} and no heading to take its name from`));
+      const from = fromFile ? 'and a file name that gives no words' : 'and no heading to take its name from';
+      out.push(diag('lesson/no-name', file, source.frontMatter ? (yaml.placeOf([]) ?? yaml.start) : START, `lesson has ${what} ${from}`));
     }
   }
   // Checked even without a name, so every problem of the front-matter shows at once.
@@ -126,6 +129,19 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   if (body.anchors) result.anchors = body.anchors;
   if (countErrors(out) === errorsBefore) result.fields = fields;
   return result;
+}
+
+/**
+ * A lesson's name from its file name (`name_from: file`): `02-function_basics.md` is "Function
+ * basics" (ordering prefix dropped, `_` and `-` as spaces, first letter upper case); a README or
+ * index is named by its folder. Undefined when nothing is left.
+ */
+export function nameFromFile(path: string): string | undefined {
+  const parts = path.split('/');
+  let base = keyFromFileName(parts.at(-1)!);
+  if (/^(readme|index)$/i.test(base) && parts.length > 1) base = keyFromFileName(parts.at(-2)!);
+  const words = base.replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return words === '' ? undefined : words[0]!.toUpperCase() + words.slice(1);
 }
 
 function withoutKeys(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {

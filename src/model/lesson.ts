@@ -56,6 +56,10 @@ const LessonFrontMatterFields = {
   is_published: z.boolean().describe('false makes a draft (default true).').optional(),
   is_progression_locked: z.boolean().describe('Lock the rest of the program until this lesson is completed (default false).').optional(),
   keep_title: z.boolean().describe('Send a leading heading equal to the lesson name in the body too (default false: the school shows the name above the body).').optional(),
+  name_from: z
+    .enum(['heading', 'file'])
+    .describe("Where a lesson without name: takes its name: its first heading (default), or its file name as words (function_basics.md: \"Function basics\"; a README's or index's, its folder's), for courses whose pages open with a heading such as Introduction.")
+    .optional(),
 };
 
 /**
@@ -69,13 +73,14 @@ export const LessonDefaultsSchema = z
     is_published: LessonFrontMatterFields.is_published,
     is_progression_locked: LessonFrontMatterFields.is_progression_locked,
     keep_title: LessonFrontMatterFields.keep_title,
+    name_from: LessonFrontMatterFields.name_from,
   })
   .describe('Front-matter defaults for the lessons below; a lesson\'s own front-matter wins.');
 export type LessonDefaults = z.output<typeof LessonDefaultsSchema>;
 
 export const LessonFrontMatterSchema = z
   .strictObject({
-    name: LessonName.optional().describe('Lesson name shown in the school, 1 to 255 characters, not blank; default: the text of the body\'s first heading.'),
+    name: LessonName.optional().describe('Lesson name shown in the school, 1 to 255 characters, not blank; default: the text of the body\'s first heading (or the file name: name_from).'),
     key: LessonKey.describe('Identity of the lesson across renames and moves; default: the file name without extension and ordering prefix.').optional(),
     aliases: z.array(LessonKey).describe('Earlier keys of this lesson (renames): its remote lesson is kept.').optional(),
     copied_from: z.string().min(1).max(MAX_NAME_LENGTH).describe('Key of the lesson this one was copied from. Informational; never sent to the school.').optional(),
@@ -84,6 +89,7 @@ export const LessonFrontMatterSchema = z
     is_published: LessonFrontMatterFields.is_published,
     is_progression_locked: LessonFrontMatterFields.is_progression_locked,
     keep_title: LessonFrontMatterFields.keep_title,
+    name_from: LessonFrontMatterFields.name_from,
     description: z.string().describe(`Markdown, rendered to HTML; at most ${MAX_CONTENT_LENGTH} characters once rendered.`).optional(),
     video: VideoSchema.optional(),
     embed_code: z.string().min(1).max(MAX_CONTENT_LENGTH).describe('HTML of an embed lesson; only for lesson_type: embed.').optional(),

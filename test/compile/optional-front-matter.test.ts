@@ -66,6 +66,34 @@ describe('a lesson without front-matter', () => {
   });
 });
 
+describe('name_from: file (The Odin Project: every page opens with ### Introduction)', () => {
+  const ODIN_PAGE = ['### Introduction', '', 'Things are about to get *really* exciting.', '', '### Lesson overview', '', '- How to define functions.', '', '```javascript', 'function favoriteAnimal(animal) {', '  return animal + " is my favorite animal!"', '}', '```', ''].join('\n');
+
+  it('names each lesson without name: by its file (a README by its folder); the heading stays in the body; name: still wins', async () => {
+    const result = await compileFiles({
+      'book/s/section.yaml': 'id: sec_start\nlesson_defaults:\n  name_from: file\n',
+      'book/s/02-function_basics.md': ODIN_PAGE,
+      'book/s/DOM-manipulation_and_events.md': ODIN_PAGE,
+      'book/s/README.md': ODIN_PAGE,
+      'book/s/named.md': `---\nname: Clean code\n---\n${ODIN_PAGE}`,
+    });
+    expect(result.diagnostics.map((d) => `${placeOf(d)} ${d.code}`)).toEqual([]);
+    const lessons = result.desired!.programs[0]!.sections[0]!.lessons;
+    expect(lessons.map((l) => [l.path, l.fields.name])).toEqual([
+      ['book/s/README.md', 'S'],
+      ['book/s/02-function_basics.md', 'Function basics'],
+      ['book/s/DOM-manipulation_and_events.md', 'DOM manipulation and events'],
+      ['book/s/named.md', 'Clean code'],
+    ]);
+    expect(lessons[1]!.fields.body).toContain('<h3 id="introduction">Introduction</h3>');
+  });
+
+  it('a lesson of its own may say name_from: file; without it the first heading names it, as before', async () => {
+    const result = await compileFiles({ 'book/s/function_basics.md': `---\nname_from: file\n---\n${ODIN_PAGE}`, 'book/s/loops.md': ODIN_PAGE });
+    expect(result.desired!.programs[0]!.sections[0]!.lessons.map((l) => l.fields.name)).toEqual(['Function basics', 'Introduction']);
+  });
+});
+
 describe('a leading heading equal to the name', () => {
   it('is dropped when front-matter gives the same name, kept when the name differs', async () => {
     const result = await compileFiles({
