@@ -20,6 +20,9 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
   const sectionOf = new Map<string, string>();
   if (tocs.size === 0) return sectionOf; // no book: no map of every lesson to make
   const lessons = new Map(source.lessons.map((l) => [l.path, l]));
+  // What names each school section already: `id:<id>` across the repo (section folders first), `name:<SUMMARY.md>:<title>` in a book.
+  const taken = new Map<string, Claim>();
+  for (const [folder, entry] of sections) if (entry.section && 'id' in entry.section.ref) taken.set(`id:${entry.section.ref.id}`, { folder });
   for (const [dir, toc] of tocs) {
     const summary = lessons.get(toc.summary);
     if (!summary) {
@@ -27,8 +30,6 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
       continue;
     }
     const chapters = parseSummary(summary.path, summary.text, out);
-    // The chapter each section is already taken by: `id:<id>`, or `name:<title>` (the school finds a section by its name).
-    const refs = new Map<string, TocChapter>();
     for (const chapter of chapters) {
       counts.sections++;
       const where = { file: summary.path, ...chapter.place };
@@ -43,12 +44,12 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
       // An id map with an error is reported; the chapter still holds its files (none is said to be unlisted).
       const id = mapKey === undefined ? undefined : idOfEnvironment(toc.ids[mapKey]!, env, toc.file, toc.yaml, 'section', out, ['sections', mapKey]);
       const ref: SectionRef = id !== undefined ? { id } : { name: chapter.title };
-      const refKey = 'id' in ref ? `id:${ref.id}` : `name:${ref.name}`;
-      const first = refs.get(refKey);
+      const refKey = 'id' in ref ? `id:${ref.id}` : `name:${summary.path}:${ref.name}`;
+      const first = taken.get(refKey);
       // Reported, and the chapter kept as a section all the same: its pages stay lessons (no link to them is said to
       // leave the book), and the error stops the plan before two chapters could share one school section.
       if (first) out.push(duplicateChapter(summary.path, chapter, first, ref, toc.file));
-      else refs.set(refKey, chapter);
+      else taken.set(refKey, { chapter, summary: summary.path });
       const key = chapter.files[0]?.path ?? `${summary.path}:${chapter.place.line}`;
       const section: DesiredSection = { path: key, ref, lessons: [], toc: where };
       const entry: SectionEntry = { section, tocOrder: files.map((f) => f.path), defaults: { ...programDefaults.get(toc.program) } };
@@ -74,12 +75,18 @@ export function inTocOrder(lessons: LessonEntry[], order: readonly string[]): Le
   return [...lessons].sort((a, b) => index.get(a.source.path)! - index.get(b.source.path)!);
 }
 
-/** Two chapters of one book that would be one school section: by one title, or mapped to one id. */
-function duplicateChapter(summary: string, chapter: TocChapter, first: TocChapter, ref: SectionRef, programFile: string): Diagnostic {
-  if ('id' in ref) return diag('repo/duplicate-section', summary, chapter.place, `chapter "${chapter.title}" is mapped to section id "${ref.id}", as is the chapter at line ${first.place.line}, so both would be one section`, `map each chapter to its own section id under \`sections:\` in ${programFile}`);
-  const byPage = [first, chapter].flatMap((c) => (c.page === undefined ? [] : [`${c.page}: <section id>`]));
+/** What names a school section first: a section folder, or a chapter of a SUMMARY.md. */
+type Claim = { folder: string; chapter?: undefined; summary?: undefined } | { chapter: TocChapter; summary: string; folder?: undefined };
+
+/** A chapter that would be one school section with another (one title in one book) or with anything (one id). */
+function duplicateChapter(summary: string, chapter: TocChapter, first: Claim, ref: SectionRef, programFile: string): Diagnostic {
+  if ('id' in ref) {
+    const other = first.folder !== undefined ? `the section folder ${first.folder || '.'}` : first.summary === summary ? `the chapter at line ${first.chapter.place.line}` : `the chapter at ${first.summary}:${first.chapter.place.line}`;
+    return diag('repo/duplicate-section', summary, chapter.place, `chapter "${chapter.title}" is mapped to section id "${ref.id}", as is ${other}, so both would be one section`, `map each chapter to its own section id under \`sections:\` in ${programFile}`);
+  }
+  const byPage = [first.chapter!, chapter].flatMap((c) => (c.page === undefined ? [] : [`${c.page}: <section id>`]));
   const hint = byPage.length > 0 ? `give one of them another title, or map each to its section id by its page under \`sections:\` in ${programFile} (${byPage.join(', ')})` : `give one of them another title`;
-  return diag('repo/duplicate-section', summary, chapter.place, `chapter "${chapter.title}" has the same title as the chapter at line ${first.place.line}, so both would be one section`, hint);
+  return diag('repo/duplicate-section', summary, chapter.place, `chapter "${chapter.title}" has the same title as the chapter at line ${first.chapter!.place.line}, so both would be one section`, hint);
 }
 
 function suggestFile(path: string, files: string[]): string | undefined {

@@ -146,6 +146,22 @@ describe('SUMMARY.md', () => {
       ]);
     });
 
+    it('a chapter mapped to the id a section folder of another program names is an error too (both would be one section)', async () => {
+      const dir = await writeRepo({
+        'coursesync.yaml': CONFIG,
+        'src/program.yaml': 'id: prog_book\ntoc: SUMMARY.md\nsections:\n  day1/welcome.md: sec_d1\n  day2/welcome.md: sec_start\n',
+        'src/SUMMARY.md': summary,
+        ...files,
+        'course/program.yaml': 'id: prog_course\n',
+        'course/01-start/section.yaml': 'id: sec_start\n',
+        'course/01-start/01-hello.md': page('Hello'),
+      });
+      const result = await loadCourse(dir, { renderThreads: 1 });
+      expect(result.diagnostics.filter((d) => d.severity === 'error').map(brief)).toEqual([
+        'src/SUMMARY.md:8:3 error repo/duplicate-section chapter "Welcome" is mapped to section id "sec_start", as is the section folder course/01-start, so both would be one section',
+      ]);
+    });
+
     it('one title mapped to one id for both, or a page that is no chapter\'s own, is an error at its place', async () => {
       const result = await book(summary, files, 'id: prog_book\ntoc: SUMMARY.md\nsections:\n  Welcome: sec_w\n  day1/hello.md: sec_h\n');
       expect(result.diagnostics.filter((d) => d.severity === 'error').map(brief)).toEqual([
