@@ -49,8 +49,11 @@ function mayHoldAutolinkLiteral(node: MdastNodes): boolean {
   return false;
 }
 
-/** A heading's trailing attribute block as mdBook reads it (pulldown-cmark): `{#id .class …}`, ids and classes only. */
-const HEADING_ATTRIBUTES = /[ \t]*\{[ \t]*((?:[#.][^\s{}#.]+[ \t]*)+)\}[ \t]*$/;
+/**
+ * A heading's trailing attribute block as mdBook reads it (pulldown-cmark): `{#id .class …}`,
+ * tokens apart by spaces, ids and classes only (`{#v1.2}` is the id v1.2).
+ */
+const HEADING_ATTRIBUTES = /[ \t]*\{[ \t]*((?:[#.][^\s{}]+[ \t]*)+)\}[ \t]*$/;
 
 /**
  * `## Options {#options}`: mdBook gives the heading that id (and classes) and shows "Options";

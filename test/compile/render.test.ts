@@ -28,6 +28,7 @@ describe('renderMarkdown: Markdown → HTML', () => {
     // mdBook's heading attributes (Rust by Example's `## Options {#options}`): the id and classes, not text.
     { name: 'heading attributes {#id .class}', md: '## Options {#options}\n\n## Notes { #note .warn .big }\n', html: '<h2 id="options">Options</h2>\n<h2 id="note" class="warn big">Notes</h2>\n' },
     { name: 'heading attributes after code, and on a setext heading', md: '## `asm!` {#asm}\n\nSetext {#set}\n---\n', html: '<h2 id="asm"><code>asm!</code></h2>\n<h2 id="set">Setext</h2>\n' },
+    { name: 'a heading attribute id holding a dot', md: '## Version 1.2 {#v1.2 .new}\n', html: '<h2 id="v1.2" class="new">Version 1.2</h2>\n' },
     { name: 'braces that are no attribute block stay text', md: '## Braces {not attrs}\n\n## Set {#}\n', html: '<h2 id="braces-not-attrs">Braces {not attrs}</h2>\n<h2 id="set-">Set {#}</h2>\n' },
   ];
   for (const c of cases) {
