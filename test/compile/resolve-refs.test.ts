@@ -176,7 +176,7 @@ describe('a file in a hidden folder or node_modules, which the walk never enters
       '8:1 include/missing-file {{#include ../01-intro/.cargo/config.toml}}: foundations/01-intro/.cargo/config.toml is in a hidden folder (.cargo/): coursesync never reads nor publishes such files, which may be secrets (.env, .git) | include a copy of what learners should see, kept outside it',
       '10:1 include/missing-file {{#include ../../.env}}: .env is hidden (its name starts with a dot): coursesync never reads nor publishes such files, which may be secrets (.env, .git) | include a copy of what learners should see, kept outside it',
     ]);
-    expect(JSON.stringify(result)).not.toContain('secret\n');
+    expect(JSON.stringify(result)).not.toContain('TOKEN=secret');
   });
 });
 
