@@ -16,11 +16,17 @@ const lessons = texts.map((t, i) => `${t}\n## Details\n\n${`- A step with \`code
 
 /** renderAll of the built pool in a child process (the texts go through a temp file: they can be large). */
 async function renderInWorkers(input: string[], threads: number, nodeOptions: string[] = []): Promise<any> {
+  const { cpuMs: _, ...out } = await renderInChild(input, threads, nodeOptions);
+  return out;
+}
+
+/** renderInWorkers, with the CPU time the child process used (every thread's, the stopped workers' too). */
+async function renderInChild(input: string[], threads: number, nodeOptions: string[] = []): Promise<any> {
   const dir = await mkdtemp(join(tmpdir(), 'coursesync-pool-'));
   try {
     const file = join(dir, 'texts.json');
     await writeFile(file, JSON.stringify(input));
-    const script = `const { renderAll } = await import(${JSON.stringify(POOL)}); const { readFileSync } = await import('node:fs'); process.stdout.write(JSON.stringify(await renderAll(JSON.parse(readFileSync(process.argv[1], 'utf8')), ${threads})));`;
+    const script = `const { renderAll } = await import(${JSON.stringify(POOL)}); const { readFileSync } = await import('node:fs'); const out = await renderAll(JSON.parse(readFileSync(process.argv[1], 'utf8')), ${threads}); const { user, system } = process.cpuUsage(); process.stdout.write(JSON.stringify({ ...out, cpuMs: (user + system) / 1000 }));`;
     const { stdout } = await promisify(execFile)(process.execPath, [...nodeOptions, '--input-type=module', '-e', script, file], { maxBuffer: 1 << 26 });
     return JSON.parse(stdout);
   } finally {
@@ -52,16 +58,16 @@ describe('rendering on worker threads', () => {
   });
 
   it.each([1, 2])('with %i thread(s), a text past its time budget is stopped; the others, before and after it, render', async (threads) => {
-    // Quadratic in remark: tens of seconds, several times the budget of these 75,000 characters.
-    const slow = 'a]('.repeat(25_000);
+    // Quadratic in remark: about 17 s of CPU on the test machine, well past the budget of these 105,000 characters (6.25 s).
+    const slow = 'a]('.repeat(35_000);
     const input = [texts[0]!, slow, texts[1]!, texts[2]!];
-    const t0 = Date.now();
-    const out = await renderInWorkers(input, threads);
+    const { cpuMs, ...out } = await renderInChild(input, threads);
     expect(out.results[1]).toEqual({ html: '', problems: [], anchors: [], refs: [], stopped: { reason: 'time', limit: `${(renderTimeLimitMs(slow.length) / 1000).toFixed(1)} s` } });
     expect([out.results[0], out.results[2], out.results[3]]).toEqual([texts[0], texts[1], texts[2]].map((t) => renderMarkdown(t!)));
-    // Stopped at its limit (at the latest at twice it, when the machine is too loaded to give the
-    // worker its CPU), not rendered to the end (tens of seconds); generous for a loaded machine.
-    expect(Date.now() - t0).toBeLessThan(2 * renderTimeLimitMs(slow.length) + 8_000);
+    // Stopped at its limit, not rendered to the end. CPU time, not wall-clock time: a loaded
+    // machine stretches the wall clock (the pool then waits for the CPU the limit grants), while
+    // the CPU a stopped rendering may use is its limit whatever the load.
+    expect(cpuMs).toBeLessThan(1.5 * renderTimeLimitMs(slow.length) + 1_000);
   });
 
   it('a text that needs more than the heap of a worker is stopped as such; the next one renders', async () => {

@@ -33,7 +33,8 @@ function listen(url: string): { versions: number[]; close: () => void } {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+/** Wait for `check` to hold; the bound only turns a hang into a clear failure (a loaded machine may take long). */
+async function until(check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out');
