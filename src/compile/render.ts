@@ -59,11 +59,12 @@ const HEADING_ATTRIBUTES = /[ \t]*\{[ \t]*((?:[#.][^\s{}]+[ \t]*)+)\}[ \t]*$/;
  * `## Options {#options}`: mdBook gives the heading that id (and classes) and shows "Options";
  * GitHub's slug would be "options-options" with the braces in the text. The block is taken off
  * the heading's last text, and the id wins over the slug (rendered-html.ts addHeadingId).
+ * Returns the id it gives, if any.
  */
-function headingAttributes(heading: Extract<MdastNodes, { type: 'heading' }>): void {
+function headingAttributes(heading: Extract<MdastNodes, { type: 'heading' }>): string | undefined {
   const last = heading.children.at(-1);
   const match = last?.type === 'text' ? HEADING_ATTRIBUTES.exec(last.value) : null;
-  if (!last || last.type !== 'text' || !match) return;
+  if (!last || last.type !== 'text' || !match) return undefined;
   const tokens = match[1]!.trim().split(/[ \t]+/);
   const ids = tokens.filter((t) => t.startsWith('#')).map((t) => t.slice(1));
   const classes = tokens.filter((t) => t.startsWith('.')).map((t) => t.slice(1));
@@ -73,6 +74,7 @@ function headingAttributes(heading: Extract<MdastNodes, { type: 'heading' }>): v
   if (ids.length > 0) properties.id = ids.at(-1)!;
   if (classes.length > 0) properties.className = classes;
   heading.data = { ...heading.data, hProperties: { ...heading.data?.hProperties, ...properties } };
+  return ids.at(-1);
 }
 
 /** Render Markdown to HTML, find what the school would reject in it, its anchors and references. */
@@ -82,8 +84,12 @@ export function renderMarkdown(markdown: string): RenderResult {
   // Hand-written walks (document order, as unist-util-visit): a generic visitor costs more
   // than the work done at each node.
   const rawHtml: RawHtml[] = [];
+  const explicitIds: string[] = [];
   const walkMdast = (node: MdastNodes): void => {
-    if (node.type === 'heading') headingAttributes(node);
+    if (node.type === 'heading') {
+      const id = headingAttributes(node);
+      if (id !== undefined) explicitIds.push(id);
+    }
     if (node.type === 'html') rawHtml.push({ value: node.value, line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1 });
     else if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
       const start = node.position?.start ?? { line: 1, column: 1 };
@@ -102,6 +108,10 @@ export function renderMarkdown(markdown: string): RenderResult {
   if (hasHtml) problems.push(...findHtmlProblems(hast));
   // One walk over the tree for both: heading ids first, so anchors are in document order.
   const slugger = new GithubSlugger();
+  // An id the author gave is taken wherever its heading is: a heading slugged to the same text
+  // gets the next free one (`options-1`), so a page never holds one id twice and `#options`
+  // leads where the author meant.
+  for (const id of explicitIds) slugger.occurrences[id] ??= 0;
   const anchors: string[] = [];
   const refs: LocalRef[] = [];
   forEachElement(hast, (node) => {

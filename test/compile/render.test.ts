@@ -39,8 +39,10 @@ describe('renderMarkdown: Markdown → HTML', () => {
     });
   }
 
-  it("a heading's attribute id is its anchor; a later heading's slug does not count it, as with a raw HTML id", () => {
-    expect(renderMarkdown('## Options {#options}\n\n## Options\n').anchors).toEqual(['options', 'options']);
+  it("a heading's attribute id is its anchor, and taken: a heading slugged to it, before or after, gets the next free id", () => {
+    expect(renderMarkdown('## Options {#options}\n\n## Options\n').anchors).toEqual(['options', 'options-1']);
+    const before = renderMarkdown('## Options\n\n## Flags {#options}\n\n## Options\n');
+    expect(before.html).toBe('<h2 id="options-1">Options</h2>\n<h2 id="options">Flags</h2>\n<h2 id="options-2">Options</h2>\n');
   });
 
   it('is deterministic', () => {
