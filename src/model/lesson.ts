@@ -50,6 +50,7 @@ export const VideoSchema = z
   .meta(fieldRulesSchema([VIDEO_SOURCE_RULE]));
 export type VideoFrontMatter = z.output<typeof VideoSchema>;
 
+/** The front-matter fields `lesson_defaults:` may set too (one list: both schemas take it whole). */
 const LessonFrontMatterFields = {
   lesson_type: lessonType().describe('Lesson type (default video).').optional(),
   drip_delay: dripDelay().describe('Days after the section unlocks before the lesson does (default 0).').optional(),
@@ -67,14 +68,7 @@ const LessonFrontMatterFields = {
  * (`lesson_defaults:`); a lesson's own front-matter wins, then its section, program, repo.
  */
 export const LessonDefaultsSchema = z
-  .strictObject({
-    lesson_type: LessonFrontMatterFields.lesson_type,
-    drip_delay: LessonFrontMatterFields.drip_delay,
-    is_published: LessonFrontMatterFields.is_published,
-    is_progression_locked: LessonFrontMatterFields.is_progression_locked,
-    keep_title: LessonFrontMatterFields.keep_title,
-    name_from: LessonFrontMatterFields.name_from,
-  })
+  .strictObject(LessonFrontMatterFields)
   .describe('Front-matter defaults for the lessons below; a lesson\'s own front-matter wins.');
 export type LessonDefaults = z.output<typeof LessonDefaultsSchema>;
 
@@ -84,12 +78,7 @@ export const LessonFrontMatterSchema = z
     key: LessonKey.describe('Identity of the lesson across renames and moves; default: the file name without extension and ordering prefix.').optional(),
     aliases: z.array(LessonKey).describe('Earlier keys of this lesson (renames): its remote lesson is kept.').optional(),
     copied_from: z.string().min(1).max(MAX_NAME_LENGTH).describe('Key of the lesson this one was copied from. Informational; never sent to the school.').optional(),
-    lesson_type: LessonFrontMatterFields.lesson_type,
-    drip_delay: LessonFrontMatterFields.drip_delay,
-    is_published: LessonFrontMatterFields.is_published,
-    is_progression_locked: LessonFrontMatterFields.is_progression_locked,
-    keep_title: LessonFrontMatterFields.keep_title,
-    name_from: LessonFrontMatterFields.name_from,
+    ...LessonFrontMatterFields,
     description: z.string().describe(`Markdown, rendered to HTML; at most ${MAX_CONTENT_LENGTH} characters once rendered.`).optional(),
     video: VideoSchema.optional(),
     embed_code: z.string().min(1).max(MAX_CONTENT_LENGTH).describe('HTML of an embed lesson; only for lesson_type: embed.').optional(),
