@@ -52,7 +52,8 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
       else taken.set(refKey, { chapter, summary: summary.path });
       const key = chapter.files[0]?.path ?? `${summary.path}:${chapter.place.line}`;
       const section: DesiredSection = { path: key, ref, lessons: [], toc: where };
-      const entry: SectionEntry = { section, tocOrder: files.map((f) => f.path), defaults: { ...programDefaults.get(toc.program) } };
+      const titles = new Map(files.filter((f) => f.title.trim() !== '').map((f) => [f.path, f.title]));
+      const entry: SectionEntry = { section, tocOrder: files.map((f) => f.path), tocTitles: titles, defaults: { ...programDefaults.get(toc.program) } };
       const site = programSites.get(toc.program);
       if (site !== undefined) entry.site = site;
       sections.set(key, entry);

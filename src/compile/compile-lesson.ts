@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LessonFields } from '../model/desired.js';
 import { allows, presentKeys } from '../model/field-rules.js';
-import { EMBED_CODE_ONLY_ON_EMBED, LESSON_KEY_PATTERN, LessonFrontMatterSchema, VIDEO_ONLY_ON_VIDEO, VIDEO_SOURCE_RULE, type LessonDefaults, type LessonFrontMatter } from '../model/lesson.js';
+import { EMBED_CODE_ONLY_ON_EMBED, LESSON_KEY_PATTERN, LessonFrontMatterSchema, VIDEO_ONLY_ON_VIDEO, VIDEO_SOURCE_RULE, type Inherited, type LessonFrontMatter } from '../model/lesson.js';
 import type { LessonSource } from '../model/source-tree.js';
 import { characterCount, DEFAULT_LESSON_FIELDS, MAX_CONTENT_LENGTH } from '../school-api/school-rules.js';
 import { videoIdFromUrl } from '../school-api/video-urls.js';
@@ -65,10 +65,11 @@ export function keyFromFileName(fileName: string): string {
 }
 
 /**
- * Compile one lesson file, pushing its problems onto `out`. `foreign`: front-matter keys
- * another tool reads (coursesync.yaml `front_matter.ignore`), left alone.
+ * Compile one lesson file, pushing its problems onto `out`. `defaults`: what it inherits (lesson
+ * defaults, a book page's SUMMARY.md title). `foreign`: front-matter keys another tool reads
+ * (coursesync.yaml `front_matter.ignore`), left alone.
  */
-export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = defaultRender, defaults: LessonDefaults = {}, foreign: readonly string[] = []): CompiledLesson {
+export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = defaultRender, defaults: Inherited = {}, foreign: readonly string[] = []): CompiledLesson {
   const file = source.path;
   if (source.text.trim() === '') {
     out.push(diag('file/empty', file, undefined, 'lesson file is empty'));
@@ -104,7 +105,7 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   if (raw.name === undefined) {
     // Its own name_from, else the one it inherits (a bad value is the schema's to report: the heading meanwhile).
     const fromFile = (raw.name_from ?? defaults.name_from) === 'file';
-    const name = fromFile ? nameFromFile(file) : firstHeading(body.html)?.text;
+    const name = fromFile ? nameFromFile(file) : nameOf(body.html, defaults.toc_title, (raw.name_from ?? defaults.name_from) === 'toc');
     if (name !== undefined) raw = { ...raw, name };
     else {
       const what = source.frontMatter ? 'no `name:` in its front-matter' : 'no front-matter';
@@ -129,6 +130,16 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   if (body.anchors) result.anchors = body.anchors;
   if (countErrors(out) === errorsBefore) result.fields = fields;
   return result;
+}
+
+/**
+ * A lesson's name from its first heading or, for a page of a book, its title in SUMMARY.md: the
+ * title first with `name_from: toc`, else only when the page has no heading (as mdBook names
+ * it in its sidebar).
+ */
+function nameOf(html: string, tocTitle: string | undefined, tocFirst: boolean): string | undefined {
+  if (tocFirst && tocTitle !== undefined) return tocTitle;
+  return firstHeading(html)?.text ?? tocTitle;
 }
 
 /**

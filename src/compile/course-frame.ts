@@ -6,10 +6,11 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CourseConfig } from '../model/config.js';
 import { effectiveConfig, environmentNames } from '../model/environments.js';
+import type { Inherited } from '../model/lesson.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import { compileTocs } from './book-sections.js';
 import { compileConfig } from './course-config.js';
-import { inheritedDefaults, type CompileCounts, type LessonEntry, type ProgramMap, type SectionEntry, type TocProgram } from './course-parts.js';
+import { lessonInherited, type CompileCounts, type LessonEntry, type ProgramMap, type SectionEntry, type TocProgram } from './course-parts.js';
 import { compilePrograms } from './course-programs.js';
 import { compileSections, placeFolderLessons } from './course-sections.js';
 import type { IdContext } from './environment-ids.js';
@@ -71,17 +72,19 @@ export function frameCourse(read: SourceTree, known?: KnownLessons, environment?
 /** Each lesson of a section: taken as the state records it when its digest still matches, else to compile (expanded). */
 function knownOrToCompile(frame: CourseFrame, check: KnownCheck | undefined): void {
   const { source, sections, sectionOf, config } = frame;
-  // What a section's lessons share in their digests (defaults, settings), made once per section.
-  const shared = new Map<SectionEntry, SectionInputs>();
-  const inputsOf = (section: SectionEntry) => {
-    let inputs = shared.get(section);
-    if (inputs === undefined) shared.set(section, (inputs = sectionInputs(inheritedDefaults(section, config), config, section.site)));
+  // What a section's lessons share in their digests (defaults, settings), made once per section
+  // (once per page of a book: its SUMMARY.md title is among what it inherits).
+  const shared = new Map<Inherited, SectionInputs>();
+  const inputsOf = (section: SectionEntry, path: string) => {
+    const inherited = lessonInherited(section, config, path);
+    let inputs = shared.get(inherited);
+    if (inputs === undefined) shared.set(inherited, (inputs = sectionInputs(inherited, config, section.site)));
     return inputs;
   };
   for (const lesson of source.lessons) {
     const section = sections.get(sectionOf.get(lesson.path) ?? '\0');
     if (!section) continue;
-    const entry = check ? knownEntry(lesson, inputsOf(section), check) : undefined;
+    const entry = check ? knownEntry(lesson, inputsOf(section, lesson.path), check) : undefined;
     if (!entry) {
       frame.toCompile.push(frame.expand(lesson));
       continue;

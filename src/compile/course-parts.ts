@@ -7,7 +7,7 @@ import type { CourseConfig, Vars } from '../model/config.js';
 import type { IdPerEnvironment } from '../model/environments.js';
 import type { DesiredProgram, DesiredSection, LinkPlace } from '../model/desired.js';
 import type { LessonSource } from '../model/source-tree.js';
-import type { LessonDefaults } from '../model/lesson.js';
+import type { Inherited, LessonDefaults } from '../model/lesson.js';
 import type { CompiledLesson } from './compile-lesson.js';
 import type { LessonOrder } from './order-lessons.js';
 import type { ParsedYaml } from './parse-yaml.js';
@@ -27,8 +27,8 @@ export interface LessonEntry {
   compiled: CompiledLesson;
   /** Its references resolved against the repo (when it compiled cleanly). */
   resolved?: ResolvedLesson;
-  /** The lesson defaults it inherits. */
-  defaults: LessonDefaults;
+  /** What it inherits: the lesson defaults (and a book page's SUMMARY.md title). */
+  defaults: Inherited;
   /** What its digest covers, once it compiled with no diagnostic. */
   build?: LessonBuildInputs;
   /** Known unchanged (its digest matches the state's): compiled and resolved from the state's record. */
@@ -42,19 +42,34 @@ export interface SectionEntry {
   lessonOrder?: LessonOrder;
   /** A chapter of a book: its lesson files in SUMMARY.md order. */
   tocOrder?: string[];
+  /** A chapter of a book: each lesson file's title in SUMMARY.md (none when blank). */
+  tocTitles?: ReadonlyMap<string, string>;
   /** Its program's `site_url:` (links leaving the book go there): in its lessons' settings, so in their digests. */
   site?: string;
   defaults?: LessonDefaults;
   /** The defaults its lessons inherit (the repo's under the section's), made once. */
   inherited?: LessonDefaults;
+  /** What each page of a book chapter inherits (the defaults and its title), made once a page. */
+  pages?: Map<string, Inherited>;
 }
 
-/** Compile one lesson file with the defaults it inherits (compileLesson with the renderer of this compile). */
-export type LessonCompiler = (lesson: LessonSource, out: Diagnostic[], defaults: LessonDefaults) => CompiledLesson;
+/** Compile one lesson file with what it inherits (compileLesson with the renderer of this compile). */
+export type LessonCompiler = (lesson: LessonSource, out: Diagnostic[], defaults: Inherited) => CompiledLesson;
 
 /** The lesson defaults of a section's lessons, made once per section (digests memoize settings by this object). */
 export function inheritedDefaults(section: SectionEntry, config: CourseConfig): LessonDefaults {
   return (section.inherited ??= { ...config.lesson_defaults, ...section.defaults });
+}
+
+/** What the lesson file at `path` of `section` inherits: its section's defaults, with its title in a book's SUMMARY.md. */
+export function lessonInherited(section: SectionEntry, config: CourseConfig, path: string): Inherited {
+  const defaults = inheritedDefaults(section, config);
+  const title = section.tocTitles?.get(path);
+  if (title === undefined) return defaults;
+  section.pages ??= new Map();
+  let page = section.pages.get(path);
+  if (page === undefined) section.pages.set(path, (page = { ...defaults, toc_title: title }));
+  return page;
 }
 
 /** Program folder → its program (undefined when its program.yaml is not valid). */

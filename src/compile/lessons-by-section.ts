@@ -6,7 +6,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LessonSource } from '../model/source-tree.js';
 import { diag } from './codes.js';
 import type { CourseFrame } from './course-frame.js';
-import { inheritedDefaults, programDirOf, type LessonCompiler, type LessonEntry, type ProgramMap } from './course-parts.js';
+import { lessonInherited, programDirOf, type LessonCompiler, type LessonEntry, type ProgramMap } from './course-parts.js';
 import { isPartial } from './expand-lesson.js';
 import { ancestors, dirOf } from './repo-paths.js';
 
@@ -43,7 +43,7 @@ export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Cou
         list.push(known);
         continue;
       }
-      const defaults = inheritedDefaults(section, frame.config);
+      const defaults = lessonInherited(section, frame.config, lesson.path);
       const expanded = frame.expand(lesson);
       const entry: LessonEntry = { source: expanded, defaults, compiled: compile(expanded, out, defaults) };
       list.push(entry);

@@ -20,8 +20,8 @@ export interface TocChapter {
   title: string;
   /** Where its link is in SUMMARY.md. */
   place: Place;
-  /** Repo paths of its lesson files in SUMMARY order (the chapter's own file first, when it has one). */
-  files: Array<{ path: string; place: Place }>;
+  /** Repo paths of its lesson files in SUMMARY order (the chapter's own file first, when it has one), each with its title there (plain text). */
+  files: Array<{ path: string; place: Place; title: string }>;
   /** Its own page as SUMMARY.md links it (relative to SUMMARY.md's folder), when it has one: `sections:` may name it so. */
   page?: string;
 }
@@ -95,7 +95,7 @@ export function parseSummary(file: string, text: string, out: Diagnostic[]): Toc
       return;
     }
     seen.set(path, line);
-    current!.files.push({ path, place: { line, column: column + link.targetOffset } });
+    current!.files.push({ path, place: { line, column: column + link.targetOffset }, title: plainTitle(link.title) });
     if (!nested) current!.page = dir === '' ? path : path.slice(dir.length + 1);
   });
   return chapters;

@@ -58,8 +58,8 @@ const LessonFrontMatterFields = {
   is_progression_locked: z.boolean().describe('Lock the rest of the program until this lesson is completed (default false).').optional(),
   keep_title: z.boolean().describe('Send a leading heading equal to the lesson name in the body too (default false: the school shows the name above the body).').optional(),
   name_from: z
-    .enum(['heading', 'file'])
-    .describe("Where a lesson without name: takes its name: its first heading (default), or its file name as words (function_basics.md: \"Function basics\"; a README's or index's, its folder's), for courses whose pages open with a heading such as Introduction.")
+    .enum(['heading', 'file', 'toc'])
+    .describe("Where a lesson without name: takes its name: its first heading (default; a book's page without one, its title in SUMMARY.md), its file name as words (function_basics.md: \"Function basics\"; a README's or index's, its folder's), for courses whose pages open with a heading such as Introduction, or, in a book, its title in SUMMARY.md (the sidebar's name for it).")
     .optional(),
 };
 
@@ -72,9 +72,17 @@ export const LessonDefaultsSchema = z
   .describe('Front-matter defaults for the lessons below; a lesson\'s own front-matter wins.');
 export type LessonDefaults = z.output<typeof LessonDefaultsSchema>;
 
+/**
+ * What a lesson inherits: the lesson defaults and, for a page of a book, its title in
+ * SUMMARY.md (mdBook's name for the page in its sidebar): the name of a page that has no
+ * `name:` and no heading, or of every page with `name_from: toc`. Compile sets it, never a
+ * file; as part of what a lesson inherits it is in the lesson's digest and cache key.
+ */
+export type Inherited = LessonDefaults & { toc_title?: string };
+
 export const LessonFrontMatterSchema = z
   .strictObject({
-    name: LessonName.optional().describe('Lesson name shown in the school, 1 to 255 characters, not blank; default: the text of the body\'s first heading (or the file name: name_from).'),
+    name: LessonName.optional().describe('Lesson name shown in the school, 1 to 255 characters, not blank; default: the text of the body\'s first heading (or the file name, or a book page\'s SUMMARY.md title: name_from).'),
     key: LessonKey.describe('Identity of the lesson across renames and moves; default: the file name without extension and ordering prefix.').optional(),
     aliases: z.array(LessonKey).describe('Earlier keys of this lesson (renames): its remote lesson is kept.').optional(),
     copied_from: z.string().min(1).max(MAX_NAME_LENGTH).describe('Key of the lesson this one was copied from. Informational; never sent to the school.').optional(),

@@ -8,7 +8,7 @@
  * setting, the addresses only lessons with references depend on, a referenced file removed,
  * the site a book's links out of it go to.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +160,26 @@ describe('the frame takes a known lesson only while every input of its digest is
     expect(await toCompile(moved, state)).toEqual([HELLO, GAME, PLAIN]);
     // The recorded state of the book without a site: the address added sends every lesson back too.
     expect(await toCompile(sited)).toEqual([HELLO, GAME, PLAIN]);
+  });
+
+  it("a book page's title in SUMMARY.md: only that page, which may take its name from it", async () => {
+    const dir = await mkdtemp(path.join(work, 'book-'));
+    const files: Record<string, string> = {
+      'coursesync.yaml': '',
+      'src/program.yaml': 'id: prog_book\ntoc: SUMMARY.md\n',
+      'src/SUMMARY.md': '# Summary\n\n- [Start](start.md)\n    - [Internals](internals.md)\n    - [Other](other.md)\n',
+      'src/start.md': '# Start\n\nText.\n',
+      'src/internals.md': 'A page that opens with a paragraph, named by its title in SUMMARY.md.\n',
+      'src/other.md': '# Other\n\nText.\n',
+    };
+    await mkdir(path.join(dir, 'src'));
+    for (const [file, text] of Object.entries(files)) await writeFile(path.join(dir, file), text);
+    const state = await appliedState(dir);
+    expect(await toCompile(dir, state)).toEqual([]);
+    await change(dir, 'src/SUMMARY.md', '[Internals]', '[Autodiff internals]');
+    expect(await toCompile(dir, state)).toEqual(['src/internals.md']);
+    const { desired } = compileCourse(await readSource(dir), { render: renderMarkdown, known: knownLessonsOf(state, COMPILER) });
+    expect(desired!.programs[0]!.sections[0]!.lessons.map((l) => l.fields.name)).toEqual(['Start', 'Autodiff internals', 'Other']);
   });
 
   it('the front-matter keys left to other tools: every lesson, and one taken off the list is an error again', async () => {

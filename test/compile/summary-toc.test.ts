@@ -78,6 +78,25 @@ describe('SUMMARY.md', () => {
     expect(lessons.find((l) => l.key === 'keywords')!.links).toEqual(['README']);
   });
 
+  it('names a page without a heading by its title in SUMMARY.md, as mdBook\'s sidebar does; name_from: toc names every page so', async () => {
+    // The rustc dev guide's autodiff/internals.md opens with a paragraph: it was lesson/no-name.
+    const summary = '# Summary\n\n- [Getting Started](start.md)\n    - [Autodiff `internals`](internals.md)\n    - [Named](named.md)\n';
+    const files = {
+      'src/start.md': page('Getting started with the compiler'),
+      'src/internals.md': 'The `std::autodiff` module allows differentiable programming.\n\n```rust\nfn foo(x: f32) -> f32 { x * x }\n```\n',
+      'src/named.md': '---\nname: Its own name\n---\n# A heading\n\nText.\n',
+    };
+    const names = (r: Awaited<ReturnType<typeof book>>) => r.desired!.programs[0]!.sections.flatMap((s) => s.lessons.map((l) => l.fields.name));
+    const byHeading = await book(summary, files);
+    expect(byHeading.diagnostics.map(brief)).toEqual([]);
+    expect(names(byHeading)).toEqual(['Getting started with the compiler', 'Autodiff internals', 'Its own name']);
+    const byToc = await book(summary, files, 'id: prog_book\ntoc: SUMMARY.md\nlesson_defaults:\n  name_from: toc\n');
+    expect(byToc.diagnostics.map(brief)).toEqual([]);
+    expect(names(byToc)).toEqual(['Getting Started', 'Autodiff internals', 'Its own name']);
+    // The heading that is not the name stays in the body: nothing the author wrote is lost.
+    expect(byToc.desired!.programs[0]!.sections[0]!.lessons[0]!.fields.body).toContain('Getting started with the compiler</h1>');
+  });
+
   it('reports every bad line, missing or repeated file and unknown mapped title at its place, with what is allowed', async () => {
     const result = await book(
       [
