@@ -183,8 +183,8 @@ function recordedWarnings(own: readonly Diagnostic[]): RecordedWarning[] | undef
 
 /**
  * The build inputs of every lesson that compiled and resolved with no diagnostic on its file
- * but warnings of its own text (RECORDED_WARNING_CODES, kept with the build), and none on a
- * file it includes (a warning about another lesson, such as a link to a draft, is checked over the link graph
+ * but warnings of its own text (RECORDED_WARNING_CODES, kept with the build), no link to a page
+ * on the web that may turn into a lesson (`repo_url:`), and none on a file it includes (a warning about another lesson, such as a link to a draft, is checked over the link graph
  * after this, for known and compiled lessons alike: links-to-drafts.ts), with where its links
  * to drafts are written.
  */
@@ -196,7 +196,8 @@ export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: Cours
     else byFile.set(d.file, [d]);
   }
   for (const entry of entries) {
-    if (entry.known || !entry.resolved) continue;
+    // A lesson linking pages on the web (repo_url:) is compiled every run (resolve-refs.ts ResolvedLesson.web).
+    if (entry.known || !entry.resolved || entry.resolved.web) continue;
     const warnings = recordedWarnings(byFile.get(entry.source.path) ?? []);
     if (!warnings) continue;
     // The places of links to drafts only (a few bytes each): course-frame.ts compiles a lesson whose link may have turned to a draft.

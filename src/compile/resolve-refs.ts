@@ -54,6 +54,12 @@ export interface ResolvedLesson {
   deps: string[];
   /** Each lesson it links to (by path) and where the links are written, in order: what links-to-drafts.ts checks. */
   lessonLinks?: Map<string, LinkPlace[]>;
+  /**
+   * It links a folder or Markdown file at its page on the web (`repo_url:`). Such a link turns
+   * into a lesson link once the folder gains a README or the file becomes a lesson, which no
+   * digest covers: the lesson is compiled on every run, never taken from the state.
+   */
+  web?: true;
 }
 
 function decode(s: string): string {
@@ -108,6 +114,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
   const links = new Set<string>();
   const deps = new Set<string>();
   const lessonLinks = new Map<string, LinkPlace[]>();
+  let webLinked = false;
   const own = index.lessons.get(path)?.anchors;
   for (const ref of refs) {
     const place = { line: ref.line, column: ref.column };
@@ -150,13 +157,22 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     // A folder link (`../solution/`) shows its README or index, as on GitHub.
     const file = (ref.image ? [target] : candidates).find((c) => index.files.has(c)) ?? target;
     const digest = index.files.get(file);
-    if (digest !== undefined && !ref.image && isMarkdown(file)) {
+    const notLesson = digest !== undefined && !ref.image && isMarkdown(file);
+    const folder = digest === undefined && !ref.image && isFolder(target, index);
+    const web = index.config.repo_url;
+    if ((notLesson || folder) && web !== undefined) {
+      // As on GitHub, where the author wrote it: the file's or the folder's page in the repo.
+      urls[ref.field][ref.index] = webLink(web, notLesson ? file : target, folder, fragment);
+      webLinked = true;
+      continue;
+    }
+    if (notLesson) {
       // Never a raw .md download: a link to Markdown means a page, and this one is not a lesson.
       const why = index.notLesson?.(file) ?? 'is not a lesson';
       out.push(diag('lesson/link-not-lesson', path, place, `${JSON.stringify(ref.url)}: ${file} ${why}`));
       continue;
     }
-    if (digest === undefined && !ref.image && isFolder(target, index)) {
+    if (folder) {
       out.push(diag('lesson/folder-without-lesson', path, place, `${JSON.stringify(ref.url)}: the folder ${target || '.'} has no README.md or index.md lesson to show`));
       continue;
     }
@@ -204,7 +220,15 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       const url = urls[field][Number(i)];
       return url === undefined ? m : escapeAttribute(url);
     });
-  return { fields: { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') }, assets: [...assets.values()], links: [...links], deps: [...deps].sort(), lessonLinks };
+  const resolved: ResolvedLesson = { fields: { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') }, assets: [...assets.values()], links: [...links], deps: [...deps].sort(), lessonLinks };
+  if (webLinked) resolved.web = true;
+  return resolved;
+}
+
+/** The page of a repo file or folder under `repo_url:` (a folder URL: GitHub redirects a folder's page to its tree view). */
+function webLink(repoUrl: string, target: string, folder: boolean, fragment: string | undefined): string {
+  const path = target.split('/').map(encodeURIComponent).join('/') + (folder && target !== '' ? '/' : '');
+  return new URL(path, repoUrl).href + (fragment !== undefined && fragment !== '' ? `#${encodeURIComponent(fragment)}` : '');
 }
 
 /** The fields with every reference left as written (for a lesson compiled outside its repo). */

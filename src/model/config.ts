@@ -84,6 +84,13 @@ export const CourseConfigSchema = z
       .optional(),
     acknowledge: ConfigAcknowledgeSchema.optional(),
     assets: AssetsSchema.optional(),
+    repo_url: z
+      .url({ protocol: /^https?$/ })
+      .transform((u) => (u.endsWith('/') ? u : `${u}/`))
+      .describe(
+        'Where the repo is on the web, as a folder URL (https://github.com/owner/repo/tree/main/): a link to a folder with no lesson (code, say), or to Markdown that is not a lesson, goes to its page there instead of being an error. Missing files stay errors.',
+      )
+      .optional(),
     ignore: z
       .array(z.string().min(1))
       .describe('Paths coursesync does not read, as .gitignore patterns (e.g. README.md, drafts/, **/translations/).')

@@ -62,6 +62,10 @@ export const CONFIG_TEMPLATE = `# yaml-language-server: $schema=./${SCHEMA_DIR}/
 # front_matter:
 #   ignore: [minutes, session]
 
+# Where the repo is on the web, as a folder URL: a link to a folder with no lesson (code, say)
+# or to Markdown that is not a lesson goes to its page there instead of being an error.
+# repo_url: https://github.com/OWNER/REPO/tree/main/
+
 # Front-matter defaults for every lesson (program.yaml and section.yaml may set their own);
 # a lesson's own front-matter wins.
 # lesson_defaults:

@@ -223,11 +223,47 @@ describe('links as books and courses write them', () => {
     const result = await loadCourse(dir, { renderThreads: 1 });
     const stray = (d: Diagnostic) => d.code !== 'repo/stray-markdown' && d.code !== 'section/missing-yaml';
     expect(result.diagnostics.filter(stray).map((d) => `${brief(d)} | ${d.hint}`)).toEqual([
-      'course/01-basics/README.md:3:1 error lesson/link-not-lesson "../../README.md": README.md is outside every program folder (no program.yaml above it), so it is not a lesson | link a lesson instead, or make the file a lesson (a section\'s Markdown file, or listed in SUMMARY.md), or link its page on the web (https://…)',
-      'course/01-basics/README.md:3:27 error lesson/link-not-lesson "../notes.md": course/notes.md is directly in the program folder course, not in a section folder, so it is not a lesson | link a lesson instead, or make the file a lesson (a section\'s Markdown file, or listed in SUMMARY.md), or link its page on the web (https://…)',
-      'course/01-basics/README.md:3:48 error lesson/link-not-lesson "../extra/tips.md": course/extra/tips.md is in the folder course/extra, which has no section.yaml, so it is not a lesson | link a lesson instead, or make the file a lesson (a section\'s Markdown file, or listed in SUMMARY.md), or link its page on the web (https://…)',
-      'course/01-basics/README.md:4:1 error lesson/folder-without-lesson "code/": the folder course/01-basics/code has no README.md or index.md lesson to show | link a lesson file of the folder, or add a README.md lesson to it',
+      'course/01-basics/README.md:3:1 error lesson/link-not-lesson "../../README.md": README.md is outside every program folder (no program.yaml above it), so it is not a lesson | link a lesson instead, or make the file a lesson (a section\'s Markdown file, or listed in SUMMARY.md), or link its page on the web (https://…; `repo_url:` in coursesync.yaml sends every such link to the repo\'s page of the file)',
+      'course/01-basics/README.md:3:27 error lesson/link-not-lesson "../notes.md": course/notes.md is directly in the program folder course, not in a section folder, so it is not a lesson | link a lesson instead, or make the file a lesson (a section\'s Markdown file, or listed in SUMMARY.md), or link its page on the web (https://…; `repo_url:` in coursesync.yaml sends every such link to the repo\'s page of the file)',
+      'course/01-basics/README.md:3:48 error lesson/link-not-lesson "../extra/tips.md": course/extra/tips.md is in the folder course/extra, which has no section.yaml, so it is not a lesson | link a lesson instead, or make the file a lesson (a section\'s Markdown file, or listed in SUMMARY.md), or link its page on the web (https://…; `repo_url:` in coursesync.yaml sends every such link to the repo\'s page of the file)',
+      'course/01-basics/README.md:4:1 error lesson/folder-without-lesson "code/": the folder course/01-basics/code has no README.md or index.md lesson to show | link a lesson file of the folder, or add a README.md lesson to it, or set `repo_url:` in coursesync.yaml (the repo\'s folder URL on GitHub, say) to link the folder\'s page there',
       'course/01-basics/README.md:4:15 error lesson/missing-file "instal.html": neither course/01-basics/instal.html nor course/01-basics/instal.md is in the repo | an .html link shows the .md file beside it (as in mdBook): did you mean install.html?',
     ]);
+  });
+
+  it('with repo_url:, a folder without a lesson and Markdown that is not a lesson are linked at their pages in the repo; a missing file is still an error', async () => {
+    // A GitHub course's module README links its code folder and the course README, as GitHub shows them.
+    const files = {
+      'coursesync.yaml': `${CONFIG}repo_url: https://github.com/acme/zoomcamp/tree/main\nignore: [drafts/]\n`,
+      'README.md': '# The course\n',
+      'course/program.yaml': 'id: prog_intro\n',
+      'course/01-basics/section.yaml': 'id: sec_start\n',
+      'course/01-basics/README.md': '# Basics\n\n[course](../../README.md#syllabus) [code](code/) [data](<../../data sets/>) [gone](code/missing.py)\n\n[ci](../../.github/) [drafts](../../drafts/)\n',
+      'course/01-basics/homework.md': '# Homework\n\nSee [the module](./).\n',
+      'course/01-basics/code/main.py': 'print(1)\n',
+      'data sets/taxi.csv': 'a,b\n',
+      '.github/workflows/ci.yml': 'on: push\n',
+      'drafts/README.md': '# Not yet\n',
+    };
+    const dir = await writeRepo(files);
+    const result = await loadCourse(dir, { renderThreads: 1 });
+    // Only what the repo holds and coursesync reads: a typo, a hidden folder and an ignored one stay errors.
+    expect(result.diagnostics.map(brief)).toEqual([
+      'course/01-basics/README.md:3:77 error lesson/missing-file "code/missing.py": no file course/01-basics/code/missing.py in the repo',
+      'course/01-basics/README.md:5:1 error lesson/missing-file "../../.github/": .github is hidden (its name starts with a dot): coursesync never reads nor publishes such files, which may be secrets (.env, .git)',
+      'course/01-basics/README.md:5:22 error lesson/missing-file "../../drafts/": no file drafts in the repo',
+    ]);
+    const fixed = await writeRepo({ ...files, 'course/01-basics/README.md': files['course/01-basics/README.md'].replace(/ \[gone\].*/s, '\n') });
+    const lessons = (await loadCourse(fixed, { renderThreads: 1 })).desired!.programs[0]!.sections[0]!.lessons;
+    const readme = lessons.find((l) => l.key === 'README')!;
+    expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/README.md#syllabus"');
+    expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/course/01-basics/code/"');
+    expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/data%20sets/"');
+    // Nothing of those is published as an asset; the lesson is compiled every run (a folder may gain a README lesson), never recorded.
+    expect(readme.assets ?? []).toEqual([]);
+    expect(readme.build).toBeUndefined();
+    // The folder link of a lesson beside a README is still the README lesson.
+    expect(lessons.find((l) => l.key === 'homework')!.links).toEqual(['README']);
+    expect(lessons.find((l) => l.key === 'homework')!.build).toBeDefined();
   });
 });
