@@ -102,11 +102,16 @@ function repoIndex(
     has: (path: string) => fileAt(path) !== undefined,
     keys: () => [...(source.files?.keys() ?? []), ...source.lessons.flatMap((l) => (lessonAt(l.path) === undefined ? [l.path] : []))],
   };
-  // What `ignore:` left out, so a reference to it says why it is missing.
+  // What `ignore:` left out, so a reference to it says why it is missing: its files, and the
+  // folders above them (a link to a folder that still holds other files never asks).
   const ignoredPaths = () => {
     const paths = new Set<string>();
     if (read === source) return paths;
-    for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) if (!files.has(path) && !lessons.has(path)) paths.add(path);
+    for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) {
+      if (files.has(path) || lessons.has(path)) continue;
+      paths.add(path);
+      for (const dir of [dirOf(path), ...ancestors(dirOf(path))]) if (dir !== '') paths.add(dir);
+    }
     return paths;
   };
   let ignored: Set<string> | undefined;

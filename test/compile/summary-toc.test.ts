@@ -251,7 +251,7 @@ describe('links as books and courses write them', () => {
     expect(result.diagnostics.map(brief)).toEqual([
       'course/01-basics/README.md:3:77 error lesson/missing-file "code/missing.py": no file course/01-basics/code/missing.py in the repo',
       'course/01-basics/README.md:5:1 error lesson/missing-file "../../.github/": .github is hidden (its name starts with a dot): coursesync never reads nor publishes such files, which may be secrets (.env, .git)',
-      'course/01-basics/README.md:5:22 error lesson/missing-file "../../drafts/": no file drafts in the repo',
+      'course/01-basics/README.md:5:22 error lesson/missing-file "../../drafts/": drafts is left out by `ignore:` in coursesync.yaml',
     ]);
     const fixed = await writeRepo({ ...files, 'course/01-basics/README.md': files['course/01-basics/README.md'].replace(/ \[gone\].*/s, '\n') });
     const lessons = (await loadCourse(fixed, { renderThreads: 1 })).desired!.programs[0]!.sections[0]!.lessons;
