@@ -61,7 +61,7 @@ export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Cou
     }
     const outer = chain.find((a) => sections.has(a));
     if (outer !== undefined) {
-      out.push(diag('repo/nested-lesson-folder', lesson.path, undefined, `lesson file is in a subfolder of the section folder ${outer}`));
+      out.push(diag('repo/nested-lesson-folder', lesson.path, undefined, `Markdown file is in a subfolder of the section folder ${outer}, so it is not a lesson`));
       continue;
     }
     const programDir = programDirOf(programs, lesson.path);

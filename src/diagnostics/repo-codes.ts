@@ -40,7 +40,7 @@ export const CODES = {
   'repo/no-programs': e('add a folder holding program.yaml with `id: <program id>`, or run coursesync in the course repo'),
   'repo/nested-program': e('program folders cannot be nested: move this folder next to the other program'),
   'repo/section-outside-program': e('a section folder must be a direct child of a program folder (one holding program.yaml)'),
-  'repo/nested-lesson-folder': e('lesson files sit directly in the section folder: move the file up, or give this folder its own section.yaml inside the program folder'),
+  'repo/nested-lesson-folder': w('lessons sit directly in a section folder (a code folder\'s README is fine where it is); to publish this file, move it up, or make its folder a section of its own (section.yaml, directly in the program folder)'),
   'repo/stray-markdown': w('lesson files belong in a section folder; this file is ignored'),
   'repo/duplicate-key': e('give one of the lessons a different `key:` (or rename its file); keys are unique in the whole repo'),
   'repo/duplicate-program': e('each program folder must have its own program id'),

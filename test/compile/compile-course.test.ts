@@ -96,7 +96,7 @@ describe('compileCourse on invalid fixture repos: exactly the expected diagnosti
         'p/inner/program.yaml error repo/nested-program',
         'p/no-yaml error section/missing-yaml',
         'p/notes.md warning repo/stray-markdown',
-        'p/s/extra/01-deep.md error repo/nested-lesson-folder',
+        'p/s/extra/01-deep.md warning repo/nested-lesson-folder',
       ],
     },
     {
