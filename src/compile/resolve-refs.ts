@@ -225,7 +225,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
   return resolved;
 }
 
-/** The page of a repo file or folder under `repo_url:` (a folder URL: GitHub redirects a folder's page to its tree view). */
+/** The page of a repo file or folder under `repo_url:`, a folder URL (GitHub's `tree/main/` serves files too: it redirects them to `blob/`). */
 function webLink(repoUrl: string, target: string, folder: boolean, fragment: string | undefined): string {
   const path = target.split('/').map(encodeURIComponent).join('/') + (folder && target !== '' ? '/' : '');
   return new URL(path, repoUrl).href + (fragment !== undefined && fragment !== '' ? `#${encodeURIComponent(fragment)}` : '');
