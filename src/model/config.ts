@@ -86,6 +86,7 @@ export const CourseConfigSchema = z
     assets: AssetsSchema.optional(),
     repo_url: z
       .url({ protocol: /^https?$/ })
+      .regex(/^[^?#]*$/, 'must be a folder URL, without ? or #')
       .transform((u) => (u.endsWith('/') ? u : `${u}/`))
       .describe(
         'Where the repo is on the web, as a folder URL (https://github.com/owner/repo/tree/main/): a link to a folder with no lesson (code, say), or to Markdown that is not a lesson, goes to its page there instead of being an error. Missing files stay errors.',

@@ -49,4 +49,11 @@ describe('zod models', () => {
     const config = CourseConfigSchema.parse(parse(text));
     expect(config).toMatchObject({ school: { base_url: 'http://127.0.0.1:4010/api/v1' }, apply: { concurrency: 4 }, removed_lessons: 'keep', archive: 'sec_archive' });
   });
+
+  it('repo_url is an http(s) folder URL, given a trailing slash, with no query or fragment', () => {
+    expect(CourseConfigSchema.parse({ repo_url: 'https://github.com/acme/course/tree/main' }).repo_url).toBe('https://github.com/acme/course/tree/main/');
+    for (const bad of ['https://github.com/acme/course/tree/main?tab=readme', 'https://github.com/acme/course#top', 'ftp://example.com/course/', 'github.com/acme/course']) {
+      expect(CourseConfigSchema.safeParse({ repo_url: bad }).success, bad).toBe(false);
+    }
+  });
 });
