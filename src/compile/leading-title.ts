@@ -29,13 +29,18 @@ export function withoutLeadingTitle(html: string, name: string): string {
   return html.slice(0, m.index) + html.slice(m.index + m[0].length).replace(/^\n/, '');
 }
 
-/** HTML a reader does not see: comments and empty anchors (mdBook books keep old headings' ids so). */
+/**
+ * HTML a reader does not see: comments, empty anchors (mdBook books keep old headings' ids so),
+ * and the opening tags of blocks that wrap a page's banner (GitHub courses open with
+ * `<div align="center"><h1>…</h1>` and badges: the heading goes, the badges stay).
+ */
 function invisible(html: string): boolean {
   return (
     html
       .replace(/<!--[\s\S]*?-->/g, '')
       .replace(/<(a|span)\b[^>]*>\s*<\/\1>/gi, '')
       .replace(/<p>\s*<\/p>/g, '')
+      .replace(/<(div|center|header|section)\b[^>]*>/gi, '')
       .trim() === ''
   );
 }

@@ -118,6 +118,38 @@ describe('a leading heading equal to the name', () => {
   });
 });
 
+describe('a title in the banner a GitHub course opens its pages with', () => {
+  it('is dropped from the banner, whose badges and author line stay', async () => {
+    // 30 Days Of Python: every day opens so, and learners saw the title twice on each page.
+    const banner = [
+      '<div align="center">',
+      '  <h1> 30 Days Of Python: Day 2 - Variables, Builtin Functions</h1>',
+      '  <a class="header-badge" target="_blank" href="https://twitter.com/Asabeneh">',
+      '  <img alt="Twitter Follow" src="https://img.shields.io/twitter/follow/asabeneh?style=social">',
+      '  </a>',
+      '',
+      '<sub>Author: Asabeneh Yetayeh</sub>',
+      '',
+      '</div>',
+      '',
+      '# 📘 Day 2',
+      '',
+      'Built-in functions are globally available.',
+    ].join('\n');
+    const result = await compileFiles({ 'book/s/02_variables.md': banner, 'book/s/03_notes.md': '<div class="note">\n\nRead this first.\n\n</div>\n\n# Notes\n\nMore.\n' });
+    expect(result.diagnostics).toEqual([]);
+    const [day, notes] = result.desired!.programs[0]!.sections[0]!.lessons;
+    expect(day!.fields.name).toBe('30 Days Of Python: Day 2 - Variables, Builtin Functions');
+    expect(day!.fields.body).not.toContain('<h1> 30 Days');
+    expect(day!.fields.body).toMatch(/^<div align="center">\s*<a class="header-badge"/);
+    expect(day!.fields.body).toContain('<sub>Author: Asabeneh Yetayeh</sub>');
+    expect(day!.fields.body).toContain('Day 2</h1>');
+    // A block with text before the heading is something to read: the heading stays.
+    expect(notes!.fields.name).toBe('Notes');
+    expect(notes!.fields.body).toContain('<h1 id="notes">Notes</h1>');
+  });
+});
+
 describe('a title after an old heading\'s anchor', () => {
   it('is dropped, and the comment and the anchor before it stay (links to the old id keep working)', async () => {
     const result = await compileFiles({
