@@ -59,7 +59,7 @@ export interface CompileOptions {
 export function compileCourse(read: SourceTree, options: CompileOptions = {}): CompileResult {
   const frame = options.frame ?? frameCourse(read, options.known, options.environment);
   const { source, config, programs, counts, out } = frame;
-  const compile = lessonCompiler(options, config.front_matter?.ignore);
+  const compile = lessonCompiler(options);
   // The lessons known from the state are taken as recorded: the steps that check or finish a
   // lesson's own build go through `compiled` alone; those across lessons (keys, order, links
   // to drafts) through every lesson, with no work per known lesson they can answer without.
@@ -82,7 +82,7 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   return { desired: desiredState(config, programList, options.environment), diagnostics, counts, unchanged, compiledAnyway };
 }
 
-/** compileLesson (or the caller's cached one) with this compile's renderer and the front-matter keys left to other tools. */
-function lessonCompiler(options: CompileOptions, foreign: readonly string[] = []): LessonCompiler {
-  return (lesson, out, defaults) => (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults, foreign);
+/** compileLesson (or the caller's cached one) with this compile's renderer. */
+function lessonCompiler(options: CompileOptions): LessonCompiler {
+  return (lesson, out, defaults) => (options.compileLesson ?? compileLesson)(lesson, out, options.render, defaults);
 }

@@ -66,10 +66,9 @@ export function keyFromFileName(fileName: string): string {
 
 /**
  * Compile one lesson file, pushing its problems onto `out`. `defaults`: what it inherits (lesson
- * defaults, a book page's SUMMARY.md title). `foreign`: front-matter keys another tool reads
- * (coursesync.yaml `front_matter.ignore`), left alone.
+ * defaults; front-matter keys another tool reads, left alone; a book page's SUMMARY.md title).
  */
-export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = defaultRender, defaults: Inherited = {}, foreign: readonly string[] = []): CompiledLesson {
+export function compileLesson(source: LessonSource, out: Diagnostic[], render: RenderFn = defaultRender, defaults: Inherited = {}): CompiledLesson {
   const file = source.path;
   if (source.text.trim() === '') {
     out.push(diag('file/empty', file, undefined, 'lesson file is empty'));
@@ -97,20 +96,21 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
     compileBody(source, 'markdown', render, out);
     return {};
   }
-  let raw = foreign.length === 0 ? (value as Record<string, unknown>) : withoutKeys(value as Record<string, unknown>, foreign);
+  const foreign = defaults.front_matter_ignore;
+  let raw = foreign === undefined ? (value as Record<string, unknown>) : withoutKeys(value as Record<string, unknown>, foreign);
   const errorsBefore = countErrors(out);
   const identity = identityOf(file, raw, yaml, out);
   // The body is checked even when the front-matter is not, so every problem shows at once.
   const body = compileBody(source, raw.content_format === 'html' ? 'html' : 'markdown', render, out);
   if (raw.name === undefined) {
     // Its own name_from, else the one it inherits (a bad value is the schema's to report: the heading meanwhile).
-    const fromFile = (raw.name_from ?? defaults.name_from) === 'file';
-    const name = fromFile ? nameFromFile(file) : nameOf(body.html, defaults.toc_title, (raw.name_from ?? defaults.name_from) === 'toc');
+    const from = raw.name_from ?? defaults.name_from;
+    const name = nameOf(from, file, body.html, defaults.toc_title);
     if (name !== undefined) raw = { ...raw, name };
     else {
       const what = source.frontMatter ? 'no `name:` in its front-matter' : 'no front-matter';
-      const from = fromFile ? 'and a file name that gives no words' : 'and no heading to take its name from';
-      out.push(diag('lesson/no-name', file, source.frontMatter ? (yaml.placeOf([]) ?? yaml.start) : START, `lesson has ${what} ${from}`));
+      const why = from === 'file' ? 'and a file name that gives no words' : 'and no heading to take its name from';
+      out.push(diag('lesson/no-name', file, source.frontMatter ? (yaml.placeOf([]) ?? yaml.start) : START, `lesson has ${what} ${why}`));
     }
   }
   // Checked even without a name, so every problem of the front-matter shows at once.
@@ -133,12 +133,13 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
 }
 
 /**
- * A lesson's name from its first heading or, for a page of a book, its title in SUMMARY.md: the
- * title first with `name_from: toc`, else only when the page has no heading (as mdBook names
- * it in its sidebar).
+ * The name of a lesson without `name:`, by `name_from`: its file name (`file`); for a page of a
+ * book, its title in SUMMARY.md (`toc`), else its first heading; its first heading (the
+ * default), and a book page without one its SUMMARY.md title, as mdBook names it in its sidebar.
  */
-function nameOf(html: string, tocTitle: string | undefined, tocFirst: boolean): string | undefined {
-  if (tocFirst && tocTitle !== undefined) return tocTitle;
+function nameOf(from: unknown, file: string, html: string, tocTitle: string | undefined): string | undefined {
+  if (from === 'file') return nameFromFile(file);
+  if (from === 'toc' && tocTitle !== undefined) return tocTitle;
   return firstHeading(html)?.text ?? tocTitle;
 }
 

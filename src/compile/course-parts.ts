@@ -47,8 +47,8 @@ export interface SectionEntry {
   /** Its program's `site_url:` (links leaving the book go there): in its lessons' settings, so in their digests. */
   site?: string;
   defaults?: LessonDefaults;
-  /** The defaults its lessons inherit (the repo's under the section's), made once. */
-  inherited?: LessonDefaults;
+  /** What its lessons inherit (the repo's defaults under the section's, the keys left to other tools), made once. */
+  inherited?: Inherited;
   /** What each page of a book chapter inherits (the defaults and its title), made once a page. */
   pages?: Map<string, Inherited>;
 }
@@ -56,9 +56,10 @@ export interface SectionEntry {
 /** Compile one lesson file with what it inherits (compileLesson with the renderer of this compile). */
 export type LessonCompiler = (lesson: LessonSource, out: Diagnostic[], defaults: Inherited) => CompiledLesson;
 
-/** The lesson defaults of a section's lessons, made once per section (digests memoize settings by this object). */
-export function inheritedDefaults(section: SectionEntry, config: CourseConfig): LessonDefaults {
-  return (section.inherited ??= { ...config.lesson_defaults, ...section.defaults });
+/** What a section's lessons inherit, made once per section (digests memoize settings by this object). */
+export function inheritedDefaults(section: SectionEntry, config: CourseConfig): Inherited {
+  const ignore = config.front_matter?.ignore;
+  return (section.inherited ??= { ...config.lesson_defaults, ...section.defaults, ...(ignore && { front_matter_ignore: [...ignore].sort() }) });
 }
 
 /** What the lesson file at `path` of `section` inherits: its section's defaults, with its title in a book's SUMMARY.md. */

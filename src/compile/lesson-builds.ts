@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CourseConfig, Vars } from '../model/config.js';
 import { assetFileName } from '../model/assets.js';
-import type { LessonDefaults } from '../model/lesson.js';
+import type { Inherited } from '../model/lesson.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import type { LessonAsset, LinkPlace } from '../model/desired.js';
 import { readWarning } from '../model/state/parse-state.js';
@@ -94,12 +94,12 @@ export class DepIndex {
 /** What the lessons of one section share in their digests, made once per section. */
 export interface SectionInputs {
   /** The lesson defaults they inherit. */
-  defaults: LessonDefaults;
+  defaults: Inherited;
   /** The settings text of a lesson with no reference, and of one with references (lessonSettings). */
   settings: readonly [string, string];
 }
 
-export function sectionInputs(defaults: LessonDefaults, config: CourseConfig, site: string | undefined): SectionInputs {
+export function sectionInputs(defaults: Inherited, config: CourseConfig, site: string | undefined): SectionInputs {
   return { defaults, settings: [lessonSettings(defaults, config, false, site), lessonSettings(defaults, config, true, site)] };
 }
 
@@ -156,7 +156,7 @@ export function knownEntry(lesson: LessonSource, section: SectionInputs, check: 
 }
 
 /** A known lesson's entry: compiled and resolved as the state records it. */
-function entryAsRecorded(lesson: LessonSource, defaults: LessonDefaults, known: KnownLesson, { config, deps: index }: KnownCheck, build: LessonBuildInputs): LessonEntry {
+function entryAsRecorded(lesson: LessonSource, defaults: Inherited, known: KnownLesson, { config, deps: index }: KnownCheck, build: LessonBuildInputs): LessonEntry {
   // `image` only words why a body changed; a known lesson's body did not.
   const assets: LessonAsset[] = [];
   if (config.assets?.base_url !== undefined) for (const d of build.deps) if (d.kind === 'file') assets.push({ path: d.path, digest: d.digest, name: index.assetName(d.path, d.digest), image: false });

@@ -6,7 +6,7 @@
  * is making sure an entry was made by this very compiler (its key includes the code's digest).
  */
 import type { LessonFields } from '../model/desired.js';
-import type { LessonDefaults } from '../model/lesson.js';
+import type { Inherited } from '../model/lesson.js';
 import type { LessonSource } from '../model/source-tree.js';
 import { compileLesson, type CompiledLesson, type LessonIdentity, type PlacedRef } from './compile-lesson.js';
 
@@ -21,16 +21,16 @@ export interface CachedLesson {
 }
 
 /**
- * The cache key of a lesson file: its path (the key may come from the file name), its bytes,
- * the defaults it inherits and the front-matter keys left to other tools. What follows path and
- * bytes each starts with `\0{` (load-course.ts `recall` drops them to tell a file is stored).
+ * The cache key of a lesson file: its path (the key may come from the file name), its bytes and
+ * what it inherits (course-parts.ts `Inherited`: defaults, keys left to other tools, a book
+ * page's title). What follows path and bytes starts with `\0{` (load-course.ts `recall` drops it
+ * to tell a file is stored).
  */
-export function lessonCacheKey(source: Pick<LessonSource, 'path' | 'digest' | 'expanded'>, defaults: LessonDefaults = {}, foreign: readonly string[] = []): string {
+export function lessonCacheKey(source: Pick<LessonSource, 'path' | 'digest' | 'expanded'>, defaults: Inherited = {}): string {
   const inherited = Object.keys(defaults).length === 0 ? '' : `\0${JSON.stringify(defaults, Object.keys(defaults).sort())}`;
-  const ignored = foreign.length === 0 ? '' : `\0${JSON.stringify({ front_matter_ignore: [...foreign].sort() })}`;
   // An expanded lesson compiles from its expanded text: an edited include is another entry.
   const expanded = source.expanded ? `\0${source.expanded.digest}` : '';
-  return `${source.path}\0${source.digest}${expanded}${inherited}${ignored}`;
+  return `${source.path}\0${source.digest}${expanded}${inherited}`;
 }
 
 export interface CachedCompile {
@@ -46,8 +46,8 @@ export interface CachedCompile {
 export function createCachedCompile(entries: ReadonlyMap<string, CachedLesson>, compile: typeof compileLesson = compileLesson): CachedCompile {
   const used = new Map<string, CachedLesson>();
   const counts = { hits: 0, misses: 0 };
-  const cached: typeof compileLesson = (source, out, render, defaults, foreign) => {
-    const key = lessonCacheKey(source, defaults, foreign);
+  const cached: typeof compileLesson = (source, out, render, defaults) => {
+    const key = lessonCacheKey(source, defaults);
     const hit = entries.get(key);
     if (hit) {
       counts.hits++;
@@ -56,7 +56,7 @@ export function createCachedCompile(entries: ReadonlyMap<string, CachedLesson>, 
     }
     counts.misses++;
     const before = out.length;
-    const compiled: CompiledLesson = compile(source, out, render, defaults, foreign);
+    const compiled: CompiledLesson = compile(source, out, render, defaults);
     if (out.length === before && compiled.identity && compiled.fields) {
       const entry: CachedLesson = { identity: compiled.identity, fields: compiled.fields, refs: compiled.refs ?? [], anchors: compiled.anchors ?? [] };
       if (compiled.copied_from !== undefined) entry.copied_from = compiled.copied_from;

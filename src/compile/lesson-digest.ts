@@ -11,20 +11,20 @@
  */
 import type { CourseConfig } from '../model/config.js';
 import type { LessonBuildInputs, LinkPlace } from '../model/desired.js';
-import type { LessonDefaults } from '../model/lesson.js';
+import type { Inherited } from '../model/lesson.js';
 import { sha256 } from '../model/sha256.js';
 
 export type { LessonBuildInputs } from '../model/desired.js';
 export type LessonDep = LessonBuildInputs['deps'][number];
 
-const settingsMemo = new WeakMap<LessonDefaults, Map<string, string>>();
+const settingsMemo = new WeakMap<Inherited, Map<string, string>>();
 
 /**
  * The inherited settings a lesson's HTML depends on, as one canonical string (made once per
  * defaults object, references and site). `site`: its program's `site_url:`.
  */
-export function lessonSettings(defaults: LessonDefaults, config: CourseConfig, hasDeps: boolean, site?: string): string {
-  const key = `${hasDeps ? `${config.assets?.base_url ?? ''}\0${config.school?.lesson_url ?? ''}` : ''}\u0001${site ?? ''}\u0001${config.front_matter?.ignore.join('\0') ?? ''}`;
+export function lessonSettings(defaults: Inherited, config: CourseConfig, hasDeps: boolean, site?: string): string {
+  const key = `${hasDeps ? `${config.assets?.base_url ?? ''}\0${config.school?.lesson_url ?? ''}` : ''}\u0001${site ?? ''}`;
   let memo = settingsMemo.get(defaults);
   if (!memo) settingsMemo.set(defaults, (memo = new Map()));
   let text = memo.get(key);
@@ -32,16 +32,14 @@ export function lessonSettings(defaults: LessonDefaults, config: CourseConfig, h
   return text;
 }
 
-function settingsText(defaults: LessonDefaults, config: CourseConfig, hasDeps: boolean, site: string | undefined): string {
+function settingsText(defaults: Inherited, config: CourseConfig, hasDeps: boolean, site: string | undefined): string {
   const sorted = Object.fromEntries(
     Object.entries(defaults)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
   const refs = hasDeps ? { assets: config.assets?.base_url ?? null, lesson_url: config.school?.lesson_url ?? null } : {};
-  // Keys left to other tools decide whether a front-matter is valid (a key taken off the list is an error again).
-  const foreign = config.front_matter && { front_matter_ignore: [...config.front_matter.ignore].sort() };
-  return JSON.stringify({ defaults: sorted, ...refs, ...(site !== undefined && { site }), ...foreign });
+  return JSON.stringify({ defaults: sorted, ...refs, ...(site !== undefined && { site }) });
 }
 
 /** The referenced files at `paths` as the repo has them now; undefined when one is gone. */

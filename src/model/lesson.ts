@@ -73,12 +73,13 @@ export const LessonDefaultsSchema = z
 export type LessonDefaults = z.output<typeof LessonDefaultsSchema>;
 
 /**
- * What a lesson inherits: the lesson defaults and, for a page of a book, its title in
- * SUMMARY.md (mdBook's name for the page in its sidebar): the name of a page that has no
- * `name:` and no heading, or of every page with `name_from: toc`. Compile sets it, never a
- * file; as part of what a lesson inherits it is in the lesson's digest and cache key.
+ * What a lesson inherits, as one object: its digest's settings and its cache key take it whole,
+ * so whatever is added here is covered by both. Compile sets the two extra fields, never a file:
+ * - `front_matter_ignore`: coursesync.yaml `front_matter.ignore`, sorted (keys left to other tools);
+ * - `toc_title`: a book page's title in SUMMARY.md (mdBook's name for it in its sidebar), the name
+ *   of a page with no `name:` and no heading, or of every page with `name_from: toc`.
  */
-export type Inherited = LessonDefaults & { toc_title?: string };
+export type Inherited = LessonDefaults & { front_matter_ignore?: readonly string[]; toc_title?: string };
 
 export const LessonFrontMatterSchema = z
   .strictObject({

@@ -6,7 +6,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { placeOf, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { inheritedDefaults } from '../../src/compile/course-parts.js';
 import { lessonCacheKey } from '../../src/compile/lesson-cache.js';
+import { DEFAULT_CONFIG } from '../../src/model/config.js';
 import { loadCourse } from '../../src/load/load-course.js';
 import { removeRepos, writeRepo } from '../e2e/helpers.js';
 
@@ -76,9 +78,11 @@ describe('front-matter keys of other tools', () => {
 
   it('the lesson cache keeps a lesson compiled under one list apart from the same file under another', () => {
     const source = { path: 'p/s/01-what-is-rust.md', digest: 'a'.repeat(64) };
-    expect(lessonCacheKey(source, {}, ['minutes'])).not.toBe(lessonCacheKey(source, {}));
-    expect(lessonCacheKey(source, {}, ['minutes', 'session'])).toBe(lessonCacheKey(source, {}, ['session', 'minutes']));
+    // What a section's lessons inherit carries the list (sorted), so the key covers it.
+    const inherited = (ignore?: string[]) => inheritedDefaults({}, { ...DEFAULT_CONFIG, ...(ignore && { front_matter: { ignore } }) });
+    expect(lessonCacheKey(source, inherited(['minutes']))).not.toBe(lessonCacheKey(source, inherited()));
+    expect(lessonCacheKey(source, inherited(['minutes', 'session']))).toBe(lessonCacheKey(source, inherited(['session', 'minutes'])));
     // What follows path and bytes starts with \0{, as load-course's recall reads a key.
-    expect(lessonCacheKey(source, { lesson_type: 'text' }, ['minutes']).replace(/\0\{[^]*$/, '')).toBe(lessonCacheKey(source));
+    expect(lessonCacheKey(source, { lesson_type: 'text', ...inherited(['minutes']) }).replace(/\0\{[^]*$/, '')).toBe(lessonCacheKey(source));
   });
 });
