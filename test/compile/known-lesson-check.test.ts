@@ -34,10 +34,10 @@ let work: string;
 let base: string;
 let recorded: StateData;
 
-/** A copy of the course to change. */
-async function checkout(): Promise<string> {
+/** A copy of the course (or of a variant of it) to change. */
+async function checkout(from = base): Promise<string> {
   const dir = await mkdtemp(path.join(work, 'repo-'));
-  await cp(base, dir, { recursive: true });
+  await cp(from, dir, { recursive: true });
   return dir;
 }
 
@@ -154,8 +154,7 @@ describe('the frame takes a known lesson only while every input of its digest is
     await change(sited, PLAIN, 'is dropped.', 'is dropped (see [the standard library](../../std/mem/fn.drop.html)).');
     const state = await appliedState(sited);
     expect(await toCompile(sited, state)).toEqual([]);
-    const moved = await checkout();
-    await cp(sited, moved, { recursive: true });
+    const moved = await checkout(sited);
     await change(moved, 'book/program.yaml', 'https://doc.example.com/book/', 'https://docs.example.com/book/');
     expect(await toCompile(moved, state)).toEqual([HELLO, GAME, PLAIN]);
     // The recorded state of the book without a site: the address added sends every lesson back too.
@@ -189,8 +188,7 @@ describe('the frame takes a known lesson only while every input of its digest is
     const state = await appliedState(tooled);
     expect(await toCompile(tooled, state)).toEqual([]);
     // Whether a front-matter is valid depends on the list, so the digests cover it.
-    const strict = await checkout();
-    await cp(tooled, strict, { recursive: true });
+    const strict = await checkout(tooled);
     await change(strict, 'coursesync.yaml', 'front_matter:\n  ignore: [minutes]\n', '');
     expect(await toCompile(strict, state)).toEqual([HELLO, GAME, PLAIN]);
     const { diagnostics } = compileCourse(await readSource(strict), { render: renderMarkdown, known: knownLessonsOf(state, COMPILER) });
