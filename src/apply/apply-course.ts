@@ -7,7 +7,7 @@
  * CLI (src/cli/apply.ts) and the demo call this; it prints nothing.
  */
 import { failure } from '../diagnostics/error-codes/index.js';
-import { isCall } from '../plan/plan-schema.js';
+import { isCall } from '../plan/plan-steps.js';
 import { StateStore } from '../state/state-store.js';
 import type { ApplyCourseOptions, ApplyCourseResult } from './apply-options.js';
 import { checkBeforeRun, confirmRun } from './check-before-run.js';

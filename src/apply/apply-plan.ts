@@ -9,7 +9,8 @@
 import { failure } from '../diagnostics/error-codes/index.js';
 import pLimit from 'p-limit';
 import { fillLessonLinks } from '../model/lesson-links.js';
-import { isCall, type CallStep, type Plan } from '../plan/plan-schema.js';
+import type { CallStep, Plan } from '../plan/plan-schema.js';
+import { isCall } from '../plan/plan-steps.js';
 import type { SchoolClient } from '../school/client.js';
 import { SchoolApiError } from '../school/errors.js';
 import type { Lesson, LessonCreateBody, LessonUpdateBody } from '../school-api/wire/lessons.js';

@@ -5,7 +5,8 @@
  * school checks is made (an unchanged re-apply sends no request).
  */
 import { refuseUnacknowledgedImpact } from '../plan/impact-gate.js';
-import { isCall, type Plan } from '../plan/plan-schema.js';
+import type { Plan } from '../plan/plan-schema.js';
+import { isCall } from '../plan/plan-steps.js';
 import type { BuiltPlan } from '../sync/build-plan.js';
 import { verifySections } from '../sync/verify-sections.js';
 import type { ApplySession } from './apply-options.js';

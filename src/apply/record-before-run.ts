@@ -7,7 +7,8 @@
  */
 import type { DesiredState } from '../model/desired.js';
 import type { LiveLesson } from '../plan/diff-live.js';
-import { isCall, type Plan } from '../plan/plan-schema.js';
+import type { Plan } from '../plan/plan-schema.js';
+import { isCall } from '../plan/plan-steps.js';
 import type { StateData } from '../model/state/schema.js';
 import { stampEnvironment } from '../state/stamp-environment.js';
 import type { BuiltPlan } from '../sync/build-plan.js';

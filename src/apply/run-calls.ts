@@ -3,7 +3,8 @@
  * sent with links to lessons this run created, the link-only pass. Once their ids are in the
  * state, a second plan holds exactly the updates that fill those links in, so one apply is enough.
  */
-import { isCall, type Plan } from '../plan/plan-schema.js';
+import type { Plan } from '../plan/plan-schema.js';
+import { isCall } from '../plan/plan-steps.js';
 import { selectHtmlOnly } from '../plan/html-only.js';
 import { buildPlan, type BuiltPlan } from '../sync/build-plan.js';
 import type { StateData } from '../model/state/schema.js';

@@ -7,7 +7,8 @@ import type { UnpublishedFile } from '../diagnostics/error-codes/state.js';
 import type { DesiredState, LessonAsset } from '../model/desired.js';
 import { findUnpublished } from '../assets/check-published.js';
 import { assetsByLesson } from '../assets/lesson-assets.js';
-import { isCall, type Plan } from '../plan/plan-schema.js';
+import type { Plan } from '../plan/plan-schema.js';
+import { isCall } from '../plan/plan-steps.js';
 
 /** Per call of a lesson with files that do not answer, which of its files; empty when all answer. */
 export async function findUnpublishedAssets(plan: Plan, desired: DesiredState): Promise<Map<string, UnpublishedFile[]>> {

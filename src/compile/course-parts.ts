@@ -9,7 +9,6 @@ import type { DesiredProgram, DesiredSection, LinkPlace } from '../model/desired
 import type { LessonSource } from '../model/source-tree.js';
 import type { Inherited, LessonDefaults } from '../model/lesson.js';
 import type { CompiledLesson } from './compile-lesson.js';
-import type { LessonOrder } from './order-lessons.js';
 import type { ParsedYaml } from './parse-yaml.js';
 import type { ResolvedLesson } from './resolve-refs.js';
 import type { LessonBuildInputs } from './lesson-digest.js';
@@ -35,6 +34,12 @@ export interface LessonEntry {
   known?: true;
   /** The lessons it links to and where (compiled: as resolved; known: as recorded), for links-to-drafts.ts. */
   lessonLinks?: ReadonlyMap<string, readonly LinkPlace[]>;
+}
+
+/** The `lessons:` list of a section.yaml, with its YAML for places. */
+export interface LessonOrder {
+  keys: string[];
+  yaml: ParsedYaml;
 }
 
 export interface SectionEntry {

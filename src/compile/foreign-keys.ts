@@ -3,8 +3,6 @@
  * calls the same thing (PURE). An unknown key found here gets this hint instead of a spelling
  * guess: `title` is not a typo of `name`, it is another tool's word for it.
  */
-import type { FileKind } from './check-schema.js';
-
 type Hint = (value: unknown) => string;
 
 const ORDER = 'lessons are ordered by file name (01-intro.md, 02-setup.md) or by `lessons:` in section.yaml: remove it';
@@ -33,10 +31,10 @@ const LESSON: Record<string, Hint> = {
 
 const FOLDER: Record<string, Hint> = { title: NAME, weight: () => 'programs and sections keep the order they have in the school', draft: () => 'publication of programs and sections is set in the school, not in the repo' };
 
-const BY_KIND: Partial<Record<FileKind, Record<string, Hint>>> = { lesson: LESSON, section: FOLDER, program: FOLDER };
+const BY_KIND: Readonly<Record<string, Record<string, Hint>>> = { lesson: LESSON, section: FOLDER, program: FOLDER };
 
-/** The hint for another tool's key in a file of `kind`, when coursesync knows it. */
-export function foreignKeyHint(kind: FileKind, key: string, value: unknown): string | undefined {
-  const table = BY_KIND[kind];
+/** The hint for another tool's key in a file of `kind` (check-schema.ts FileKind), when coursesync knows it. */
+export function foreignKeyHint(kind: string, key: string, value: unknown): string | undefined {
+  const table = Object.hasOwn(BY_KIND, kind) ? BY_KIND[kind] : undefined;
   return table && Object.hasOwn(table, key) ? table[key]?.(value) : undefined;
 }

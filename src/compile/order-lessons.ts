@@ -4,17 +4,10 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag, type Place } from './codes.js';
-import type { LessonEntry } from './course-parts.js';
+import type { LessonEntry, LessonOrder } from './course-parts.js';
 import { compareNatural } from './natural-order.js';
-import type { ParsedYaml } from './parse-yaml.js';
 import { suggest } from './suggest.js';
 import { fileKey } from './lesson-keys.js';
-
-/** The `lessons:` list of a section.yaml, with its YAML for places. */
-export interface LessonOrder {
-  keys: string[];
-  yaml: ParsedYaml;
-}
 
 /** Report every key or alias used by more than one lesson, at each later use, naming the first. */
 export function checkDuplicateKeys(lessons: readonly LessonEntry[], out: Diagnostic[]): void {

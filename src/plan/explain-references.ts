@@ -5,7 +5,8 @@
  * next to a body diff that only swaps one URL for another.
  */
 import type { DesiredState, LessonAsset } from '../model/desired.js';
-import { isCall, type Plan } from './plan-schema.js';
+import type { Plan } from './plan-schema.js';
+import { isCall } from './plan-steps.js';
 import { isFingerprint } from '../model/state/fingerprint.js';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

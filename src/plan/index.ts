@@ -1,5 +1,6 @@
 /** Plan (PURE): desired × state (× live) → Plan; its simulation and its renderings. */
 export * from './plan-schema.js';
+export * from './plan-steps.js';
 export * from './diff-course.js';
 export * from './diff-live.js';
 export * from './diff-fields.js';

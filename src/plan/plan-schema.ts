@@ -114,7 +114,6 @@ export type UncertainStep = z.output<typeof UncertainStepSchema>;
 export type CallStep = CreateStep | UpdateStep | MoveStep | UnpublishStep;
 export type Action = PlanChange['action'];
 
-export { ACTIONS, isCall } from './plan-steps.js';
 
 /** Sections whose calls must run in one sequence; `steps` are call ids in order. */
 export const ChainSchema = z.strictObject({

@@ -5,7 +5,8 @@
  */
 import { placementOf } from '../school-api/positions.js';
 import type { StateData } from '../model/state/schema.js';
-import { isCall, type CallStep, type Plan } from './plan-schema.js';
+import type { CallStep, Plan } from './plan-schema.js';
+import { isCall } from './plan-steps.js';
 import { SchoolSlots } from './section-slots.js';
 
 export interface SimulatedLesson {

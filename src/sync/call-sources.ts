@@ -3,7 +3,8 @@
  * whole repo): git blob ids as last applied (state `blob`) and now, so a plan can show the
  * Markdown that changed. A body change with no recorded digest but a changed blob is the file's.
  */
-import { isCall, type Plan } from '../plan/plan-schema.js';
+import type { Plan } from '../plan/plan-schema.js';
+import { isCall } from '../plan/plan-steps.js';
 import { blobIdOfFile, gitBlobId } from '../source/blob-id.js';
 import type { StateData } from '../model/state/schema.js';
 

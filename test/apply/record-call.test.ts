@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { recordSuccess } from '../../src/apply/record-call.js';
 import { diffCourse } from '../../src/plan/diff-course.js';
-import { isCall, type CallStep } from '../../src/plan/plan-schema.js';
+import type { CallStep } from '../../src/plan/plan-schema.js';
+import { isCall } from '../../src/plan/plan-steps.js';
 import { simulateCall, slotsFromState } from '../../src/plan/simulate-plan.js';
 import type { Lesson } from '../../src/school-api/wire/lessons.js';
 import { desiredOf, fieldsOf, sectionIdsOf, stateOf } from '../plan/build-course.js';

@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { parsePlanText, renderJson } from '../../src/plan/render-json.js';
-import { isCall } from '../../src/plan/plan-schema.js';
+import { isCall } from '../../src/plan/plan-steps.js';
 import { SECRET, clientOf, lessonCalls, useTestSchool } from '../apply/helpers.js';
 import { lesson, runCli, writeRepo } from '../e2e/helpers.js';
 import { ExitCode } from '../../src/diagnostics/exit-codes.js';

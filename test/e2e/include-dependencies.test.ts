@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { Plan } from '../../src/plan/plan-schema.js';
-import { isCall } from '../../src/plan/plan-schema.js';
+import { isCall } from '../../src/plan/plan-steps.js';
 import { lessonCalls, useTestSchool } from '../apply/helpers.js';
 import { runCli } from './helpers.js';
 import { appliedWorkspace, type OdinWorkspace } from './odin-workspace.js';

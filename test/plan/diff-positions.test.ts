@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffCourse } from '../../src/plan/diff-course.js';
-import { isCall, type Plan } from '../../src/plan/plan-schema.js';
+import type { Plan } from '../../src/plan/plan-schema.js';
+import { isCall } from '../../src/plan/plan-steps.js';
 import { simulatePlan } from '../../src/plan/simulate-plan.js';
 import type { DesiredState } from '../../src/model/desired.js';
 import type { StateData } from '../../src/model/state/schema.js';

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { diffCourse } from '../../src/plan/diff-course.js';
 import { htmlOnlyCause, selectHtmlOnly } from '../../src/plan/html-only.js';
-import { isCall, type Plan } from '../../src/plan/plan-schema.js';
+import type { Plan } from '../../src/plan/plan-schema.js';
+import { isCall } from '../../src/plan/plan-steps.js';
 import { renderMarkdown } from '../../src/plan/render-markdown.js';
 import { renderText } from '../../src/plan/render-text.js';
 import { desiredOf, sectionIdsOf, stateOf } from './build-course.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diffCourse } from '../../src/plan/diff-course.js';
-import { isCall } from '../../src/plan/plan-schema.js';
+import { isCall } from '../../src/plan/plan-steps.js';
 import { COMMENT_LIMIT, renderMarkdown } from '../../src/plan/render-markdown.js';
 import { createPreview, sourceDiffLines, type StepSource } from '../../src/plan/source-diff.js';
 import { desiredOf, sectionIdsOf, stateOf } from './build-course.js';

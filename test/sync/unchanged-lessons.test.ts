@@ -21,7 +21,7 @@ import { loadCourse } from '../../src/load/load-course.js';
 import { compilerId } from '../../src/load/compiler-id.js';
 import { knownLessonsOf } from '../../src/compile/known-lessons.js';
 import { readStateFile } from '../../src/state/state-file.js';
-import { isCall } from '../../src/plan/plan-schema.js';
+import { isCall } from '../../src/plan/plan-steps.js';
 import { lessonCalls, resetEmulator, SECRET, startTestEmulator } from '../apply/helpers.js';
 import { runCli, writeRepo } from '../e2e/helpers.js';
 import { odinWorkspace, type OdinWorkspace } from '../e2e/odin-workspace.js';

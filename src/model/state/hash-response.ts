@@ -7,7 +7,7 @@
  * which apply keeps exact.
  */
 import { createHash } from 'node:crypto';
-import { LESSON_FIELDS, type LessonField, type LessonFields } from '../desired.js';
+import { LESSON_FIELDS, type LessonField, type LessonFields } from '../../school-api/school-rules.js';
 import { isFingerprint, sameContent } from './fingerprint.js';
 
 /** The response fields tracked for drift. */
