@@ -1,7 +1,8 @@
 /**
  * `ignore:` of coursesync.yaml (PURE): .gitignore patterns (the `ignore` library, as git reads
  * them) that take files out of the course before anything is compiled: READMEs, drafts,
- * translations. An ignored file is not a lesson, program or section, and cannot be referenced.
+ * translations. An ignored file is not a lesson, program or section, and is never published; a
+ * link to it goes to its page in the repo under `repo_url:` (resolve-refs.ts), else is an error.
  */
 import ignore from 'ignore';
 import type { SourceTree } from '../model/source-tree.js';

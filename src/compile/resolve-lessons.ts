@@ -102,20 +102,21 @@ function repoIndex(
     has: (path: string) => fileAt(path) !== undefined,
     keys: () => [...(source.files?.keys() ?? []), ...source.lessons.flatMap((l) => (lessonAt(l.path) === undefined ? [l.path] : []))],
   };
-  // What `ignore:` left out, so a reference to it says why it is missing: its files, and the
-  // folders above them (a link to a folder that still holds other files never asks).
+  // What `ignore:` left out, so a reference to it is linked at its page in the repo or says why
+  // it is missing: its files, and the folders above them (a link to a folder that still holds
+  // other files never asks).
   const ignoredPaths = () => {
-    const paths = new Set<string>();
+    const paths = new Map<string, 'file' | 'folder'>();
     if (read === source) return paths;
     for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) {
       if (files.has(path) || lessons.has(path)) continue;
-      paths.add(path);
-      for (const dir of [dirOf(path), ...ancestors(dirOf(path))]) if (dir !== '') paths.add(dir);
+      paths.set(path, 'file');
+      for (const dir of [dirOf(path), ...ancestors(dirOf(path))]) if (dir !== '') paths.set(dir, 'folder');
     }
     return paths;
   };
-  let ignored: Set<string> | undefined;
-  return { files, lessons, ignored: { has: (path) => (ignored ??= ignoredPaths()).has(path) } };
+  let ignored: Map<string, 'file' | 'folder'> | undefined;
+  return { files, lessons, ignored: (path) => (ignored ??= ignoredPaths()).get(path) };
 }
 
 /** What resolving every lesson leaves for the checks after it. */

@@ -34,8 +34,8 @@ export interface RepoIndex {
    */
   lessons: PathLookup<{ key: string; anchors: ReadonlySet<string> | undefined }>;
   config: CourseConfig;
-  /** Files in the repo that coursesync.yaml `ignore:` leaves out. */
-  ignored?: { has(path: string): boolean };
+  /** What coursesync.yaml `ignore:` leaves out at a path of the repo: a file, a folder (one holding such files), or nothing. */
+  ignored?: (path: string) => 'file' | 'folder' | undefined;
   /** Paths no lesson may publish (links into private or ignored paths, files too large): a reference to one, or under one, is refused. */
   refused?: ReadonlyMap<string, RefusedFile>;
   /** The program folder of a lesson and its `site_url:`, when program.yaml gives one. */
@@ -159,10 +159,12 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const digest = index.files.get(file);
     const notLesson = digest !== undefined && !ref.image && isMarkdown(file);
     const folder = digest === undefined && !ref.image && isFolder(target, index);
+    // What `ignore:` leaves out is not course content, yet the repo holds it (past cohorts, translations).
+    const ignored = digest === undefined ? index.ignored?.(target) : undefined;
     const web = index.config.repo_url;
-    if ((notLesson || folder) && web !== undefined) {
+    if ((notLesson || folder || (ignored && !ref.image)) && web !== undefined) {
       // As on GitHub, where the author wrote it: the file's or the folder's page in the repo.
-      urls[ref.field][ref.index] = webLink(web, notLesson ? file : target, folder, fragment);
+      urls[ref.field][ref.index] = webLink(web, notLesson ? file : target, folder || ignored === 'folder', fragment);
       webLinked = true;
       continue;
     }
@@ -176,8 +178,9 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       out.push(diag('lesson/folder-without-lesson', path, place, `${JSON.stringify(ref.url)}: the folder ${target || '.'} has no README.md or index.md lesson to show`));
       continue;
     }
-    if (digest === undefined && index.ignored?.has(target)) {
-      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${target} is left out by \`ignore:\` in coursesync.yaml`, 'remove the pattern that matches it from `ignore:`, or do not reference the file'));
+    if (ignored) {
+      const page = ref.image ? '' : ', or set `repo_url:` in coursesync.yaml to link its page in the repo';
+      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${target} is left out by \`ignore:\` in coursesync.yaml`, `remove the pattern that matches it from \`ignore:\`, or do not reference the file${page}`));
       continue;
     }
     const site = digest === undefined ? index.siteOf?.(path) : undefined;

@@ -106,12 +106,13 @@ describe('references of the Odin-like fixture', () => {
     ]);
   });
 
-  it('says when a referenced file is left out by ignore:', async () => {
+  it('says when a referenced file is left out by ignore:, and that a link may go to its page in the repo (an image may not)', async () => {
     const dir = await copyOdin();
-    await edit(dir, 'foundations/02-project/01-recipes.md', '(img/diagram.png)', '(/README.md)');
+    await edit(dir, 'foundations/02-project/01-recipes.md', '![How the pages link](img/diagram.png)', '![How the pages link](/README.md) [the course](/README.md)');
     const result = await compile(dir);
     expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.message} | ${d.hint}`)).toEqual([
       'foundations/02-project/01-recipes.md:8:1 "/README.md": README.md is left out by `ignore:` in coursesync.yaml | remove the pattern that matches it from `ignore:`, or do not reference the file',
+      'foundations/02-project/01-recipes.md:8:35 "/README.md": README.md is left out by `ignore:` in coursesync.yaml | remove the pattern that matches it from `ignore:`, or do not reference the file, or set `repo_url:` in coursesync.yaml to link its page in the repo',
     ]);
   });
 

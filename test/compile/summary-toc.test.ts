@@ -231,34 +231,41 @@ describe('links as books and courses write them', () => {
     ]);
   });
 
-  it('with repo_url:, a folder without a lesson and Markdown that is not a lesson are linked at their pages in the repo; a missing file is still an error', async () => {
+  it('with repo_url:, a folder without a lesson, Markdown that is not a lesson and what ignore: leaves out are linked at their pages in the repo; a missing file is still an error', async () => {
     // A GitHub course's module README links its code folder and the course README, as GitHub shows them.
     const files = {
-      'coursesync.yaml': `${CONFIG}repo_url: https://github.com/acme/zoomcamp/tree/main\nignore: [drafts/]\n`,
+      'coursesync.yaml': `${CONFIG}repo_url: https://github.com/acme/zoomcamp/tree/main\nignore: [drafts/, cohorts/]\n`,
       'README.md': '# The course\n',
       'course/program.yaml': 'id: prog_intro\n',
       'course/01-basics/section.yaml': 'id: sec_start\n',
-      'course/01-basics/README.md': '# Basics\n\n[course](../../README.md#syllabus) [code](code/) [data](<../../data sets/>) [gone](code/missing.py)\n\n[ci](../../.github/) [drafts](../../drafts/)\n',
+      'course/01-basics/README.md': '# Basics\n\n[course](../../README.md#syllabus) [code](code/) [data](<../../data sets/>) [gone](code/missing.py)\n\n[ci](../../.github/) ![plan](../../drafts/plan.png)\n\n[2024](../../cohorts/2024/) [homework](../../cohorts/2024/01-basics/homework.md#q1) [notebook](../../cohorts/2024/01-basics/nb.ipynb)\n',
       'course/01-basics/homework.md': '# Homework\n\nSee [the module](./).\n',
       'course/01-basics/code/main.py': 'print(1)\n',
       'data sets/taxi.csv': 'a,b\n',
       '.github/workflows/ci.yml': 'on: push\n',
       'drafts/README.md': '# Not yet\n',
+      'drafts/plan.png': 'PNG',
+      'cohorts/2024/01-basics/homework.md': '# Homework 2024\n\n## Q1\n',
+      'cohorts/2024/01-basics/nb.ipynb': '{}\n',
     };
     const dir = await writeRepo(files);
     const result = await loadCourse(dir, { renderThreads: 1 });
-    // Only what the repo holds and coursesync reads: a typo, a hidden folder and an ignored one stay errors.
+    // Only what the repo holds: a typo stays an error, a hidden folder is never read, and a page is no image.
     expect(result.diagnostics.map(brief)).toEqual([
       'course/01-basics/README.md:3:77 error lesson/missing-file "code/missing.py": no file course/01-basics/code/missing.py in the repo',
       'course/01-basics/README.md:5:1 error lesson/missing-file "../../.github/": .github is hidden (its name starts with a dot): coursesync never reads nor publishes such files, which may be secrets (.env, .git)',
-      'course/01-basics/README.md:5:22 error lesson/missing-file "../../drafts/": drafts is left out by `ignore:` in coursesync.yaml',
+      'course/01-basics/README.md:5:22 error lesson/missing-file "../../drafts/plan.png": drafts/plan.png is left out by `ignore:` in coursesync.yaml',
     ]);
-    const fixed = await writeRepo({ ...files, 'course/01-basics/README.md': files['course/01-basics/README.md'].replace(/ \[gone\].*/s, '\n') });
+    const fixed = await writeRepo({ ...files, 'course/01-basics/README.md': files['course/01-basics/README.md'].replace(/ \[gone\]\([^)]*\)/, '').replace(/\n\n\[ci\][^\n]*/, '') });
     const lessons = (await loadCourse(fixed, { renderThreads: 1 })).desired!.programs[0]!.sections[0]!.lessons;
     const readme = lessons.find((l) => l.key === 'README')!;
     expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/README.md#syllabus"');
     expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/course/01-basics/code/"');
     expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/data%20sets/"');
+    // Past cohorts are left out of the course, not of the repo: their pages, a folder's with its slash.
+    expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/cohorts/2024/"');
+    expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/cohorts/2024/01-basics/homework.md#q1"');
+    expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/cohorts/2024/01-basics/nb.ipynb"');
     // Nothing of those is published as an asset; the lesson is compiled every run (a folder may gain a README lesson), never recorded.
     expect(readme.assets ?? []).toEqual([]);
     expect(readme.build).toBeUndefined();
