@@ -68,9 +68,9 @@ export function compileCourse(read: SourceTree, options: CompileOptions = {}): C
   assignKeys(lessons, { programDirOf: (path) => programDirOf(programs, path) ?? '', recordedKeyAt: frame.keyAt });
   checkDuplicateKeys(lessons, out);
   warnUnusedPartials(partials, programs, lessons, out);
-  const resolution = resolveAll(frame, read, lessons, compiled, compile);
+  const resolution = resolveAll(frame, lessons, compiled, compile);
   const drafts = draftsOf(lessons);
-  recordBuilds(compiled, frame.depOf, config, out, drafts, (path) => frame.sections.get(frame.sectionOf.get(path) ?? '\0')?.site);
+  recordBuilds(compiled, frame.deps, config, out, drafts, (path) => frame.sections.get(frame.sectionOf.get(path) ?? '\0')?.site);
   warnLinksToDrafts(lessons, drafts, out, resolution.linksOf);
   const compiledAnyway = [...resolution.compiledAnyway];
   const unchanged: string[] = [];

@@ -15,7 +15,7 @@ import { compilePrograms } from './course-programs.js';
 import { compileSections, placeFolderLessons } from './course-sections.js';
 import type { IdContext } from './environment-ids.js';
 import { applyIgnore } from './ignore-paths.js';
-import { DepIndex, knownEntry, sectionInputs, type DepOf, type KnownCheck, type KnownLessons, type SectionInputs } from './lesson-builds.js';
+import { DepIndex, knownEntry, sectionInputs, type KnownCheck, type KnownLessons, type SectionInputs } from './lesson-builds.js';
 import { expander, lessonVars } from './lesson-expander.js';
 
 /**
@@ -34,8 +34,8 @@ export interface CourseFrame {
   known: Map<string, LessonEntry>;
   /** The lesson files compile will compile: in a section, not ignored, not known unchanged. What to render ahead. */
   toCompile: LessonSource[];
-  /** How each file a lesson may reference is known now (depIndex). */
-  depOf: DepOf;
+  /** How each file a lesson may reference is known now, and what decides a link to a page in the repo. */
+  deps: DepIndex;
   /** A lesson as it compiles: includes expanded (made once per lesson; problems reported once). */
   expand: (lesson: LessonSource) => LessonSource;
   /** Lesson file → the key of its section in `sections` (its folder, or its chapter in a book's SUMMARY.md). */
@@ -60,11 +60,11 @@ export function frameCourse(read: SourceTree, known?: KnownLessons, environment?
   const sections = compileSections(source, programs, counts, out, tocs, ids);
   const sectionOf = compileTocs(source, tocs, sections, counts, out, ids);
   placeFolderLessons(source, sections, sectionOf);
-  const deps = new DepIndex(source, sectionOf);
+  const deps = new DepIndex(source, sectionOf, read);
   const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
   const varsOf = lessonVars(config, programs);
   const expand = expander(source, varsOf, out);
-  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], depOf: deps.of, expand, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], deps, expand, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
   knownOrToCompile(frame, known && { known, config, deps, varsOf });
   return frame;
 }

@@ -71,16 +71,22 @@ const placed = (_: string, l: Readonly<LessonState>): boolean => isPlaced(l);
 function knownLesson(key: string, l: Readonly<LessonState>, digest: string): KnownLesson {
   const deps: string[] = [];
   let links: Map<string, LinkPlace[]> | undefined;
+  let pages: string[] | undefined;
   for (const record of l.deps ?? []) {
     const dep = depPathOf(record) ?? parseDepRecord(record);
     if (typeof dep === 'string') {
       deps.push(dep);
       continue;
     }
+    if (dep.page) {
+      (pages ??= []).push(dep.path);
+      continue;
+    }
     deps.push(dep.path);
     if (dep.at !== undefined) (links ??= new Map()).set(dep.path, dep.at);
   }
   const known: KnownLesson = { key, aliases: l.aliases ?? [], fields: l.applied, deps, digest };
+  if (pages) known.pages = pages;
   if (links) known.lessonLinks = links;
   if (l.acknowledge) known.acknowledge = l.acknowledge;
   if (l.inputs) {
@@ -94,7 +100,8 @@ function knownLesson(key: string, l: Readonly<LessonState>, digest: string): Kno
 
 /**
  * The path of a `deps` record that ends in `@` and 4 hex (nearly every one: no link places),
- * as parseDepRecord reads it, without its regular expression; undefined for any other record.
+ * as parseDepRecord reads it, without its regular expression; undefined for any other record
+ * (one ending in `@page` among them).
  */
 function depPathOf(record: string): string | undefined {
   const n = record.length;

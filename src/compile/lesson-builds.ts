@@ -15,6 +15,9 @@ import type { LessonFields } from '../school-api/school-rules.js';
 import type { CompiledLesson } from './compile-lesson.js';
 import type { LessonEntry } from './course-parts.js';
 import { depsNow, digestMatches, lessonSettings, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
+import { sha256 } from '../model/sha256.js';
+import { dirOf } from './repo-paths.js';
+import { pageFacts, type RepoPaths } from './resolve-refs.js';
 
 /** A lesson the state recorded as compiled clean by this very compiler (its `compiler` matches). */
 export interface KnownLesson {
@@ -25,6 +28,8 @@ export interface KnownLesson {
   fields: LessonFields;
   /** Repo paths of the files it referenced. */
   deps: string[];
+  /** Paths its links go to at their pages in the repo (`repo_url:`), as recorded. */
+  pages?: string[];
   /** Each lesson it links to and where the links are written (recorded with its deps). */
   lessonLinks?: ReadonlyMap<string, readonly LinkPlace[]>;
   /** Repo paths of the files its body included, and the names of the variables it used. */
@@ -56,15 +61,23 @@ export type DepOf = (path: string) => Omit<LessonDep, 'path'> | undefined;
 
 /**
  * How each file a lesson may reference is known now: lesson files of sections (a `lesson`:
- * its place is in the digest), then every other file (a `file`), one lookup each.
+ * its place is in the digest), then every other file (a `file`), one lookup each; and what
+ * decides a link that goes to a page in the repo (a `page`).
  */
-export class DepIndex {
+export class DepIndex implements RepoPaths {
   private readonly lessons = new Map<string, string>();
   private readonly others = new Map<string, string>();
   private readonly names = new Map<string, string>();
+  private folders: Set<string> | undefined;
+  private left: Map<string, 'file' | 'folder'> | undefined;
+  /**
+   * @param source the files, less the ignored ones
+   * @param read every file the repo holds (the same tree when `ignore:` leaves nothing out)
+   */
   constructor(
     private readonly source: SourceTree,
     sectionOf: ReadonlyMap<string, string>,
+    private readonly read: SourceTree = source,
   ) {
     for (const l of source.lessons) (sectionOf.has(l.path) ? this.lessons : this.others).set(l.path, l.digest);
   }
@@ -89,6 +102,38 @@ export class DepIndex {
     const file = this.fileDigest(path);
     return file === undefined ? undefined : { kind: 'file', digest: file };
   };
+  isLesson(path: string): boolean {
+    return this.lessons.has(path);
+  }
+  isFile(path: string): boolean {
+    return this.fileDigest(path) !== undefined;
+  }
+  /** Whether a file the course reads lies under `path` ('' is the repo's root); the folders are listed on the first question. */
+  isFolder(path: string): boolean {
+    if (!this.folders) {
+      this.folders = new Set(['']);
+      for (const file of [...this.lessons.keys(), ...this.others.keys(), ...(this.source.files?.keys() ?? [])]) for (let dir = dirOf(file); dir !== '' && !this.folders.has(dir); dir = dirOf(dir)) this.folders.add(dir);
+    }
+    return this.folders.has(path);
+  }
+  /** What `ignore:` left out at `path`: a file, a folder above such files, or nothing (listed on the first question). */
+  ignored(path: string): 'file' | 'folder' | undefined {
+    if (!this.left) {
+      this.left = new Map();
+      if (this.read !== this.source) {
+        for (const file of [...(this.read.files?.keys() ?? []), ...this.read.lessons.map((l) => l.path)]) {
+          if (this.lessons.has(file) || this.fileDigest(file) !== undefined) continue;
+          this.left.set(file, 'file');
+          for (let dir = dirOf(file); dir !== ''; dir = dirOf(dir)) this.left.set(dir, 'folder');
+        }
+      }
+    }
+    return this.left.get(path);
+  }
+  /** The digest of what decides where a link to `path` goes when it goes to its page in the repo (resolve-refs.ts pageFacts). */
+  pageDigest(path: string): string {
+    return sha256(`page\0${pageFacts(path, this)}`);
+  }
 }
 
 /** What the lessons of one section share in their digests, made once per section. */
@@ -131,6 +176,7 @@ export function knownEntry(lesson: LessonSource, section: SectionInputs, check: 
     if (digest === undefined) return undefined;
     deps.push({ path, kind, digest });
   }
+  for (const path of known.pages ?? []) deps.push({ path, kind: 'page', digest: index.pageDigest(path) });
   const build: LessonBuildInputs = { file: lesson.digest, settings: section.settings[deps.length > 0 ? 1 : 0], deps };
   if (known.includes) {
     build.includes = [];
@@ -183,12 +229,12 @@ function recordedWarnings(own: readonly Diagnostic[]): RecordedWarning[] | undef
 
 /**
  * The build inputs of every lesson that compiled and resolved with no diagnostic on its file
- * but warnings of its own text (RECORDED_WARNING_CODES, kept with the build), no link to a page
- * on the web that may turn into a lesson (`repo_url:`), and none on a file it includes (a warning about another lesson, such as a link to a draft, is checked over the link graph
- * after this, for known and compiled lessons alike: links-to-drafts.ts), with where its links
- * to drafts are written.
+ * but warnings of its own text (RECORDED_WARNING_CODES, kept with the build), and none on a
+ * file it includes (a warning about another lesson, such as a link to a draft, is checked over
+ * the link graph after this, for known and compiled lessons alike: links-to-drafts.ts), with
+ * where its links to drafts are written and what decides its links to pages in the repo.
  */
-export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: CourseConfig, out: Diagnostic[], drafts: ReadonlySet<string>, siteOf: (lesson: string) => string | undefined): void {
+export function recordBuilds(entries: LessonEntry[], index: Pick<DepIndex, 'of' | 'pageDigest'>, config: CourseConfig, out: Diagnostic[], drafts: ReadonlySet<string>, siteOf: (lesson: string) => string | undefined): void {
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of out) {
     const list = byFile.get(d.file);
@@ -196,18 +242,19 @@ export function recordBuilds(entries: LessonEntry[], depOf: DepOf, config: Cours
     else byFile.set(d.file, [d]);
   }
   for (const entry of entries) {
-    // A lesson linking pages on the web (repo_url:) is compiled every run (resolve-refs.ts ResolvedLesson.web).
-    if (entry.known || !entry.resolved || entry.resolved.web) continue;
+    if (entry.known || !entry.resolved) continue;
     const warnings = recordedWarnings(byFile.get(entry.source.path) ?? []);
     if (!warnings) continue;
     // The places of links to drafts only (a few bytes each): course-frame.ts compiles a lesson whose link may have turned to a draft.
     const at = entry.compiled.fields?.is_published ? entry.lessonLinks : undefined;
-    const deps = depsNow(entry.resolved.deps, depOf)?.map((d) => (drafts.has(d.path) && at?.has(d.path) ? { ...d, at: [...at.get(d.path)!] } : d));
+    const deps = depsNow(entry.resolved.deps, index.of)?.map((d) => (drafts.has(d.path) && at?.has(d.path) ? { ...d, at: [...at.get(d.path)!] } : d));
+    // Last, in order: a known lesson's are checked in the order recorded (knownEntry).
+    for (const path of entry.resolved.pages ?? []) deps?.push({ path, kind: 'page', digest: index.pageDigest(path) });
     const expanded = entry.source.expanded;
     // A problem of an included file is reported once, by whichever lesson expanded it: a lesson
     // taken from the state expands nothing, so one including such a file is compiled every time.
     if (expanded?.includes.some((path) => byFile.has(path))) continue;
-    const includes = expanded && depsNow(expanded.includes, depOf);
+    const includes = expanded && depsNow(expanded.includes, index.of);
     if (!deps || (expanded && !includes)) continue;
     entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0, siteOf(entry.source.path)), deps };
     if (includes && includes.length > 0) entry.build.includes = includes.map(({ path, digest }) => ({ path, digest }));

@@ -24,7 +24,7 @@ const settingsMemo = new WeakMap<Inherited, Map<string, string>>();
  * defaults object, references and site). `site`: its program's `site_url:`.
  */
 export function lessonSettings(defaults: Inherited, config: CourseConfig, hasDeps: boolean, site?: string): string {
-  const key = `${hasDeps ? `${config.assets?.base_url ?? ''}\0${config.school?.lesson_url ?? ''}` : ''}\u0001${site ?? ''}`;
+  const key = `${hasDeps ? `${config.assets?.base_url ?? ''}\0${config.school?.lesson_url ?? ''}\0${config.repo_url ?? ''}` : ''}\u0001${site ?? ''}`;
   let memo = settingsMemo.get(defaults);
   if (!memo) settingsMemo.set(defaults, (memo = new Map()));
   let text = memo.get(key);
@@ -38,7 +38,7 @@ function settingsText(defaults: Inherited, config: CourseConfig, hasDeps: boolea
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );
-  const refs = hasDeps ? { assets: config.assets?.base_url ?? null, lesson_url: config.school?.lesson_url ?? null } : {};
+  const refs = hasDeps ? { assets: config.assets?.base_url ?? null, lesson_url: config.school?.lesson_url ?? null, repo_url: config.repo_url ?? null } : {};
   return JSON.stringify({ defaults: sorted, ...refs, ...(site !== undefined && { site }) });
 }
 
@@ -145,13 +145,20 @@ export function parseInputs(inputs: readonly string[] | undefined): { includes: 
  * digest, so a plan can name the image that changed (5 bytes a reference; a state written
  * before carries bare paths, read as such); for a linked lesson, then `@` and where each link to
  * it is written (`line:column`, comma-separated), so a plan re-checks the link against the
- * lesson's draft status without reading the file (links-to-drafts.ts).
+ * lesson's draft status without reading the file (links-to-drafts.ts). A path a link goes to
+ * at its page in the repo ends in `@page` (`cohorts/2024@1a2b@page`; `@1a2b@page` for the
+ * root): a coursesync that knows no such record reads it as a file the repo does not have, and
+ * compiles the lesson.
  */
-export const depRecord = (dep: Pick<LessonDep, 'path' | 'digest' | 'at'>): string =>
-  `${dep.path}@${dep.digest.slice(0, 4)}${dep.at && dep.at.length > 0 ? `@${dep.at.map((p) => `${p.line}:${p.column}`).join(',')}` : ''}`;
+export const depRecord = (dep: Pick<LessonDep, 'path' | 'digest' | 'at' | 'kind'>): string =>
+  `${dep.path}@${dep.digest.slice(0, 4)}${dep.kind === 'page' ? '@page' : dep.at && dep.at.length > 0 ? `@${dep.at.map((p) => `${p.line}:${p.column}`).join(',')}` : ''}`;
 
-/** A `deps` entry read back: the path, the 4 hex of its digest when recorded, and the places of the links to it. */
-export function parseDepRecord(entry: string): { path: string; hash?: string; at?: LinkPlace[] } {
+/** A `deps` entry read back: the path, the 4 hex of its digest when recorded, and the places of the links to it; `page` for a path linked at its page in the repo. */
+export function parseDepRecord(entry: string): { path: string; hash?: string; at?: LinkPlace[]; page?: true } {
+  if (entry.endsWith('@page')) {
+    const m = /^(.*)@([0-9a-f]{4})@page$/.exec(entry);
+    return m ? { path: m[1]!, hash: m[2]!, page: true } : { path: entry };
+  }
   const m = /^(.+)@([0-9a-f]{4})(?:@(\d+:\d+(?:,\d+:\d+)*))?$/.exec(entry);
   if (!m) return { path: entry };
   const parsed: { path: string; hash?: string; at?: LinkPlace[] } = { path: m[1]!, hash: m[2]! };

@@ -5,7 +5,6 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LinkPlace } from '../model/desired.js';
-import type { SourceTree } from '../model/source-tree.js';
 import { DEFAULT_LESSON_FIELDS } from '../school-api/school-rules.js';
 import type { CourseFrame } from './course-frame.js';
 import { programDirOf, programSites, type LessonCompiler, type LessonEntry } from './course-parts.js';
@@ -20,10 +19,10 @@ import { ancestors, dirOf } from './repo-paths.js';
  * `compiled`: the entries compiled now (the others are known from the state, resolved as
  * recorded). Returns what resolves a known lesson's links again (see Resolution).
  */
-export function resolveAll(frame: CourseFrame, read: SourceTree, entries: readonly LessonEntry[], compiled: readonly LessonEntry[], compile: LessonCompiler): Resolution {
+export function resolveAll(frame: CourseFrame, entries: readonly LessonEntry[], compiled: readonly LessonEntry[], compile: LessonCompiler): Resolution {
   const { config, out, expand } = frame;
   const compiledAnyway = new Set<string>();
-  const index: RepoIndex = { ...repoIndex(frame, read, entries, compiled, compiledAnyway, compile), config, notLesson: notLessonReason(frame), siteOf: siteOf(frame) };
+  const index: RepoIndex = { ...repoIndex(frame, entries, compiled, compiledAnyway, compile), config, notLesson: notLessonReason(frame), siteOf: siteOf(frame) };
   if (frame.source.refused) index.refused = frame.source.refused;
   const needSettings: Diagnostic[] = [];
   for (const entry of compiled) {
@@ -61,7 +60,6 @@ type LessonTarget = { key: string; anchors: ReadonlySet<string> | undefined };
  */
 function repoIndex(
   frame: CourseFrame,
-  read: SourceTree,
   entries: readonly LessonEntry[],
   compiled: readonly LessonEntry[],
   compiledAnyway: Set<string>,
@@ -95,28 +93,15 @@ function repoIndex(
     has: (path: string) => lessonAt(path) !== undefined,
     keys: () => entries.flatMap((e) => (e.compiled.identity ? [e.source.path] : [])),
   };
-  // depOf knows every lesson file and every other file of the repo, by digest.
-  const fileAt = (path: string) => (lessonAt(path) === undefined ? frame.depOf(path)?.digest : undefined);
+  // The frame's deps know every lesson file and every other file of the repo, by digest.
+  const fileAt = (path: string) => (lessonAt(path) === undefined ? frame.deps.of(path)?.digest : undefined);
   const files = {
     get: fileAt,
     has: (path: string) => fileAt(path) !== undefined,
     keys: () => [...(source.files?.keys() ?? []), ...source.lessons.flatMap((l) => (lessonAt(l.path) === undefined ? [l.path] : []))],
   };
-  // What `ignore:` left out, so a reference to it is linked at its page in the repo or says why
-  // it is missing: its files, and the folders above them (a link to a folder that still holds
-  // other files never asks).
-  const ignoredPaths = () => {
-    const paths = new Map<string, 'file' | 'folder'>();
-    if (read === source) return paths;
-    for (const path of [...(read.files?.keys() ?? []), ...read.lessons.map((l) => l.path)]) {
-      if (files.has(path) || lessons.has(path)) continue;
-      paths.set(path, 'file');
-      for (const dir of [dirOf(path), ...ancestors(dirOf(path))]) if (dir !== '') paths.set(dir, 'folder');
-    }
-    return paths;
-  };
-  let ignored: Map<string, 'file' | 'folder'> | undefined;
-  return { files, lessons, ignored: (path) => (ignored ??= ignoredPaths()).get(path) };
+  // What `ignore:` left out, so a reference to it is linked at its page in the repo or says why it is missing.
+  return { files, lessons, ignored: (path) => frame.deps.ignored(path) };
 }
 
 /** What resolving every lesson leaves for the checks after it. */

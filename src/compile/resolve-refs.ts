@@ -55,11 +55,12 @@ export interface ResolvedLesson {
   /** Each lesson it links to (by path) and where the links are written, in order: what links-to-drafts.ts checks. */
   lessonLinks?: Map<string, LinkPlace[]>;
   /**
-   * It links a folder or Markdown file at its page on the web (`repo_url:`). Such a link turns
-   * into a lesson link once the folder gains a README or the file becomes a lesson, which no
-   * digest covers: the lesson is compiled on every run, never taken from the state.
+   * The targets it links at their pages in the repo (`repo_url:`: a folder, Markdown that is not
+   * a lesson, a path `ignore:` leaves out), sorted. Such a link turns into a lesson link once the
+   * folder gains a README lesson or the file becomes one: its digest covers what decides that
+   * (pageFacts), not the target's bytes.
    */
-  web?: true;
+  pages?: string[];
 }
 
 function decode(s: string): string {
@@ -114,7 +115,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
   const links = new Set<string>();
   const deps = new Set<string>();
   const lessonLinks = new Map<string, LinkPlace[]>();
-  let webLinked = false;
+  const pages = new Set<string>();
   const own = index.lessons.get(path)?.anchors;
   for (const ref of refs) {
     const place = { line: ref.line, column: ref.column };
@@ -162,10 +163,11 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     // What `ignore:` leaves out is not course content, yet the repo holds it (past cohorts, translations).
     const ignored = digest === undefined ? index.ignored?.(target) : undefined;
     const web = index.config.repo_url;
+    // What this decision reads (the candidates as lessons and files, a folder, ignore:) is pageFacts: keep them one.
     if ((notLesson || folder || (ignored && !ref.image)) && web !== undefined) {
       // As on GitHub, where the author wrote it: the file's or the folder's page in the repo.
       urls[ref.field][ref.index] = webLink(web, notLesson ? file : target, folder || ignored === 'folder', fragment);
-      webLinked = true;
+      pages.add(target);
       continue;
     }
     if (notLesson) {
@@ -224,8 +226,28 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       return url === undefined ? m : escapeAttribute(url);
     });
   const resolved: ResolvedLesson = { fields: { ...fields, body: fill(fields.body, 'body'), description: fill(fields.description, 'description') }, assets: [...assets.values()], links: [...links], deps: [...deps].sort(), lessonLinks };
-  if (webLinked) resolved.web = true;
+  if (pages.size > 0) resolved.pages = [...pages].sort();
   return resolved;
+}
+
+/** What a repo answers about its paths, as a link's target is judged. */
+export interface RepoPaths {
+  isLesson(path: string): boolean;
+  isFile(path: string): boolean;
+  isFolder(path: string): boolean;
+  ignored(path: string): 'file' | 'folder' | undefined;
+}
+
+/**
+ * What resolveRefs reads to send a link to `target` to its page in the repo rather than to a
+ * lesson or an asset: each of its lesson candidates as a lesson or a file, whether it is a
+ * folder, what `ignore:` leaves out there. A lesson linking such a page is recorded with these
+ * (lesson-builds.ts DepIndex.pageDigest), so a checkout takes it from the state until one of
+ * them changes (the folder gains a README lesson, the file becomes one, ignore: changes).
+ */
+export function pageFacts(target: string, repo: RepoPaths): string {
+  const candidates = lessonCandidates(target).map((c) => (repo.isLesson(c) ? 'L' : repo.isFile(c) ? 'F' : '-'));
+  return `${candidates.join('')}${repo.isFolder(target) ? 'D' : '-'}${repo.ignored(target) ?? '-'}`;
 }
 
 /** The page of a repo file or folder under `repo_url:`, a folder URL (GitHub's `tree/main/` serves files too: it redirects them to `blob/`). */

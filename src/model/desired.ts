@@ -72,9 +72,11 @@ export interface LessonBuildInputs {
   /**
    * Each referenced file (sorted by path): an asset or another lesson, by the sha256 of its
    * bytes; for a lesson, where the links to it are written (line and column, in order), which
-   * the file's bytes fix and the digest therefore covers.
+   * the file's bytes fix and the digest therefore covers. Then each path a link goes to at its
+   * page in the repo (`repo_url:`; sorted), by a digest of what decides that (lesson-builds.ts
+   * DepIndex.pageDigest): not its bytes, as the page is the repo's own.
    */
-  deps: Array<{ path: string; kind: 'file' | 'lesson'; digest: string; at?: LinkPlace[] }>;
+  deps: Array<{ path: string; kind: 'file' | 'lesson' | 'page'; digest: string; at?: LinkPlace[] }>;
   /** Each file its body includes (sorted by path), by the sha256 of its bytes; absent when none. */
   includes?: Array<{ path: string; digest: string }>;
   /** Each variable it uses (sorted by name) and its value; absent when none. */

@@ -43,7 +43,7 @@ export function changedInputs(prior: LessonState | null, lesson: DesiredLesson):
   for (const dep of build.deps) {
     const was = deps.get(dep.path);
     if (was === undefined || was === dep.digest.slice(0, 4)) continue;
-    const what = dep.kind === 'lesson' ? 'linked lesson' : images.has(dep.path) ? 'image' : 'file';
+    const what = dep.kind === 'lesson' ? 'linked lesson' : dep.kind === 'page' ? 'link target' : images.has(dep.path) ? 'image' : 'file';
     reasons.push(`${what} ${dep.path} changed`);
   }
   const inputs = parseInputs(prior.inputs);

@@ -62,7 +62,8 @@ async function appliedState(dir: string): Promise<StateData> {
     // As apply: only a lesson that compiled with no diagnostic of its own has a build to record.
     const build = l.build;
     if (!build) continue;
-    Object.assign(state.lessons[l.key]!, { digest: lessonDigest(l.path, build, placeOf), compiler: COMPILER, deps: build.deps.map(depRecord), inputs: inputsRecord(build), warnings: build.warnings });
+    Object.assign(state.lessons[l.key]!, { digest: lessonDigest(l.path, build, placeOf), compiler: COMPILER, inputs: inputsRecord(build), warnings: build.warnings });
+    if (build.deps.length > 0) state.lessons[l.key]!.deps = build.deps.map(depRecord);
   }
   return state;
 }
@@ -238,6 +239,76 @@ describe('the frame takes a known lesson only while every input of its digest is
   });
 });
 
+describe('a lesson linking pages in the repo (repo_url:) is known while what decides those links is unchanged', () => {
+  const README = 'course/01-basics/README.md';
+  const GITHUB_COURSE = {
+    'coursesync.yaml': 'school:\n  base_url: http://school.test/api/v1\n  lesson_url: http://school.test/p/{program_id}/l/{lesson_id}\nassets:\n  base_url: http://assets.test/\nrepo_url: https://github.com/acme/zoomcamp/tree/main/\nignore: [cohorts/]\n',
+    'README.md': '# The course\n\nSix modules, one a week.\n',
+    'course/program.yaml': 'id: prog_intro\n',
+    'course/01-basics/section.yaml': 'id: sec_start\n',
+    // A module README as GitHub courses write them: the course, its code, the next module, past cohorts.
+    [README]: '# Basics\n\n[The course](../../README.md) · [code](code/) · [next module](../02-next/) · [2024 homework](../../cohorts/2024/)\n',
+    'course/01-basics/homework.md': '# Homework\n\nAnswer the questions.\n',
+    'course/01-basics/code/main.py': 'print("hello")\n',
+    'course/02-next/run.py': 'print("next")\n',
+    'cohorts/2024/homework.md': '# Homework 2024\n',
+  };
+  let course: string;
+  let state: StateData;
+  beforeAll(async () => {
+    course = path.join(work, 'github-course');
+    for (const [file, text] of Object.entries(GITHUB_COURSE)) {
+      await mkdir(path.dirname(path.join(course, file)), { recursive: true });
+      await writeFile(path.join(course, file), text);
+    }
+    // Through state.json as written and read back (its paths relative to each lesson's folder).
+    const { writeStateFile, readStateFile } = await import('../../src/state/state-file.js');
+    await writeStateFile(course, await appliedState(course));
+    state = (await readStateFile(course)).state;
+  });
+
+  it('an unchanged checkout: none compiled; the README recorded each path it links at its page', async () => {
+    expect(await toCompile(await checkout(course), state)).toEqual([]);
+    const readme = Object.values(state.lessons).find((l) => l.path === README)!;
+    expect(readme.deps?.map((d) => d.replace(/@[0-9a-f]{4}@page$/, ' page'))).toEqual(['README.md page', 'cohorts/2024 page', 'course/01-basics/code page', 'course/02-next page']);
+  });
+
+  it("the linked page's text: nothing (the page is the repo's own, not sent)", async () => {
+    const dir = await checkout(course);
+    await change(dir, 'README.md', 'one a week', 'one every two weeks');
+    expect(await toCompile(dir, state)).toEqual([]);
+  });
+
+  it('the linked folder becomes a section with a README lesson: the lesson linking it, which now links that lesson', async () => {
+    const dir = await checkout(course);
+    await writeFile(path.join(dir, 'course/02-next/section.yaml'), 'id: sec_next\n');
+    await writeFile(path.join(dir, 'course/02-next/README.md'), '# Next\n');
+    expect(await toCompile(dir, state)).toEqual([README, 'course/02-next/README.md']);
+  });
+
+  it('a README in the linked code folder (a file, not a lesson): the lesson linking the folder, whose link now goes to that file', async () => {
+    const dir = await checkout(course);
+    await writeFile(path.join(dir, 'course/01-basics/code/README.md'), '# How to run\n');
+    expect(await toCompile(dir, state)).toEqual([README]);
+  });
+
+  it('ignore: no longer leaving the linked folder out, repo_url: changed, a linked file or ignored folder removed: the lesson linking it', async () => {
+    for (const [file, from, to] of [
+      ['coursesync.yaml', 'ignore: [cohorts/]', 'ignore: [cohorts/2023/]'],
+      ['coursesync.yaml', 'tree/main/', 'tree/trunk/'],
+    ] as const) {
+      const dir = await checkout(course);
+      await change(dir, file, from, to);
+      expect(await toCompile(dir, state), `${from} → ${to}`).toEqual([README]);
+    }
+    for (const gone of ['README.md', 'cohorts/2024', 'course/01-basics/code']) {
+      const dir = await checkout(course);
+      await rm(path.join(dir, gone), { recursive: true });
+      expect(await toCompile(dir, state), gone).toEqual([README]);
+    }
+  });
+});
+
 describe('digestMatches', () => {
   const build = {
     file: 'a'.repeat(64),
@@ -276,7 +347,7 @@ describe('recordBuilds', () => {
     const fields = { ...DEFAULT_LESSON_FIELDS, name: 'One' };
     const entry = { source: { path, digest: 'a'.repeat(64) }, compiled: { fields }, resolved: { fields, assets: [], links: [], deps: [] }, defaults: {} } as unknown as LessonEntry;
     const out = said.map((d) => ({ file: path, severity: 'warning', code: 'lesson/unknown-element', message: 'm', ...d }) as Diagnostic);
-    recordBuilds([entry], () => undefined, { removed_lessons: 'keep' }, out, new Set(), () => undefined);
+    recordBuilds([entry], { of: () => undefined, pageDigest: () => '' }, { removed_lessons: 'keep' }, out, new Set(), () => undefined);
     return entry.build;
   };
 

@@ -266,9 +266,9 @@ describe('links as books and courses write them', () => {
     expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/cohorts/2024/"');
     expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/cohorts/2024/01-basics/homework.md#q1"');
     expect(readme.fields.body).toContain('href="https://github.com/acme/zoomcamp/tree/main/cohorts/2024/01-basics/nb.ipynb"');
-    // Nothing of those is published as an asset; the lesson is compiled every run (a folder may gain a README lesson), never recorded.
+    // Nothing of those is published as an asset; the lesson is recorded with each page it links (known-lesson-check.test.ts).
     expect(readme.assets ?? []).toEqual([]);
-    expect(readme.build).toBeUndefined();
+    expect(readme.build?.deps.filter((d) => d.kind === 'page').map((d) => d.path)).toEqual(['README.md', 'cohorts/2024', 'cohorts/2024/01-basics/homework.md', 'cohorts/2024/01-basics/nb.ipynb', 'course/01-basics/code', 'data sets']);
     // The folder link of a lesson beside a README is still the README lesson.
     expect(lessons.find((l) => l.key === 'homework')!.links).toEqual(['README']);
     expect(lessons.find((l) => l.key === 'homework')!.build).toBeDefined();
