@@ -22,7 +22,8 @@ export function referencedFiles(desired: DesiredState | undefined): Set<string> 
     for (const s of p.sections) {
       for (const l of s.lessons) {
         for (const a of l.assets ?? []) out.add(a.path);
-        for (const d of l.build?.deps ?? []) out.add(d.path);
+        // A page in the repo a link goes to is no input by its bytes (a new file under it is a `rename`).
+        for (const d of l.build?.deps ?? []) if (d.kind !== 'page') out.add(d.path);
       }
     }
   }
