@@ -59,9 +59,22 @@ const START: Place = { line: 1, column: 1 };
 /** A `---` block that would be front-matter but for what comes before its first `---`. */
 const MISPLACED_FRONT_MATTER = /^[\uFEFF\u200B\s]+---[ \t]*\r?\n[\s\S]*?\n---[ \t]*(\r?\n|$)/;
 
-/** The key a file name gives: no extension, no ordering prefix (`01-`, `1_`, `01.`). */
+/**
+ * The key a file name gives: no extension, no ordering prefix (`01-`, `1_`, `01.`). A name that
+ * gives no valid key so (`1.1 The CIA triad.md`, spaces and all) gives its words instead: its
+ * numbering off (`1.1 `, `01 - `), each run of other characters a `-` (`The-CIA-triad`,
+ * `Week-1-Intro`); a name with no such word (all of another script) still gives none.
+ */
 export function keyFromFileName(fileName: string): string {
-  return fileName.replace(/\.md$/i, '').replace(/^\d+[-_.]/, '');
+  const stem = fileName.replace(/\.md$/i, '');
+  const plain = stem.replace(/^\d+[-_.]/, '');
+  if (LESSON_KEY_PATTERN.test(plain)) return plain;
+  const words = stem
+    .replace(/^\d+(?:\.\d+)*\.?(?:\s*[-_.]\s*|\s+)/, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[^A-Za-z0-9]+|[-_.]+$/g, '');
+  return words === '' ? plain : words;
 }
 
 /**

@@ -43,19 +43,19 @@ export function assignKeys(entries: readonly LessonEntry[], context: KeyContext)
   for (const [plain, group] of byFileKey) {
     if (group.length < 2) continue;
     const inProgram = group.map((e) => qualifiedKey(e.source.path, context.programDirOf(e.source.path), true));
+    const inRepo = group.map((e) => qualifiedKey(e.source.path, '', false));
+    const once = (keys: string[], i: number) => keys.filter((k) => k === keys[i]).length === 1;
     for (const [i, entry] of group.entries()) {
       const identity = entry.compiled.identity!;
       if (!identity.fromFileName) continue;
       const path = entry.source.path;
-      const inRepo = qualifiedKey(path, '', false);
+      // Files of one folder whose names give one key (`1.7 End of module quiz.md`, `2.4 End of
+      // module quiz.md`): the name as written tells them apart (a duplicate key before, so no
+      // lesson was ever applied under another of these).
+      const written = once(inRepo, i) ? inRepo[i]! : asWritten(path);
       const recorded = context.recordedKeyAt?.(path);
-      const candidates = [plain, inProgram[i]!, inRepo];
-      const key =
-        recorded !== undefined && candidates.includes(recorded) && !taken().has(recorded)
-          ? recorded
-          : inProgram.filter((k) => k === inProgram[i]).length === 1
-            ? inProgram[i]!
-            : inRepo;
+      const candidates = [plain, inProgram[i]!, written];
+      const key = recorded !== undefined && candidates.includes(recorded) && !taken().has(recorded) ? recorded : once(inProgram, i) ? inProgram[i]! : written;
       // A new object: the compiled lesson may be shared with the lesson cache.
       entry.compiled = { ...entry.compiled, identity: { ...identity, key } };
     }
@@ -73,9 +73,19 @@ export function fileKey(path: string): string {
   return keyFromFileName(path.slice(path.lastIndexOf('/') + 1));
 }
 
+/** The repo path as written, its `.md` off, `/` as `.` and other characters a key may not hold as `-`: unique, like paths. */
+function asWritten(path: string): string {
+  return path
+    .replace(/\.md$/i, '')
+    .split('/')
+    .map((p) => p.replace(/[^A-Za-z0-9._-]+/g, '-'))
+    .join('.')
+    .replace(/^[^A-Za-z0-9]+/, '');
+}
+
 /**
  * The file key after the folders from `base` down, joined by `.`: without their ordering
- * prefixes (`02-basics` → `basics`) when `short`, as named otherwise (unique, like paths).
+ * prefixes (`02-basics` → `basics`) when `short`, as named otherwise.
  */
 function qualifiedKey(path: string, base: string, short: boolean): string {
   const rel = base === '' ? path : path.slice(base.length + 1);

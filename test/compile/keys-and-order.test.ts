@@ -11,6 +11,12 @@ describe('keyFromFileName', () => {
     ['2024.md', '2024'], // a number alone is a name, not a prefix
     ['Intro.MD', 'Intro'],
     ['01-.md', ''],
+    // A name that gives no valid key so: its words, numbering off, other characters as `-`.
+    ['1.1 The CIA triad and other key concepts.md', 'The-CIA-triad-and-other-key-concepts'],
+    ['01 - Getting started.md', 'Getting-started'],
+    ['Week 1 - Intro.md', 'Week-1-Intro'],
+    ['Lesson 3 (advanced).md', 'Lesson-3-advanced'],
+    ['第一章.md', '第一章'], // no word a key may hold: still none (lesson/invalid-key)
   ])('%s → %s', (file, key) => {
     expect(keyFromFileName(file)).toBe(key);
   });

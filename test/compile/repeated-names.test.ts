@@ -44,6 +44,22 @@ describe('repeated file names', () => {
     const result = await loadCourse(await writeRepo({ 'c/program.yaml': 'id: prog_intro\n', 'c/01-a/section.yaml': 'id: sec_start\n', 'c/01-a/x.md': '# X\n', 'c/02-a/section.yaml': 'id: sec_types\n', 'c/02-a/x.md': '# X\n' }), { renderThreads: 1 });
     expect(keysOf(result)).toEqual([['c.01-a.x'], ['c.02-a.x']]);
   });
+
+  it('named with spaces, give their words; names of one folder that give one key, the names as written (Security-101 lays its quizzes out so)', async () => {
+    const result = await loadCourse(
+      await writeRepo({
+        'c/program.yaml': 'id: prog_intro\n',
+        'c/01-basics/section.yaml': 'id: sec_start\n',
+        'c/01-basics/1.1 The CIA triad.md': '# The CIA triad\n',
+        'c/01-basics/1.7 End of module quiz.md': '# Quiz\n',
+        'c/01-basics/2.4 End of module quiz.md': '# Quiz\n',
+        'c/01-basics/Week 1 - Intro.md': '# Week 1\n',
+      }),
+      { renderThreads: 1 },
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(keysOf(result)).toEqual([['The-CIA-triad', 'c.01-basics.1.7-End-of-module-quiz', 'c.01-basics.2.4-End-of-module-quiz', 'Week-1-Intro']]);
+  });
 });
 
 describe('site_url: of a book', () => {
