@@ -59,6 +59,9 @@ const START: Place = { line: 1, column: 1 };
 /** A `---` block that would be front-matter but for what comes before its first `---`. */
 const MISPLACED_FRONT_MATTER = /^[\uFEFF\u200B\s]+---[ \t]*\r?\n[\s\S]*?\n---[ \t]*(\r?\n|$)/;
 
+/** A name without its ordering prefix (`01-`, `1_`, `01.`): the first rule of keys, which folder parts of qualified keys keep (lesson-keys.ts). */
+export const withoutOrderingPrefix = (name: string): string => name.replace(/^\d+[-_.]/, '');
+
 /**
  * The key a file name gives: no extension, no ordering prefix (`01-`, `1_`, `01.`). A name that
  * gives no valid key so (`1.1 The CIA triad.md`, spaces and all) gives its words instead: its
@@ -67,7 +70,7 @@ const MISPLACED_FRONT_MATTER = /^[\uFEFF\u200B\s]+---[ \t]*\r?\n[\s\S]*?\n---[ \
  */
 export function keyFromFileName(fileName: string): string {
   const stem = fileName.replace(/\.md$/i, '');
-  const plain = stem.replace(/^\d+[-_.]/, '');
+  const plain = withoutOrderingPrefix(stem);
   if (LESSON_KEY_PATTERN.test(plain)) return plain;
   const words = stem
     .replace(/^\d+(?:\.\d+)*\.?(?:\s*[-_.]\s*|\s+)/, '')

@@ -7,7 +7,7 @@
  * keys keeps that key: adding a file never changes the key of a lesson already applied.
  * docs/course-repo.md#lesson-keys.
  */
-import { keyFromFileName } from './compile-lesson.js';
+import { keyFromFileName, withoutOrderingPrefix } from './compile-lesson.js';
 import type { LessonEntry } from './course-parts.js';
 
 export interface KeyContext {
@@ -90,7 +90,8 @@ function asWritten(path: string): string {
 function qualifiedKey(path: string, base: string, short: boolean): string {
   const rel = base === '' ? path : path.slice(base.length + 1);
   const folders = rel.split('/').slice(0, -1);
-  const parts = [...folders.map((f) => (short ? keyFromFileName(f) : f)), fileKey(path)];
+  // Folders by the first rule alone: a key applied under a folder named `01 - Basics` stays `01-Basics.…`.
+  const parts = [...folders.map((f) => (short ? withoutOrderingPrefix(f.replace(/\.md$/i, '')) : f)), fileKey(path)];
   return parts
     .map((p) => p.replace(/[^A-Za-z0-9._-]+/g, '-'))
     .join('.')

@@ -60,6 +60,20 @@ describe('repeated file names', () => {
     expect(result.diagnostics).toEqual([]);
     expect(keysOf(result)).toEqual([['The-CIA-triad', 'c.01-basics.1.7-End-of-module-quiz', 'c.01-basics.2.4-End-of-module-quiz', 'Week-1-Intro']]);
   });
+
+  it('qualified by folders named with spaces, stay the keys they were (a changed key would be a second lesson)', async () => {
+    const result = await loadCourse(
+      await writeRepo({
+        'c/program.yaml': 'id: prog_intro\n',
+        'c/01 - Basics/section.yaml': 'id: sec_start\n',
+        'c/01 - Basics/homework.md': '# Homework 1\n',
+        'c/Module 2/section.yaml': 'id: sec_types\n',
+        'c/Module 2/homework.md': '# Homework 2\n',
+      }),
+      { renderThreads: 1 },
+    );
+    expect(keysOf(result)).toEqual([['01---Basics.homework'], ['Module-2.homework']]);
+  });
 });
 
 describe('site_url: of a book', () => {
