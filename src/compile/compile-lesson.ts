@@ -71,7 +71,8 @@ export const withoutOrderingPrefix = (name: string): string => name.replace(/^\d
 export function keyFromFileName(fileName: string): string {
   const stem = fileName.replace(/\.md$/i, '');
   const plain = withoutOrderingPrefix(stem);
-  if (LESSON_KEY_PATTERN.test(plain)) return plain;
+  // Only a name with other characters (spaces, punctuation, another script) gives its words.
+  if (LESSON_KEY_PATTERN.test(plain) || !/[^A-Za-z0-9._-]/.test(stem)) return plain;
   const words = stem
     .replace(/^\d+(?:\.\d+)*\.?(?:\s*[-_.]\s*|\s+)/, '')
     .replace(/[^A-Za-z0-9._-]+/g, '-')

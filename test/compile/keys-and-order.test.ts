@@ -17,6 +17,7 @@ describe('keyFromFileName', () => {
     ['Week 1 - Intro.md', 'Week-1-Intro'],
     ['Lesson 3 (advanced).md', 'Lesson-3-advanced'],
     ['第一章.md', '第一章'], // no word a key may hold: still none (lesson/invalid-key)
+    ['01-__proto__.md', '__proto__'], // no other character: as before, no key (builtin-names.test.ts)
   ])('%s → %s', (file, key) => {
     expect(keyFromFileName(file)).toBe(key);
   });
