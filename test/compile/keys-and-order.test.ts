@@ -18,6 +18,11 @@ describe('keyFromFileName', () => {
     ['Lesson 3 (advanced).md', 'Lesson-3-advanced'],
     ['第一章.md', '第一章'], // no word a key may hold: still none (lesson/invalid-key)
     ['01-__proto__.md', '__proto__'], // no other character: as before, no key (builtin-names.test.ts)
+    // Separators and escapes of other systems are characters like any other: no key holds one.
+    ['02-a\\b.md', 'a-b'],
+    ['02-a:b.md', 'a-b'],
+    ['02-%2e%2e.md', '2e-2e'],
+    ['02-C:\\x.md', 'C-x'],
   ])('%s → %s', (file, key) => {
     expect(keyFromFileName(file)).toBe(key);
   });
