@@ -54,7 +54,7 @@ export const CODES = {
   'toc/unknown-chapter': e('map a chapter of SUMMARY.md (top-level or unnumbered) by its title exactly as written there, or by its own page as SUMMARY.md links it'),
   'toc/section-yaml': e('a book takes its sections from SUMMARY.md: remove this section.yaml, or remove `toc:` from program.yaml'),
   'toc/sections-without-toc': e('add `toc: SUMMARY.md` for a book, or remove `sections:` (a section folder names its section in section.yaml)'),
-  'toc/unlisted': w('list the file in SUMMARY.md to publish it; files SUMMARY.md does not list are not lessons'),
+  'toc/unlisted': w('list the file in the table of contents that program.yaml `toc:` names (SUMMARY.md in an mdBook) to publish it; files it does not list are not lessons'),
   'section/missing-yaml': e('add section.yaml with `id: <section id>` or `name: <section name>` to this folder'),
   // program.yaml, section.yaml, coursesync.yaml and front-matter fields.
   'program/unknown-key': e('program.yaml allows the keys id and name'),
