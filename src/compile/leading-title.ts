@@ -8,25 +8,59 @@ import type { Nodes } from 'hast';
 import { REF_MARKER } from './rendered-html.js';
 
 const HEADING = /<h([1-6])(?:\s[^>]*)?>([\s\S]*?)<\/h\1>/i;
+/** A level-1 heading right at the start of what follows a heading (spaces before it allowed). */
+const NEXT_H1 = /^\s*(<h1(?:\s[^>]*)?>([\s\S]*?)<\/h1>)/i;
 
-/** The first heading of rendered HTML, as plain text (markup dropped, entities decoded); undefined when none has text. */
-export function firstHeading(html: string): { text: string } | undefined {
+/** A heading in rendered HTML: where it starts and ends, and its inner HTML. */
+interface Heading {
+  start: number;
+  end: number;
+  inner: string;
+  /** Only invisible HTML before it (see invisible). */
+  leading: boolean;
+}
+
+/**
+ * The heading that titles rendered HTML: its first one, or, when the page opens with two
+ * level-1 headings in a row, the second: the first is then a running head, the book's title
+ * over each of its chapters (You Don't Know JS opens `ch1.md` with the book's title, then
+ * `# Chapter 1: …`).
+ */
+function titleHeading(html: string): Heading | undefined {
+  const first = firstOf(html);
+  if (!first || !first.h1 || !first.leading) return first;
+  const next = NEXT_H1.exec(html.slice(first.end));
+  if (!next || plainText(next[2]!) === '') return first;
+  const start = first.end + next[0].length - next[1]!.length;
+  return { start, end: first.end + next[0].length, inner: next[2]!, leading: true };
+}
+
+/** The first heading of rendered HTML. */
+function firstOf(html: string): (Heading & { h1: boolean }) | undefined {
   const m = HEADING.exec(html);
-  if (!m) return undefined;
-  const text = plainText(m[2]!);
+  return m ? { start: m.index, end: m.index + m[0].length, inner: m[2]!, leading: invisible(html.slice(0, m.index)), h1: m[1] === '1' } : undefined;
+}
+
+/** The heading that titles rendered HTML (titleHeading), as plain text (markup dropped, entities decoded); undefined when none has text. */
+export function firstHeading(html: string): { text: string } | undefined {
+  const h = titleHeading(html);
+  if (!h) return undefined;
+  const text = plainText(h.inner);
   return text === '' ? undefined : { text };
 }
 
 /**
- * The HTML without its leading heading when that heading's text is `name` (spaces collapsed).
- * A heading holding a local link or image is kept: its reference markers are numbered in the body.
+ * The HTML without its leading heading when that heading's text is `name` (spaces collapsed),
+ * or else without the title heading under a running head (titleHeading), the running head
+ * staying. A heading holding a local link or image is kept: its reference markers are numbered
+ * in the body.
  */
 export function withoutLeadingTitle(html: string, name: string): string {
-  const m = HEADING.exec(html);
-  if (!m || !invisible(html.slice(0, m.index)) || new RegExp(REF_MARKER.source).test(m[0])) return html;
-  if (plainText(m[2]!) !== collapse(name)) return html;
+  const title = collapse(name);
+  const h = [firstOf(html), titleHeading(html)].find((c) => c?.leading && plainText(c.inner) === title);
+  if (!h || new RegExp(REF_MARKER.source).test(html.slice(h.start, h.end))) return html;
   // What came before stays: old anchors (`<a id="old-heading"></a>`) keep their links working.
-  return html.slice(0, m.index) + html.slice(m.index + m[0].length).replace(/^\n/, '');
+  return html.slice(0, h.start) + html.slice(h.end).replace(/^\n/, '');
 }
 
 /**

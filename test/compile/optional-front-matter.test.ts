@@ -150,6 +150,27 @@ describe('a title in the banner a GitHub course opens its pages with', () => {
   });
 });
 
+describe('a running head: a page opening with two level-1 headings in a row', () => {
+  it('is named by the second, which goes from the body; the first stays, and so does a name given to it', async () => {
+    // You Don't Know JS opens each chapter with the book's title, then the chapter's: all 47 pages were named by the book.
+    const chapter = "# You Don't Know JS Yet: Get Started - 2nd Edition\n# Chapter 1: What *Is* JavaScript?\n\nYou don't know JS, yet.\n\n## About This Book\n\nA journey.\n";
+    const result = await compileFiles({
+      'book/s/ch1.md': chapter,
+      'book/s/ch2.md': `---\nname: "You Don't Know JS Yet: Get Started - 2nd Edition"\n---\n${chapter.replace('Chapter 1: What *Is* JavaScript?', 'Chapter 2: Surveying JS')}`,
+      'book/s/ch3.md': '# Chapter 3\n\nText.\n\n# Chapter 3, again\n',
+    });
+    expect(result.diagnostics).toEqual([]);
+    const [ch1, ch2, ch3] = result.desired!.programs[0]!.sections[0]!.lessons;
+    expect(ch1!.fields.name).toBe('Chapter 1: What Is JavaScript?');
+    expect(ch1!.fields.body).toMatch(/^<h1 id="you-dont-know-js-yet-get-started---2nd-edition">You Don't Know JS Yet: Get Started - 2nd Edition<\/h1>\n<p>You don't know JS, yet.<\/p>/);
+    // A name that is the first heading's drops that one, as on any page.
+    expect(ch2!.fields.name).toBe("You Don't Know JS Yet: Get Started - 2nd Edition");
+    expect(ch2!.fields.body).toMatch(/^<h1 id="chapter-2-surveying-js">Chapter 2: Surveying JS<\/h1>/);
+    // Text between two level-1 headings: the first titles the page.
+    expect(ch3!.fields.name).toBe('Chapter 3');
+  });
+});
+
 describe('a title after an old heading\'s anchor', () => {
   it('is dropped, and the comment and the anchor before it stay (links to the old id keep working)', async () => {
     const result = await compileFiles({
