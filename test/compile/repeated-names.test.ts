@@ -22,6 +22,9 @@ const MODULES = {
 
 const keysOf = (result: Awaited<ReturnType<typeof loadCourse>>) => result.desired!.programs[0]!.sections.map((s) => s.lessons.map((l) => l.key));
 
+/** A course of a program `c` with these files, compiled. */
+const compiled = async (files: Record<string, string>) => loadCourse(await writeRepo({ 'c/program.yaml': 'id: prog_intro\n', ...files }), { renderThreads: 1 });
+
 describe('repeated file names', () => {
   it('give folder-qualified keys; lessons: lists them by their file name; README first otherwise', async () => {
     const result = await loadCourse(await writeRepo(MODULES), { renderThreads: 1 });
@@ -41,37 +44,29 @@ describe('repeated file names', () => {
   });
 
   it('fall back to the whole path when the folders repeat too', async () => {
-    const result = await loadCourse(await writeRepo({ 'c/program.yaml': 'id: prog_intro\n', 'c/01-a/section.yaml': 'id: sec_start\n', 'c/01-a/x.md': '# X\n', 'c/02-a/section.yaml': 'id: sec_types\n', 'c/02-a/x.md': '# X\n' }), { renderThreads: 1 });
+    const result = await compiled({ 'c/01-a/section.yaml': 'id: sec_start\n', 'c/01-a/x.md': '# X\n', 'c/02-a/section.yaml': 'id: sec_types\n', 'c/02-a/x.md': '# X\n' });
     expect(keysOf(result)).toEqual([['c.01-a.x'], ['c.02-a.x']]);
   });
 
   it('named with spaces, give their words; names of one folder that give one key, the names as written (Security-101 lays its quizzes out so)', async () => {
-    const result = await loadCourse(
-      await writeRepo({
-        'c/program.yaml': 'id: prog_intro\n',
-        'c/01-basics/section.yaml': 'id: sec_start\n',
-        'c/01-basics/1.1 The CIA triad.md': '# The CIA triad\n',
-        'c/01-basics/1.7 End of module quiz.md': '# Quiz\n',
-        'c/01-basics/2.4 End of module quiz.md': '# Quiz\n',
-        'c/01-basics/Week 1 - Intro.md': '# Week 1\n',
-      }),
-      { renderThreads: 1 },
-    );
+    const result = await compiled({
+      'c/01-basics/section.yaml': 'id: sec_start\n',
+      'c/01-basics/1.1 The CIA triad.md': '# The CIA triad\n',
+      'c/01-basics/1.7 End of module quiz.md': '# Quiz\n',
+      'c/01-basics/2.4 End of module quiz.md': '# Quiz\n',
+      'c/01-basics/Week 1 - Intro.md': '# Week 1\n',
+    });
     expect(result.diagnostics).toEqual([]);
     expect(keysOf(result)).toEqual([['The-CIA-triad', 'c.01-basics.1.7-End-of-module-quiz', 'c.01-basics.2.4-End-of-module-quiz', 'Week-1-Intro']]);
   });
 
   it('qualified by folders named with spaces, stay the keys they were (a changed key would be a second lesson)', async () => {
-    const result = await loadCourse(
-      await writeRepo({
-        'c/program.yaml': 'id: prog_intro\n',
-        'c/01 - Basics/section.yaml': 'id: sec_start\n',
-        'c/01 - Basics/homework.md': '# Homework 1\n',
-        'c/Module 2/section.yaml': 'id: sec_types\n',
-        'c/Module 2/homework.md': '# Homework 2\n',
-      }),
-      { renderThreads: 1 },
-    );
+    const result = await compiled({
+      'c/01 - Basics/section.yaml': 'id: sec_start\n',
+      'c/01 - Basics/homework.md': '# Homework 1\n',
+      'c/Module 2/section.yaml': 'id: sec_types\n',
+      'c/Module 2/homework.md': '# Homework 2\n',
+    });
     expect(keysOf(result)).toEqual([['01---Basics.homework'], ['Module-2.homework']]);
   });
 });
