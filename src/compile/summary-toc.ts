@@ -79,6 +79,12 @@ export function parseSummary(file: string, text: string, out: Diagnostic[]): Toc
     if (item && listIndent === undefined) listIndent = indent;
     if (item && !nested && indent < listIndent!) listIndent = indent;
     if (!item) listIndent = undefined;
+    // GitBook lists the headings of a page under it (`installation/README.md#python`): a link into
+    // a page listed above is no page of its own.
+    if (link.target.includes('#')) {
+      const into = resolveTarget(dir, link.target);
+      if (into !== undefined && seen.has(into)) return;
+    }
     // A nested item follows the item that set listIndent, so a chapter is current.
     if (!nested) chapters.push((current = { title: plainTitle(link.title), place, files: [] }));
     // A draft: a chapter holding only its nested pages, or a nested placeholder (mdBook greys it out; nothing to publish).

@@ -78,6 +78,30 @@ describe('SUMMARY.md', () => {
     expect(lessons.find((l) => l.key === 'keywords')!.links).toEqual(['README']);
   });
 
+  it("takes GitBook's links to the headings of a page listed above as links into it, not pages (the Django Girls tutorial)", async () => {
+    const result = await book(
+      [
+        '# Summary',
+        '',
+        '* [Introduction](ch01-00-start.md)',
+        '* [Installation](ch01-01-install.md)',
+        '  * [On Linux](ch01-01-install.md#on-linux)',
+        '  * [Hello](ch01-02-hello.md#hello-world)',
+        '* [On Linux, again](ch01-01-install.md#on-linux)',
+        '* [A Guessing Game](ch02-00-game.md)',
+      ].join('\n'),
+      CHAPTERS,
+    );
+    // The unlisted pages are the usual warnings; no line is an error, and no chapter is made of a link into a page.
+    expect(result.diagnostics.filter((d) => d.severity === 'error').map(brief)).toEqual([]);
+    expect(result.desired!.programs[0]!.sections.map((s) => [s.ref, s.lessons.map((l) => l.path.replace('src/', ''))])).toEqual([
+      [{ name: 'Introduction' }, ['ch01-00-start.md']],
+      // A heading of a page not listed before is that page, listed here.
+      [{ name: 'Installation' }, ['ch01-01-install.md', 'ch01-02-hello.md']],
+      [{ name: 'A Guessing Game' }, ['ch02-00-game.md']],
+    ]);
+  });
+
   it('names a page without a heading by its title in SUMMARY.md, as mdBook\'s sidebar does; name_from: toc names every page so', async () => {
     // The rustc dev guide's autodiff/internals.md opens with a paragraph: it was lesson/no-name.
     const summary = '# Summary\n\n- [Getting Started](start.md)\n    - [Autodiff `internals`](internals.md)\n    - [Named](named.md)\n';
