@@ -64,7 +64,7 @@ function repoIndex(
   compiled: readonly LessonEntry[],
   compiledAnyway: Set<string>,
   compile: LessonCompiler,
-): Pick<RepoIndex, 'files' | 'lessons' | 'ignored'> {
+): Pick<RepoIndex, 'files' | 'lessons' | 'isFolder' | 'ignored'> {
   const { source, expand } = frame;
   const now = new Map<string, LessonTarget>();
   for (const e of compiled) if (e.compiled.identity) now.set(e.source.path, { key: e.compiled.identity.key, anchors: setOf(e.compiled.anchors) });
@@ -100,8 +100,8 @@ function repoIndex(
     has: (path: string) => fileAt(path) !== undefined,
     keys: () => [...(source.files?.keys() ?? []), ...source.lessons.flatMap((l) => (lessonAt(l.path) === undefined ? [l.path] : []))],
   };
-  // What `ignore:` left out, so a reference to it is linked at its page in the repo or says why it is missing.
-  return { files, lessons, ignored: (path) => frame.deps.ignored(path) };
+  // Folders, and what `ignore:` left out, as the frame knows them: what decides a link to a page in the repo is one rule (resolve-refs.ts pageFacts).
+  return { files, lessons, isFolder: (path) => frame.deps.isFolder(path), ignored: (path) => frame.deps.ignored(path) };
 }
 
 /** What resolving every lesson leaves for the checks after it. */

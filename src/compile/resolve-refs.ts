@@ -34,6 +34,8 @@ export interface RepoIndex {
    */
   lessons: PathLookup<{ key: string; anchors: ReadonlySet<string> | undefined }>;
   config: CourseConfig;
+  /** Whether a file the course reads lies under a path ('' is the repo's root). */
+  isFolder(path: string): boolean;
   /** What coursesync.yaml `ignore:` leaves out at a path of the repo: a file, a folder (one holding such files), or nothing. */
   ignored?: (path: string) => 'file' | 'folder' | undefined;
   /** Paths no lesson may publish (links into private or ignored paths, files too large): a reference to one, or under one, is refused. */
@@ -159,7 +161,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const file = (ref.image ? [target] : candidates).find((c) => index.files.has(c)) ?? target;
     const digest = index.files.get(file);
     const notLesson = digest !== undefined && !ref.image && isMarkdown(file);
-    const folder = digest === undefined && !ref.image && isFolder(target, index);
+    const folder = digest === undefined && !ref.image && index.isFolder(target);
     // What `ignore:` leaves out is not course content, yet the repo holds it (past cohorts, translations).
     const ignored = digest === undefined ? index.ignored?.(target) : undefined;
     const web = index.config.repo_url;
@@ -298,13 +300,6 @@ function missingAnchor(path: string, place: { line: number; column: number }, fr
 function siteLink(url: string, path: string, site: { dir: string; url: string }): string {
   const page = path.slice(site.dir === '' ? 0 : site.dir.length + 1);
   return new URL(url, new URL(page, site.url)).href;
-}
-
-/** Whether some file of the repo lies under `dir`. */
-function isFolder(dir: string, index: RepoIndex): boolean {
-  const prefix = dir === '' ? '' : `${dir}/`;
-  for (const map of [index.lessons, index.files]) for (const p of map.keys()) if (p.startsWith(prefix)) return true;
-  return false;
 }
 
 /** A file of the same name elsewhere (a moved image), else a close path with the same extension (a typo). */
