@@ -3,9 +3,10 @@
  * whose digest matches the one recorded when it was applied is unchanged without reading,
  * parsing or rendering its Markdown. It covers the file's path (the key may come from its
  * name) and bytes, the settings it inherits (lesson defaults; the front-matter keys left to
- * other tools; with references, the assets base URL and the lesson URL template), and each
- * file it references: an asset by its bytes, a linked lesson by its bytes (its key and
- * anchors) and by where the school has it (program and lesson id, which its link URL holds). A lesson of a program with `site_url:` has that address
+ * other tools; with references, the assets base URL, the lesson URL template and `repo_url`),
+ * and each file it references: an asset by its bytes, a linked lesson by its bytes (its key and
+ * anchors) and by where the school has it (program and lesson id, which its link URL holds), a
+ * path it links at its page in the repo by what decides that (resolve-refs.ts pageFacts). A lesson of a program with `site_url:` has that address
  * in its settings too (its links that leave the book go there): a book's lessons are then known
  * like any others, and the settings of a program without one are what they always were.
  */

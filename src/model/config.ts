@@ -89,7 +89,7 @@ export const CourseConfigSchema = z
       .regex(/^[^?#]*$/, 'must be a folder URL, without ? or #')
       .transform((u) => (u.endsWith('/') ? u : `${u}/`))
       .describe(
-        'Where the repo is on the web, as a folder URL (https://github.com/owner/repo/tree/main/): a link to a folder with no lesson (code, say), or to Markdown that is not a lesson, goes to its page there instead of being an error. Missing files stay errors.',
+        'Where the repo is on the web, as a folder URL (https://github.com/owner/repo/tree/main/): a link to a folder with no lesson (code, say), to Markdown that is not a lesson, or to a path ignore: leaves out, goes to its page there instead of being an error. Missing files stay errors.',
       )
       .optional(),
     ignore: z

@@ -62,8 +62,9 @@ export const CONFIG_TEMPLATE = `# yaml-language-server: $schema=./${SCHEMA_DIR}/
 # front_matter:
 #   ignore: [minutes, session]
 
-# Where the repo is on the web, as a folder URL: a link to a folder with no lesson (code, say)
-# or to Markdown that is not a lesson goes to its page there instead of being an error.
+# Where the repo is on the web, as a folder URL: a link to a folder with no lesson (code, say),
+# to Markdown that is not a lesson or to a path ignore: leaves out goes to its page there
+# instead of being an error.
 # repo_url: https://github.com/OWNER/REPO/tree/main/
 
 # Front-matter defaults for every lesson (program.yaml and section.yaml may set their own);
