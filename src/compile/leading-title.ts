@@ -26,8 +26,7 @@ interface Heading {
  * over each of its chapters (You Don't Know JS opens `ch1.md` with the book's title, then
  * `# Chapter 1: …`).
  */
-function titleHeading(html: string): Heading | undefined {
-  const first = firstOf(html);
+function titleHeading(html: string, first = firstOf(html)): Heading | undefined {
   if (!first || !first.h1 || !first.leading) return first;
   const next = NEXT_H1.exec(html.slice(first.end));
   if (!next || plainText(next[2]!) === '') return first;
@@ -57,7 +56,8 @@ export function firstHeading(html: string): { text: string } | undefined {
  */
 export function withoutLeadingTitle(html: string, name: string): string {
   const title = collapse(name);
-  const h = [firstOf(html), titleHeading(html)].find((c) => c?.leading && plainText(c.inner) === title);
+  const first = firstOf(html);
+  const h = [first, titleHeading(html, first)].find((c) => c?.leading && plainText(c.inner) === title);
   if (!h || new RegExp(REF_MARKER.source).test(html.slice(h.start, h.end))) return html;
   // What came before stays: old anchors (`<a id="old-heading"></a>`) keep their links working.
   return html.slice(0, h.start) + html.slice(h.end).replace(/^\n/, '');
