@@ -10,7 +10,7 @@ import type { Inherited } from '../model/lesson.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import { compileTocs } from './book-sections.js';
 import { compileConfig } from './course-config.js';
-import { lessonInherited, type CompileCounts, type LessonEntry, type ProgramMap, type SectionEntry, type TocProgram } from './course-parts.js';
+import { lessonInherited, programDirOf, type CompileCounts, type LessonEntry, type ProgramMap, type SectionEntry, type TocProgram } from './course-parts.js';
 import { compilePrograms } from './course-programs.js';
 import { compileSections, placeFolderLessons } from './course-sections.js';
 import type { IdContext } from './environment-ids.js';
@@ -63,7 +63,8 @@ export function frameCourse(read: SourceTree, known?: KnownLessons, environment?
   const deps = new DepIndex(source, sectionOf, read);
   const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
   const varsOf = lessonVars(config, programs);
-  const expand = expander(source, varsOf, out);
+  // GitBook's `/…` is the book's root: the program folder.
+  const expand = expander(source, varsOf, (path) => programDirOf(programs, path) ?? '', out);
   const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], deps, expand, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
   knownOrToCompile(frame, known && { known, config, deps, varsOf });
   return frame;

@@ -7,6 +7,11 @@
  * directive as text. `rustdoc_include` gives learners the part it selects (mdBook shows the rest
  * only behind a toggle). Any other `{{#name …}}` is left as written, with a warning.
  *
+ * GitBook's template tags outside code (code-ranges.ts: GitBook leaves code as written):
+ * `{% include "path" %}` takes the whole file (relative to the file holding it, `/…` from the
+ * lesson's program folder, the book's root); `{% raw %}` … `{% endraw %}` keeps what lies
+ * between as written and the tags go; any other tag is left as written, with a warning.
+ *
  * The expanded text keeps, per line, where it came from: a line of the lesson keeps its own
  * place; an included line is placed at the directive that brought it in and names the file it
  * was written in, so its links and images resolve from there.
@@ -15,6 +20,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { privateReason } from '../model/assets.js';
 import type { LineOrigin } from '../model/source-tree.js';
 import { diag, type Place } from './codes.js';
+import { codeRanges, inCode, type CodeRanges } from './code-ranges.js';
 import { dirOf, normalizePath } from './repo-paths.js';
 import { suggest } from './suggest.js';
 
@@ -37,9 +43,14 @@ export interface Expanded {
 
 /**
  * A directive as mdBook finds one: an escaped `\{{#…}}` (to its line's last `}}`), or
- * `{{#name args}}` with no `}` in its arguments.
+ * `{{#name args}}` with no `}` in its arguments; or a template tag `{% name args %}` (`{%-`
+ * and `-%}` too) with no `%` in its arguments.
  */
-const DIRECTIVE = /\\\{\{#.*\}\}|\{\{\s*#([A-Za-z0-9_]+)\s+([^}]+)\}\}/g;
+const DIRECTIVE = /\\\{\{#.*\}\}|\{\{\s*#([A-Za-z0-9_]+)\s+([^}]+)\}\}|\{%-?\s*([A-Za-z_][A-Za-z0-9_]*)([^%]*?)-?%\}/g;
+/** A template include's quoted path. */
+const QUOTED = /^\s*(["'])([^"']*)\1/;
+/** Tags that close or continue a block whose opening tag was reported already. */
+const CONTINUES = /^(end[a-z_]*|else|elif|elseif)$/;
 const ANCHOR_START = /ANCHOR:\s*([\w-]+)/;
 const ANCHOR_END = /ANCHOR_END:\s*([\w-]+)/;
 /** mdBook stops nesting here too; it bounds the work a few files can ask for. */
@@ -59,8 +70,9 @@ interface Lines {
 /**
  * Expand the includes of `text`, the part of the lesson file `file` that starts at line
  * `firstLine`. Problems go to `out` at their place in the file holding the directive.
+ * `templateRoot` is the folder a template include's `/…` starts from (the repo's root when '').
  */
-export function expandIncludes(file: string, text: string, firstLine: number, files: IncludeFiles, out: Diagnostic[]): Expanded {
+export function expandIncludes(file: string, text: string, firstLine: number, files: IncludeFiles, out: Diagnostic[], templateRoot = ''): Expanded {
   const parts: string[] = [];
   const origins: LineOrigin[] = [];
   const includes = new Set<string>();
@@ -86,6 +98,10 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
       return { line: source.lineOf(index), column: offset - starts[index]! + 1 };
     };
     const originAt = placeAt ?? ((offset: number) => ({ line: placeIn(offset).line }));
+    // Found at the first template tag: most texts have none.
+    let code: CodeRanges | undefined;
+    // Inside `{% raw %}`: every directive stays as written until `{% endraw %}`.
+    let raw = false;
     let last = 0;
     for (const m of source.text.matchAll(DIRECTIVE)) {
       if (length > MAX_EXPANDED) return;
@@ -93,25 +109,49 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
       emit(source.text.slice(last, at), (o) => originAt(last + o));
       last = at + m[0].length;
       const whole = m[0];
+      const asWritten = () => emit(whole, (o) => originAt(at + o));
+      const tag = m[3];
+      if (tag !== undefined && inCode((code ??= codeRanges(source.text)), at)) {
+        asWritten();
+        continue;
+      }
+      if (raw) {
+        if (tag === 'endraw') raw = false;
+        else asWritten();
+        continue;
+      }
+      // The tags go; a stray `{% endraw %}` has nothing to end.
+      if (tag === 'raw' || tag === 'endraw') {
+        raw = tag === 'raw';
+        continue;
+      }
       if (whole.startsWith('\\')) {
         emit(whole.slice(1), (o) => originAt(at + 1 + o));
         continue;
       }
-      const name = m[1]!;
       const place = placeIn(at);
-      if (name !== 'include' && name !== 'rustdoc_include') {
+      const quoted = tag === 'include' ? QUOTED.exec(m[4]!) : undefined;
+      if (tag !== undefined && !quoted) {
+        if (!CONTINUES.test(tag)) out.push(diag('include/unsupported', source.file, place, `{% ${tag} %} is a template tag coursesync does not run (it runs {% include "path" %} and {% raw %}): learners would see it as written`));
+        asWritten();
+        continue;
+      }
+      const name = m[1];
+      if (name !== undefined && name !== 'include' && name !== 'rustdoc_include') {
         out.push(diag('include/unsupported', source.file, place, `{{#${name}}} is not expanded (coursesync expands {{#include}} and {{#rustdoc_include}}): learners would see it as written`));
-        emit(whole, (o) => originAt(at + o));
+        asWritten();
         continue;
       }
       if (++count > MAX_INCLUDES) {
         if (count === MAX_INCLUDES + 1) out.push(diag('include/too-many', file, { line: firstLine, column: 1 }, `the lesson's includes bring in more than ${MAX_INCLUDES} files (counting each time a file is included)`));
-        emit(whole, (o) => originAt(at + o));
+        asWritten();
         continue;
       }
-      const included = include(source.file, `{{#${name} ${m[2]!.trim()}}}`, m[2]!.trim().split(/\s+/)[0] ?? '', place, stack);
+      const included = quoted
+        ? include(source.file, `{% include "${quoted[2]!}" %}`, quoted[2]!, templateRoot, undefined, place, stack)
+        : mdBookInclude(source.file, name!, m[2]!.trim(), place, stack);
       if (!included) {
-        emit(whole, (o) => originAt(at + o));
+        asWritten();
         continue;
       }
       includes.add(included.file);
@@ -127,12 +167,16 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
     emit(source.text.slice(last), (o) => originAt(last + o));
   };
 
-  /** The part of a file a directive in `from` selects, or undefined (reported) when it cannot be had. */
-  const include = (from: string, directive: string, arg: string, place: Place, stack: readonly string[]): Lines | undefined => {
+  /** What mdBook's `{{#name path[:selector] …}}` selects: `/…` from the repo's root. */
+  const mdBookInclude = (from: string, name: string, args: string, place: Place, stack: readonly string[]): Lines | undefined => {
+    const arg = args.split(/\s+/)[0] ?? '';
     const colon = arg.indexOf(':');
-    const written = colon === -1 ? arg : arg.slice(0, colon);
-    const selector = colon === -1 ? undefined : arg.slice(colon + 1);
-    const target = normalizePath(written.startsWith('/') ? written : `${dirOf(from)}/${written}`);
+    return include(from, `{{#${name} ${args}}}`, colon === -1 ? arg : arg.slice(0, colon), '', colon === -1 ? undefined : arg.slice(colon + 1), place, stack);
+  };
+
+  /** The part of a file a directive in `from` selects, or undefined (reported) when it cannot be had; `/…` starts at `root`. */
+  const include = (from: string, directive: string, written: string, root: string, selector: string | undefined, place: Place, stack: readonly string[]): Lines | undefined => {
+    const target = normalizePath(written.startsWith('/') ? `${root}${written}` : `${dirOf(from)}/${written}`);
     if (target === undefined || written === '') {
       out.push(diag('include/outside-repo', from, place, `${directive}: ${JSON.stringify(written)} points outside the repo`));
       return undefined;

@@ -1,5 +1,5 @@
 /**
- * A lesson as it compiles (PURE): its body with `{{#include}}`s expanded (expand-includes.ts),
+ * A lesson as it compiles (PURE): its body with `{{#include}}`s and template tags expanded (expand-includes.ts),
  * then `{{ vars.name }}` replaced in body and front-matter (substitute-vars.ts). A lesson with
  * nothing to expand is returned as it is. The expanded lesson keeps its path and file digest;
  * what it took in is in `expanded` (its cache key and state digest cover it).
@@ -18,12 +18,15 @@ export function isPartial(path: string): boolean {
   return (name.startsWith('_') && name.toLowerCase().endsWith('.md')) || `/${path}`.includes('/_partials/');
 }
 
-/** `lesson` with its includes and variables expanded; problems go to `out` at their places. */
-export function expandLesson(lesson: LessonSource, files: IncludeFiles, vars: Vars, out: Diagnostic[]): LessonSource {
+/**
+ * `lesson` with its includes and variables expanded; problems go to `out` at their places.
+ * `templateRoot`: the folder a template include's `/…` starts from (its program's).
+ */
+export function expandLesson(lesson: LessonSource, files: IncludeFiles, vars: Vars, out: Diagnostic[], templateRoot = ''): LessonSource {
   const body = lesson.body;
   const frontMatter = lesson.frontMatter;
-  if (!body.text.includes('{{') && !frontMatter?.text.includes('{{')) return lesson;
-  const included = expandIncludes(lesson.path, body.text, body.line, files, out);
+  if (!body.text.includes('{{') && !body.text.includes('{%') && !frontMatter?.text.includes('{{')) return lesson;
+  const included = expandIncludes(lesson.path, body.text, body.line, files, out, templateRoot);
   const used = new Map<string, string>();
   // Line by line, so a value holding line breaks keeps every later line at its origin.
   const origins: LineOrigin[] = [];

@@ -25,8 +25,11 @@ function includeFiles(source: SourceTree): IncludeFiles {
   };
 }
 
-/** Expand each lesson once; a problem in a partial many lessons include is reported once. */
-export function expander(source: SourceTree, varsOf: (lesson: string) => Vars, out: Diagnostic[]): (lesson: LessonSource) => LessonSource {
+/**
+ * Expand each lesson once; a problem in a partial many lessons include is reported once.
+ * `rootOf`: the folder a lesson's template includes (`{% include "/…" %}`) start from.
+ */
+export function expander(source: SourceTree, varsOf: (lesson: string) => Vars, rootOf: (lesson: string) => string, out: Diagnostic[]): (lesson: LessonSource) => LessonSource {
   const files = includeFiles(source);
   const done = new Map<string, LessonSource>();
   const reported = new Set<string>();
@@ -34,7 +37,7 @@ export function expander(source: SourceTree, varsOf: (lesson: string) => Vars, o
     let expanded = done.get(lesson.path);
     if (expanded) return expanded;
     const found: Diagnostic[] = [];
-    expanded = expandLesson(lesson, files, varsOf(lesson.path), found);
+    expanded = expandLesson(lesson, files, varsOf(lesson.path), found, rootOf(lesson.path));
     for (const d of found) {
       const key = JSON.stringify([d.file, d.line, d.column, d.code, d.message]);
       if (!reported.has(key)) out.push(d);

@@ -27,6 +27,8 @@ export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Cou
   // A section.yaml that exists but could not be read is reported already (by source/): its
   // folder is not also said to lack one.
   const missingSectionYaml = new Set(source.diagnostics.filter((d) => d.file.endsWith('/section.yaml')).map((d) => dirOf(d.file)));
+  // Pages a book does not list, with their SUMMARY.md: said once every lesson is expanded.
+  const unlisted: Array<[path: string, summary: string]> = [];
   for (const lesson of source.lessons) {
     if (isPartial(lesson.path)) {
       found.partials.push(lesson); // included by lessons, never one itself
@@ -55,8 +57,7 @@ export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Cou
     const book = [dir, ...chain].find((a) => frame.tocs.has(a));
     if (book !== undefined) {
       const summary = frame.tocs.get(book)!;
-      // Files SUMMARY.md does not list are not in the book (mdBook's rule), but say so.
-      if (lesson.path !== summary) out.push(diag('toc/unlisted', lesson.path, undefined, `Markdown file is not listed in ${summary}, so it is not a lesson`));
+      if (lesson.path !== summary) unlisted.push([lesson.path, summary]);
       continue;
     }
     const outer = chain.find((a) => sections.has(a));
@@ -77,7 +78,18 @@ export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Cou
       out.push(diag('section/missing-yaml', folder, undefined, `folder ${folder} holds lesson files but no section.yaml`));
     }
   }
+  // Files SUMMARY.md does not list are not in the book (mdBook's rule), but say so: unless a
+  // page includes them, which is what such a file is for.
+  if (unlisted.length > 0) {
+    const included = includedPaths([...found.bySection.values()].flat());
+    for (const [path, summary] of unlisted) if (!included.has(path)) out.push(diag('toc/unlisted', path, undefined, `Markdown file is not listed in ${summary}, so it is not a lesson`));
+  }
   return found;
+}
+
+/** The files `entries` include: recorded with a known lesson's build, found by a compiled one's expansion. */
+function includedPaths(entries: readonly LessonEntry[]): Set<string> {
+  return new Set(entries.flatMap((e) => (e.known ? (e.build?.includes ?? []).map((i) => i.path) : (e.source.expanded?.includes ?? []))));
 }
 
 /**
@@ -86,7 +98,7 @@ export function compileLessons(frame: CourseFrame, compile: LessonCompiler): Cou
  */
 export function warnUnusedPartials(partials: readonly LessonSource[], programs: ProgramMap, entries: readonly LessonEntry[], out: Diagnostic[]): void {
   if (partials.length === 0) return;
-  const included = new Set(entries.flatMap((e) => (e.known ? (e.build?.includes ?? []).map((i) => i.path) : (e.source.expanded?.includes ?? []))));
+  const included = includedPaths(entries);
   for (const lesson of partials) {
     if (included.has(lesson.path)) continue;
     if (programDirOf(programs, lesson.path) === undefined) continue;
