@@ -98,14 +98,23 @@ export function refTarget(path: string, url: string): RefTarget {
 
 /**
  * The files a link to `target` may show, in order: the file itself, a folder's README.md or
- * index.md (as on GitHub and in static-site generators), and for `x.html` the `x.md` beside it
- * (mdBook's rule: the book's pages are its Markdown files rendered).
+ * index.md (as on GitHub and in static-site generators), and the page's Markdown file: for
+ * `x.html` the `x.md` beside it (mdBook's rule: the book's pages are its Markdown files
+ * rendered), for `x` with no extension `x.md` (GitHub Pages serves `x.md` rendered at `x`).
  */
 export function lessonCandidates(target: string): string[] {
   const inFolder = (name: string) => (target === '' ? name : `${target}/${name}`);
   const list = [target, inFolder('README.md'), inFolder('index.md')];
-  if (/\.html?$/i.test(target)) list.push(target.replace(/\.html?$/i, '.md'));
+  const page = pageSource(target);
+  if (page !== undefined) list.push(page);
   return list;
+}
+
+/** The Markdown file a page address stands for: `x.md` for `x.html` and for `x` with no extension; undefined for any other. */
+function pageSource(target: string): string | undefined {
+  if (/\.html?$/i.test(target)) return target.replace(/\.html?$/i, '.md');
+  const name = target.slice(target.lastIndexOf('/') + 1);
+  return name === '' || name.includes('.') ? undefined : `${target}.md`;
 }
 
 const isMarkdown = (path: string) => /\.md$/i.test(path);
@@ -201,10 +210,12 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     if (digest === undefined) {
       const md = candidates[3];
       if (md !== undefined) {
-        // mdBook's x.html is x.md beside it: say both were looked for.
+        // x.html and x are x.md beside them: say both were looked for.
         const near = nearestFile(md, [...index.lessons.keys(), ...index.files.keys()]);
-        const hint = `an .html link shows the .md file beside it (as in mdBook)${near ? `: did you mean ${relative(path, near.replace(/\.md$/i, '.html'))}?` : ''}`;
-        out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: neither ${target} nor ${md} is in the repo`, hint));
+        const html = /\.html?$/i.test(target);
+        const as = (file: string) => relative(from, html ? file.replace(/\.md$/i, '.html') : file);
+        const rule = html ? 'an .html link shows the .md file beside it (as in mdBook)' : 'a link with no extension shows the .md file of that name (as on GitHub Pages)';
+        out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: neither ${target} nor ${md} is in the repo`, `${rule}${near ? `: did you mean ${as(near)}?` : ''}`));
         continue;
       }
       const near = nearestFile(target, [...index.files.keys(), ...index.lessons.keys()]);

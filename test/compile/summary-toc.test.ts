@@ -255,6 +255,32 @@ describe('links as books and courses write them', () => {
     ]);
   });
 
+  it('a link with no extension goes to the .md lesson of that name, as GitHub Pages serves it; a file or folder of that very name comes first', async () => {
+    // Practical Python Programming links its pages both ways: `02_Hello_world.md` and `../07_Advanced_Topics/00_Overview`.
+    const dir = await writeRepo({
+      'coursesync.yaml': CONFIG,
+      'Notes/program.yaml': 'id: prog_pp\n',
+      'Notes/01_Introduction/section.yaml': 'id: sec_intro\n',
+      'Notes/01_Introduction/01_Python.md': '# 1.1 Python\n\n[Next](02_Hello_world) [Exercises](../02_Data/01_Types#exercises) [data](../02_Data) [notes](notes) [gone](03_Numbrs)\n',
+      'Notes/01_Introduction/02_Hello_world.md': '# 1.2 A First Program\n',
+      'Notes/01_Introduction/03_Numbers.md': '# 1.3 Numbers\n',
+      'Notes/02_Data/README.md': '# 2 Working with data\n',
+      'Notes/01_Introduction/notes': 'plain text\n',
+      'Notes/02_Data/section.yaml': 'id: sec_data\n',
+      'Notes/02_Data/01_Types.md': '# 2.1 Types\n\n## Exercises\n',
+    });
+    const result = await loadCourse(dir, { renderThreads: 1 });
+    expect(result.diagnostics.map((d) => `${brief(d)} | ${d.hint}`)).toEqual([
+      'Notes/01_Introduction/01_Python.md:3:101 error lesson/missing-file "03_Numbrs": neither Notes/01_Introduction/03_Numbrs nor Notes/01_Introduction/03_Numbrs.md is in the repo | a link with no extension shows the .md file of that name (as on GitHub Pages): did you mean 03_Numbers.md?',
+    ]);
+    const fixed = await loadCourse(await writeRepo({ 'Notes/01_Introduction/01_Python.md': '# 1.1 Python\n\n[Next](02_Hello_world) [Exercises](../02_Data/01_Types#exercises) [data](../02_Data) [notes](notes)\n' }, dir), { renderThreads: 1 });
+    expect(fixed.diagnostics).toEqual([]);
+    const python = fixed.desired!.programs[0]!.sections[0]!.lessons.find((l) => l.path.endsWith('01_Python.md'))!;
+    expect(python.links).toEqual(['Hello_world', 'Types', 'README']);
+    // A plain file of that name is the file itself (an asset), never the lesson.
+    expect(python.assets?.map((a) => a.path)).toEqual(['Notes/01_Introduction/notes']);
+  });
+
   it('with repo_url:, a folder without a lesson, Markdown that is not a lesson and what ignore: leaves out are linked at their pages in the repo; a missing file is still an error', async () => {
     // A GitHub course's module README links its code folder and the course README, as GitHub shows them.
     const files = {
