@@ -64,19 +64,30 @@ export function withoutLeadingTitle(html: string, name: string): string {
 }
 
 /**
- * HTML a reader does not see: comments, empty anchors (mdBook books keep old headings' ids so),
- * and the opening tags of blocks that wrap a page's banner (GitHub courses open with
- * `<div align="center"><h1>…</h1>` and badges: the heading goes, the badges stay).
+ * HTML that does not stop the heading after it from being the page's title: what a reader does
+ * not see (comments, empty anchors: mdBook books keep old headings' ids so), the opening tags
+ * of blocks that wrap a page's banner (GitHub courses open with `<div align="center"><h1>…</h1>`
+ * and badges: the heading goes, the badges stay), and a page's navigation (navigation).
  */
 function invisible(html: string): boolean {
-  return (
-    html
-      .replace(/<!--[\s\S]*?-->/g, '')
-      .replace(/<(a|span)\b[^>]*>\s*<\/\1>/gi, '')
-      .replace(/<p>\s*<\/p>/g, '')
-      .replace(/<(div|center|header|section)\b[^>]*>/gi, '')
-      .trim() === ''
-  );
+  const rest = html
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<(a|span)\b[^>]*>\s*<\/\1>/gi, '')
+    .replace(/<p>\s*<\/p>/g, '')
+    .replace(/<(div|center|header|section)\b[^>]*>/gi, '');
+  // Navigation is a line or two: a longer text is something to read (and its paragraphs are not scanned).
+  return (rest.length > MAX_NAVIGATION ? rest : rest.replace(/<p>([\s\S]*?)<\/p>/g, (p, inner: string) => (navigation(inner) ? '' : p))).trim() === '';
+}
+
+const MAX_NAVIGATION = 4096;
+
+/**
+ * A paragraph of links alone, with separators between: the navigation a course writes above
+ * its pages' titles for readers on GitHub (Practical Python Programming: `[Contents](…) \|
+ * [Previous (1.1 Python)](…) \| [Next (1.3 Numbers)](…)`). It stays; the title under it goes.
+ */
+function navigation(inner: string): boolean {
+  return /<a\b/i.test(inner) && /^[\s|·•»«›‹/\\-]*$/.test(inner.replace(/<a\b[^>]*>[\s\S]*?<\/a>/gi, ''));
 }
 
 function plainText(inner: string): string {

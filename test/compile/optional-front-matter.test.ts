@@ -150,6 +150,29 @@ describe('a title in the banner a GitHub course opens its pages with', () => {
   });
 });
 
+describe('a title under the navigation a course writes above its pages', () => {
+  it('is dropped, and the navigation stays; a paragraph with words of its own before the heading keeps it', async () => {
+    // Practical Python Programming: every page opens with a line of links, then its title; learners saw the title twice.
+    const nav = '[Contents](../Contents.md) \\| [Previous (1.1 Python)](01-python.md) \\| [Next (1.3 Numbers)](03-numbers.md)';
+    const result = await compileFiles({
+      'book/s/01-python.md': '# 1.1 Python\n\nText.\n',
+      'book/s/02-hello.md': `${nav}\n\n# 1.2 A First Program\n\nThis section discusses your first program.\n\n${nav}\n`,
+      'book/s/03-numbers.md': '[Back](01-python.md) · [Next](02-hello.md)\n\n# 1.3 Numbers\n',
+      'book/s/04-notes.md': 'Read [the first page](01-python.md) before this one.\n\n# 1.4 Notes\n',
+      'book/Contents.md': '# Contents\n',
+      'coursesync.yaml': 'school:\n  lesson_url: https://academy.example.com/products/{program_id}/lessons/{lesson_id}\nrepo_url: https://github.com/acme/course/tree/main/\n',
+    });
+    expect(result.diagnostics.filter((d) => d.code !== 'repo/stray-markdown')).toEqual([]);
+    const [, hello, numbers, notes] = result.desired!.programs[0]!.sections[0]!.lessons;
+    expect(hello!.fields.name).toBe('1.2 A First Program');
+    expect(hello!.fields.body).not.toContain('<h1');
+    expect(hello!.fields.body).toMatch(/^<p><a href="[^"]*">Contents<\/a> \| <a href="[^"]*">Previous \(1\.1 Python\)<\/a> \| <a href="[^"]*">Next \(1\.3 Numbers\)<\/a><\/p>\n<p>This section discusses/);
+    expect(numbers!.fields.body).toMatch(/^<p><a href="[^"]*">Back<\/a> · <a href="[^"]*">Next<\/a><\/p>\n?$/);
+    expect(notes!.fields.name).toBe('1.4 Notes');
+    expect(notes!.fields.body).toContain('<h1 id="14-notes">1.4 Notes</h1>');
+  });
+});
+
 describe('a running head: a page opening with two level-1 headings in a row', () => {
   it('is named by the second, which goes from the body; the first stays, and so does a name given to it', async () => {
     // You Don't Know JS opens each chapter with the book's title, then the chapter's: all 47 pages were named by the book.
