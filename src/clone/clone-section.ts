@@ -8,7 +8,8 @@
 import { failure } from '../diagnostics/error-codes/index.js';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, relative, sep } from 'node:path';
-import { parseDocument } from 'yaml';
+import { parse as parseToml } from 'smol-toml';
+import { Document, parseDocument } from 'yaml';
 import { loadCourse } from '../load/load-course.js';
 import { splitFrontMatter } from '../source/split-front-matter.js';
 import { readStateFile } from '../state/state-file.js';
@@ -69,10 +70,14 @@ async function resolveSectionRef(value: string, programId: string, config: Cours
   throw failure('clone/section-unknown', { value: ref.id, programId, sections: sections.map((s) => `${s.id} "${s.name}"`) });
 }
 
-/** A lesson file's text with a new key and copied_from (front-matter edited as a YAML document). */
+/**
+ * A lesson file's text with a new key and copied_from (front-matter edited as a YAML document;
+ * TOML front-matter, which compiled, becomes YAML: its values, not its comments).
+ */
 export function cloneLessonText(text: string, newKey: string, oldKey: string): string {
   const split = splitFrontMatter(text);
-  const doc = parseDocument(split.frontMatter?.text ?? '', { version: '1.2' });
+  const fm = split.frontMatter;
+  const doc = fm?.toml ? new Document(parseToml(fm.text), { version: '1.2' }) : parseDocument(fm?.text ?? '', { version: '1.2' });
   if (!doc.contents) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   doc.set('key', newKey);
   doc.set('copied_from', oldKey);

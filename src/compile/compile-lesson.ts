@@ -13,6 +13,7 @@ import type { HtmlProblem } from './check-html.js';
 import { checkSchema } from './check-schema.js';
 import { diag, type Code, type Place } from './codes.js';
 import { findTooDeep, tooDeepMessage } from './nesting-depth.js';
+import { parseToml } from './parse-toml.js';
 import { parseYaml, type ParsedYaml } from './parse-yaml.js';
 import { renderStoppedMessage } from './render-budget.js';
 import { defaultRender } from './markdown-renderer.js';
@@ -92,7 +93,7 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
     return {};
   }
   if (source.frontMatterUnclosed) {
-    out.push(diag('lesson/front-matter-unclosed', file, START, 'front-matter opened with --- is never closed'));
+    out.push(diag('lesson/front-matter-unclosed', file, START, `front-matter opened with ${source.frontMatter?.toml ? '+++' : '---'} is never closed`));
     return {};
   }
   if (!source.frontMatter && MISPLACED_FRONT_MATTER.test(source.text)) {
@@ -102,7 +103,7 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   }
   const before = out.length;
   // No front-matter is an empty one: the name then comes from the body's first heading.
-  const yaml = parseYaml(source.frontMatter?.text ?? '', file, out, source.frontMatter?.line ?? 1);
+  const yaml = (source.frontMatter?.toml ? parseToml : parseYaml)(source.frontMatter?.text ?? '', file, out, source.frontMatter?.line ?? 1);
   if (yaml.value === undefined && out.length > before) {
     compileBody(source, 'markdown', render, out);
     return {};

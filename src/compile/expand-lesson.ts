@@ -48,7 +48,7 @@ export function expandLesson(lesson: LessonSource, files: IncludeFiles, vars: Va
     get text() {
       return lesson.text;
     },
-    frontMatter: frontMatter && fmText !== undefined ? { text: fmText, line: frontMatter.line } : frontMatter,
+    frontMatter: frontMatter && fmText !== undefined ? { ...frontMatter, text: fmText } : frontMatter,
     frontMatterUnclosed: lesson.frontMatterUnclosed,
     body: { text: bodyText, line: body.line },
     expanded: {

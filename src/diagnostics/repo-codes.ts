@@ -35,6 +35,7 @@ export const CODES = {
   'yaml/alias-limit': e('write the values out instead of repeating aliases'),
   'yaml/unresolved-alias': e('quote a value that starts with *'),
   'yaml/not-a-mapping': e('the file must be a YAML mapping of `key: value` lines'),
+  'toml/syntax': e('fix the TOML at the caret: `key = value` lines, strings in quotes ("…"), or write the front-matter as YAML between --- lines'),
   // Repo layout.
   // An error: a plan of nothing would say "No changes" and pass CI in a wrong or empty folder.
   'repo/no-programs': e('add a folder holding program.yaml with `id: <program id>`, or run coursesync in the course repo'),
@@ -82,7 +83,7 @@ export const CODES = {
   'webhooks/duplicate': e('remove one of them: the school would deliver each event twice'),
   'lesson/no-name': e('start the body with a heading (`# Lesson name`), or give `name:` in a front-matter block (a line ---, `name: <lesson name>`, a line ---)'),
   'lesson/front-matter-not-first': e('start the file with the --- line itself: delete what comes before it (an extra byte-order mark, spaces, blank lines)'),
-  'lesson/front-matter-unclosed': e('close the front-matter with a line holding only ---'),
+  'lesson/front-matter-unclosed': e('close the front-matter with a line holding only --- (only +++ for TOML front-matter)'),
   'lesson/unknown-key': e('see the front-matter table in docs/course-repo.md or schema/lesson.schema.json'),
   'lesson/missing-field': e('add the field to the front-matter'),
   'lesson/invalid-field': e('see the front-matter table in docs/course-repo.md or schema/lesson.schema.json'),

@@ -19,14 +19,19 @@ export interface TextBlock {
   line: number;
 }
 
+/** A front-matter block: the lines between its delimiters; `toml` when they are `+++` (Hugo, Zola), else YAML (`---`). */
+export interface FrontMatterBlock extends TextBlock {
+  toml?: true;
+}
+
 /**
  * A lesson file. Its path and digest are always known; its text (and so front-matter and body)
  * may be read from disk on first access (source/read-source.ts, when the stat index vouches
  * for the file): code that can decide from the digest alone should not touch them.
  */
 export interface LessonSource extends SourceFile {
-  /** The YAML between the `---` lines; null when the file has no front-matter. */
-  frontMatter: TextBlock | null;
+  /** The YAML between the `---` lines (or TOML between `+++` lines); null when the file has no front-matter. */
+  frontMatter: FrontMatterBlock | null;
   /** True when the file opens a front-matter block and never closes it. */
   frontMatterUnclosed: boolean;
   /** Everything after the front-matter. */

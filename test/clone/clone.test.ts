@@ -84,5 +84,7 @@ describe('clone', () => {
     expect(parseSectionRef('name:Generics')).toEqual({ name: 'Generics' });
     expect(parseSectionRef('id:has space')).toEqual({ id: 'has space' });
     expect(cloneLessonText('---\nname: A\naliases: [x]\nkey: a\n---\nbody\n', 'a-copy', 'a')).toBe('---\nname: A\nkey: a-copy\ncopied_from: a\n---\nbody\n');
+    // TOML front-matter (Hugo, Zola) comes out as YAML: the copy's keys written the one way coursesync writes them.
+    expect(cloneLessonText('+++\nname = "A"\naliases = ["x"]\ndrip_delay = 2\n+++\nbody\n', 'a-copy', 'a')).toBe('---\nname: A\ndrip_delay: 2\nkey: a-copy\ncopied_from: a\n---\nbody\n');
   });
 });

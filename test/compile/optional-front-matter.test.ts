@@ -150,6 +150,41 @@ describe('a title in the banner a GitHub course opens its pages with', () => {
   });
 });
 
+describe('TOML front-matter, between +++ lines (Hugo, Zola)', () => {
+  it('is read like YAML front-matter: its keys, their errors at their lines, the keys of other tools left alone', async () => {
+    const result = await compileFiles({
+      'coursesync.yaml': 'front_matter:\n  ignore: [weight]\n',
+      'book/s/01-usage.md': '+++\nname = "Usage"\nweight = 2\ndrip_delay = 3\n+++\n\nSome text.\n\n## Install\n',
+      'book/s/02-setup.md': '+++\nweight = 1\n# a comment\n"lesson_type" = "video"\ndrip_delay = "soon"\n+++\n# Setup\n',
+    });
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toEqual(['book/s/02-setup.md:5:14 lesson/invalid-field']);
+    const fixed = await compileFiles({
+      'coursesync.yaml': 'front_matter:\n  ignore: [weight]\n',
+      'book/s/01-usage.md': '+++\nname = "Usage"\nweight = 2\ndrip_delay = 3\n+++\n\nSome text.\n\n## Install\n',
+    });
+    const usage = fixed.desired!.programs[0]!.sections[0]!.lessons[0]!;
+    expect(usage.fields.name).toBe('Usage');
+    expect(usage.fields.drip_delay).toBe(3);
+    // Never shown to learners: the block is front-matter, not a paragraph.
+    expect(usage.fields.body).toBe('<p>Some text.</p>\n<h2 id="install">Install</h2>\n');
+  });
+
+  it('says where TOML is invalid, with the line under a caret, and that a +++ block is never closed', async () => {
+    const result = await compileFiles({
+      'book/s/01-bad.md': '+++\nname = "Usage\n+++\n\nText.\n',
+      'book/s/02-open.md': '+++\nname = "Open"\n\nText.\n',
+      'book/s/03-unknown.md': '+++\ntitle = "Usage"\n+++\n\n# Usage\n',
+    });
+    const brief = result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`);
+    expect(brief).toEqual([
+      expect.stringMatching(/^book\/s\/01-bad\.md:2:\d+ toml\/syntax the TOML front-matter is invalid: /),
+      'book/s/02-open.md:1:1 lesson/front-matter-unclosed front-matter opened with +++ is never closed',
+      expect.stringMatching(/^book\/s\/03-unknown\.md:2:1 lesson\/unknown-key unknown key "title"/),
+    ]);
+    expect(result.diagnostics[0]!.excerpt).toMatch(/^2 \| name = "Usage\n {2}\| +\^$/);
+  });
+});
+
 describe('a title under the navigation a course writes above its pages', () => {
   it('is dropped, and the navigation stays; a paragraph with words of its own before the heading keeps it', async () => {
     // Practical Python Programming: every page opens with a line of links, then its title; learners saw the title twice.
