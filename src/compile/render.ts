@@ -77,6 +77,35 @@ function headingAttributes(heading: Extract<MdastNodes, { type: 'heading' }>): s
   return ids.at(-1);
 }
 
+/** GitHub's alert types, as the title each shows. */
+const ALERTS: Readonly<Record<string, string>> = { NOTE: 'Note', TIP: 'Tip', IMPORTANT: 'Important', WARNING: 'Warning', CAUTION: 'Caution' };
+/** The marker alone on the first line of a block quote: `> [!NOTE]`. */
+const ALERT_MARKER = /^\[!([A-Za-z]+)\][ \t]*(?:\n|$)/;
+
+/**
+ * `> [!NOTE]` and GitHub's four other alerts: the marker gives way to its title in bold and the
+ * quote gets GitHub's classes (`markdown-alert markdown-alert-note`), so learners read "Note"
+ * over the text rather than "[!NOTE]". It stays a block quote: a school without GitHub's CSS
+ * still sets it apart. A marker with nothing after it is text, as on GitHub.
+ */
+function githubAlert(quote: Extract<MdastNodes, { type: 'blockquote' }>): void {
+  const first = quote.children[0];
+  const text = first?.type === 'paragraph' ? first.children[0] : undefined;
+  const m = text?.type === 'text' ? ALERT_MARKER.exec(text.value) : null;
+  const title = m ? ALERTS[m[1]!.toUpperCase()] : undefined;
+  if (!first || first.type !== 'paragraph' || !text || text.type !== 'text' || !m || title === undefined) return;
+  // Alone on its line: what follows it in the paragraph starts a new one.
+  if (!m[0].endsWith('\n') && first.children.length > 1) return;
+  const rest = text.value.slice(m[0].length);
+  if (rest === '' && first.children.length === 1 && quote.children.length === 1) return;
+  if (rest === '') first.children.shift();
+  else text.value = rest;
+  if (first.children.length === 0) quote.children.shift();
+  const type = m[1]!.toLowerCase();
+  quote.data = { ...quote.data, hProperties: { ...quote.data?.hProperties, className: ['markdown-alert', `markdown-alert-${type}`] } };
+  quote.children.unshift({ type: 'paragraph', data: { hProperties: { className: ['markdown-alert-title'] } }, children: [{ type: 'strong', children: [{ type: 'text', value: title }] }] });
+}
+
 /** Render Markdown to HTML, find what the school would reject in it, its anchors and references. */
 export function renderMarkdown(markdown: string): RenderResult {
   const mdast = parser.runSync(parser.parse(markdown)) as MdastRoot;
@@ -90,6 +119,7 @@ export function renderMarkdown(markdown: string): RenderResult {
       const id = headingAttributes(node);
       if (id !== undefined) explicitIds.push(id);
     }
+    if (node.type === 'blockquote') githubAlert(node);
     if (node.type === 'html') rawHtml.push({ value: node.value, line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1 });
     else if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
       const start = node.position?.start ?? { line: 1, column: 1 };

@@ -29,6 +29,19 @@ describe('renderMarkdown: Markdown → HTML', () => {
     { name: 'heading attributes {#id .class}', md: '## Options {#options}\n\n## Notes { #note .warn .big }\n', html: '<h2 id="options">Options</h2>\n<h2 id="note" class="warn big">Notes</h2>\n' },
     { name: 'heading attributes after code, and on a setext heading', md: '## `asm!` {#asm}\n\nSetext {#set}\n---\n', html: '<h2 id="asm"><code>asm!</code></h2>\n<h2 id="set">Setext</h2>\n' },
     { name: 'a heading attribute id holding a dot', md: '## Version 1.2 {#v1.2 .new}\n', html: '<h2 id="v1.2" class="new">Version 1.2</h2>\n' },
+    // GitHub's alerts (the data engineering zoomcamp has 28): learners read "Note", not "[!NOTE]".
+    {
+      name: 'GitHub alerts: the marker becomes its title, the quote gets GitHub\'s classes',
+      md: '> [!NOTE]\n> Useful **information**.\n\n> [!warning]\n>\n> Be careful.\n> Really.\n',
+      html:
+        '<blockquote class="markdown-alert markdown-alert-note">\n<p class="markdown-alert-title"><strong>Note</strong></p>\n<p>Useful <strong>information</strong>.</p>\n</blockquote>\n' +
+        '<blockquote class="markdown-alert markdown-alert-warning">\n<p class="markdown-alert-title"><strong>Warning</strong></p>\n<p>Be careful.\nReally.</p>\n</blockquote>\n',
+    },
+    {
+      name: 'what is no GitHub alert stays a quote: another word, nothing after the marker, text after it on its line',
+      md: '> [!TODO]\n> later\n\n> [!NOTE]\n\n> [!TIP] **also**\n> text\n',
+      html: '<blockquote>\n<p>[!TODO]\nlater</p>\n</blockquote>\n<blockquote>\n<p>[!NOTE]</p>\n</blockquote>\n<blockquote>\n<p>[!TIP] <strong>also</strong>\ntext</p>\n</blockquote>\n',
+    },
     { name: 'braces that are no attribute block stay text', md: '## Braces {not attrs}\n\n## Set {#}\n', html: '<h2 id="braces-not-attrs">Braces {not attrs}</h2>\n<h2 id="set-">Set {#}</h2>\n' },
   ];
   for (const c of cases) {
