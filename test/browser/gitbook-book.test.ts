@@ -1,0 +1,75 @@
+/**
+ * A GitBook book as a learner sees it: the Django-Girls-like fixture (pieces included with
+ * `{% include %}` from the book's root and beside the page, `{% raw %}` around Django tags in
+ * prose, Django templates in code blocks, GitHub's alerts) is published, applied with the built
+ * CLI to the emulator, and each page opened in headless Chromium: no template tag outside code,
+ * the included pieces with their images, code as written, alerts titled, each title once.
+ */
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../e2e/helpers.js';
+import { courseInChromium } from './course-in-chromium.js';
+
+const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/gitbook');
+
+const course = courseInChromium({ fixture: BOOK, prefix: 'coursesync-browser-gitbook-', assetsUrl: 'http://assets.test/gitbook/' });
+
+/** What a learner reads on the page: its main text, the same without code, its code blocks, loaded images, alert titles. */
+async function seen(page: Page) {
+  return page.$eval('main', (main) => {
+    const prose = main.cloneNode(true) as typeof main;
+    prose.querySelectorAll('pre, code').forEach((e) => e.remove());
+    return {
+      text: (main as unknown as { innerText: string }).innerText,
+      prose: (prose as unknown as { textContent: string }).textContent,
+      code: [...main.querySelectorAll('pre code')].map((e) => e.textContent ?? ''),
+      images: [...main.querySelectorAll('img')].map((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0),
+      alerts: [...main.querySelectorAll('blockquote.markdown-alert')].map((q) => `${q.className.replace('markdown-alert ', '')}: ${q.querySelector('.markdown-alert-title')?.textContent ?? ''}`),
+    };
+  });
+}
+
+describe('a GitBook book after one apply, in Chromium', () => {
+  it('shows the included pieces, code as written, alerts by their titles, and no template tag', async () => {
+    const { workspace, browser } = course;
+    expect((await runCli(['assets', workspace.repo, '--out', workspace.published])).code).toBe(0);
+    const applied = await runCli(['apply', workspace.repo, '--yes'], course.env());
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const lessons = await course.lessons();
+    expect(Object.keys(lessons).sort()).toEqual(['README', 'deploy.README', 'django_templates.README']);
+
+    const page = await browser.newPage();
+    const open = async (key: string) => {
+      expect((await page.goto(course.pageOf(lessons[key]!), { waitUntil: 'load' }))?.status()).toBe(200);
+      const view = await seen(page);
+      expect(view.prose).not.toContain('{%');
+      expect(view.text).not.toMatch(/\[!(NOTE|TIP|WARNING)\]/);
+      expect(view.images.every(Boolean)).toBe(true);
+      return view;
+    };
+
+    const intro = await open('README');
+    expect(intro.alerts).toEqual(['markdown-alert-note: Note']);
+    expect(intro.images).toEqual([true]);
+    // The school prints the name above the body, which no longer repeats it.
+    const whole = await page.$eval('body', (b) => (b as unknown as { innerText: string }).innerText);
+    expect(whole.split('Django Girls Tutorial').length - 1).toBe(1);
+    expect(intro.text).not.toContain('Django Girls Tutorial');
+
+    const deploy = await open('deploy.README');
+    expect(deploy.text).toContain('Installing Git: Windows');
+    expect(deploy.text).toContain('Create a PythonAnywhere account');
+    // The piece's image, resolved from the piece's folder, loaded; its table came along.
+    expect(deploy.images).toEqual([true]);
+    expect(deploy.code).toEqual([]);
+    expect(deploy.text).toContain('sudo apt install git');
+    expect(deploy.alerts).toEqual(['markdown-alert-warning: Warning', 'markdown-alert-tip: Tip']);
+
+    const templates = await open('django_templates.README');
+    expect(templates.code).toEqual(['{% for post in posts %}\n    <div>\n        <h2><a href="">{{ post.title }}</a></h2>\n        <p>{{ post.text|linebreaksbr }}</p>\n    </div>\n{% endfor %}\n']);
+    expect(templates.text).toContain('Everything you put between {% for %} and {% endfor %} will be repeated for each object in the list.');
+    await page.close();
+  });
+});
