@@ -42,11 +42,14 @@ export interface Expanded {
 }
 
 /**
- * A directive as mdBook finds one: an escaped `\{{#…}}` (to its line's last `}}`), or
- * `{{#name args}}` with no `}` in its arguments; or a template tag `{% name args %}` (`{%-`
- * and `-%}` too) with no `%` in its arguments.
+ * A directive as mdBook finds one: the start of an escaped `\{{#…}}` (its end, the line's last
+ * `}}`, is found by escapedEnd), or `{{#name args}}` with no brace in its arguments; or a
+ * template tag `{% name args %}` (`{%-` and `-%}` too) with no `%` in its arguments. Written so
+ * that no input makes the search backtrack over more than one line's or one tag's text: a body
+ * of many unclosed `\{{#`, `{{#a b` or `{% a` costs a pass, not a pass per opening.
  */
-const DIRECTIVE = /\\\{\{#.*\}\}|\{\{\s*#([A-Za-z0-9_]+)\s+([^}]+)\}\}|\{%-?\s*([A-Za-z_][A-Za-z0-9_]*)([^%]*?)-?%\}/g;
+const DIRECTIVE = /\\\{\{#|\{\{\s*#([A-Za-z0-9_]+)(?![A-Za-z0-9_])\s+([^{}]+)\}\}|\{%-?\s*([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])([^%]*)%\}/g;
+const ESCAPED = '\\{{#';
 /** A template include's quoted path. */
 const QUOTED = /^\s*(["'])([^"']*)\1/;
 /** Tags that close or continue a block whose opening tag was reported already. */
@@ -103,12 +106,21 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
     // Inside `{% raw %}`: every directive stays as written until `{% endraw %}`.
     let raw = false;
     let last = 0;
-    for (const m of source.text.matchAll(DIRECTIVE)) {
+    // One search per text: a nested expand has its own.
+    const search = new RegExp(DIRECTIVE);
+    const escapedEnd = escapedEnds(source.text);
+    for (let m = search.exec(source.text); m !== null; m = search.exec(source.text)) {
       if (length > MAX_EXPANDED) return;
       const at = m.index;
+      const escapedTo = m[0] === ESCAPED ? escapedEnd(at) : undefined;
+      // `\{{#` with no `}}` after it on its line is text, as mdBook reads it.
+      if (m[0] === ESCAPED && escapedTo === undefined) {
+        search.lastIndex = at + 1;
+        continue;
+      }
       emit(source.text.slice(last, at), (o) => originAt(last + o));
-      last = at + m[0].length;
-      const whole = m[0];
+      const whole = escapedTo === undefined ? m[0] : source.text.slice(at, escapedTo);
+      last = search.lastIndex = at + whole.length;
       const asWritten = () => emit(whole, (o) => originAt(at + o));
       const tag = m[3];
       if (tag !== undefined && inCode((code ??= codeRanges(source.text)), at)) {
@@ -210,6 +222,25 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
   // The empty line after a last line ending stands where that line does.
   if (lineStart) origins.push(origins.at(-1) ?? { line: firstLine });
   return { text: parts.join(''), origins, includes: [...includes].sort() };
+}
+
+/**
+ * Where an escaped directive starting at an offset of `text` ends: after its line's last `}}`,
+ * or undefined when the line has none after it. Each line is scanned once, however many
+ * escapes it holds.
+ */
+function escapedEnds(text: string): (at: number) => number | undefined {
+  let line: { end: number; close: number } | undefined;
+  return (at) => {
+    if (!line || at > line.end) {
+      const newline = text.indexOf('\n', at);
+      const end = newline === -1 ? text.length : newline;
+      let close = -1;
+      for (let i = at; i + 1 < end; i++) if (text.charCodeAt(i) === 125 && text.charCodeAt(i + 1) === 125) close = i;
+      line = { end, close };
+    }
+    return line.close >= at + ESCAPED.length ? line.close + 2 : undefined;
+  };
 }
 
 type Selection = { lines: Array<{ text: string; line: number }> } | { problem: string; code: 'include/missing-anchor' | 'include/missing-lines'; hint?: string };

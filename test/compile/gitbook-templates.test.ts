@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeRanges, inCode } from '../../src/compile/code-ranges.js';
+import { expandIncludes } from '../../src/compile/expand-includes.js';
 import { placeOf, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { loadCourse } from '../../src/load/load-course.js';
 import { removeRepos, writeRepo } from '../e2e/helpers.js';
@@ -110,6 +111,27 @@ describe('GitBook templates', () => {
     const { result } = await book({ 'en/deploy/README.md': '# Deploy!\n\nNothing included.\n' });
     expect(result.diagnostics.map(brief)).toContain('en/deploy/install_git.md warning toc/unlisted Markdown file is not listed in en/SUMMARY.md, so it is not a lesson');
     expect(result.diagnostics.map(brief)).toContain('en/deploy/signup.md warning toc/unlisted Markdown file is not listed in en/SUMMARY.md, so it is not a lesson');
+  });
+});
+
+describe('directives and tags in hostile bodies', () => {
+  const none = { textOf: () => undefined, paths: () => [] };
+  const expand = (text: string) => {
+    const out: Diagnostic[] = [];
+    return { text: expandIncludes('p/s/a.md', text, 1, none, out).text, codes: out.map((d) => d.code) };
+  };
+
+  it('costs one pass for many openings that never close (each of these took seconds to minutes, one scan per opening)', () => {
+    // 200 KB each, the size of the largest lesson a school takes.
+    for (const text of ['\\{{#'.repeat(50_000), '\\{{#x\n'.repeat(30_000), '{{#a b '.repeat(30_000), `{% ${'a'.repeat(200_000)}`, '{% a '.repeat(40_000)]) {
+      expect(expand(text)).toEqual({ text, codes: [] });
+    }
+    expect(expand(`${'{% raw %}'.repeat(20_000)}x`).text).toBe(`${'{% raw %}'.repeat(19_999)}x`);
+  });
+
+  it('keeps mdBook\'s escape to its line\'s last }}, and a directive split over lines', () => {
+    expect(expand('x \\{{#include a.rs}} y }} z\n\\{{#nope\n').text).toBe('x {{#include a.rs}} y }} z\n\\{{#nope\n');
+    expect(expand('{{#include\nb.rs}}').codes).toEqual(['include/missing-file']);
   });
 });
 
