@@ -17,17 +17,18 @@ const course = courseInChromium({ fixture: BOOK, prefix: 'coursesync-browser-git
 
 /** What a learner reads on the page: its main text, the same without code, its code blocks, loaded images, alert titles. */
 async function seen(page: Page) {
-  return page.$eval('main', (main) => {
-    const prose = main.cloneNode(true) as typeof main;
-    prose.querySelectorAll('pre, code').forEach((e) => e.remove());
-    return {
-      text: (main as unknown as { innerText: string }).innerText,
-      prose: (prose as unknown as { textContent: string }).textContent,
-      code: [...main.querySelectorAll('pre code')].map((e) => e.textContent ?? ''),
-      images: [...main.querySelectorAll('img')].map((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0),
-      alerts: [...main.querySelectorAll('blockquote.markdown-alert')].map((q) => `${q.className.replace('markdown-alert ', '')}: ${q.querySelector('.markdown-alert-title')?.textContent ?? ''}`),
-    };
-  });
+  const main = (f: string) => `main ${f}`;
+  return {
+    text: await page.$eval('main', (m) => (m as unknown as { innerText: string }).innerText),
+    prose: await page.$eval('main', (m) => {
+      const copy = m.cloneNode(true) as typeof m;
+      for (const e of Array.from(copy.querySelectorAll('pre, code'))) e.remove();
+      return copy.textContent ?? '';
+    }),
+    code: await page.$$eval(main('pre code'), (els) => els.map((e) => e.textContent ?? '')),
+    images: await page.$$eval(main('img'), (els) => els.map((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0)),
+    alerts: await page.$$eval(main('blockquote.markdown-alert'), (els) => els.map((q) => `${q.className.replace('markdown-alert ', '')}: ${q.querySelector('.markdown-alert-title')?.textContent ?? ''}`)),
+  };
 }
 
 describe('a GitBook book after one apply, in Chromium', () => {
