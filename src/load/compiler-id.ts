@@ -31,6 +31,7 @@ export const COMPILER_PACKAGES = [
   'remark-gfm',
   'remark-parse',
   'remark-rehype',
+  'smol-toml',
   'unified',
   'yaml',
   'zod',
