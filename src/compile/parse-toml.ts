@@ -9,8 +9,8 @@ import { diag, type Place } from './codes.js';
 import { excerptAt } from './explain-yaml.js';
 import type { ParsedYaml } from './parse-yaml.js';
 
-/** A `key = value` line, the key bare or quoted: what a schema error about that key points at. */
-const KEY_LINE = /^([ \t]*)(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*=[ \t]*/;
+/** A `key = value` line (or `key.sub = value`), the key bare or quoted: what a schema error about that key points at. */
+const KEY_LINE = /^([ \t]*)(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*(?:\.|=[ \t]*)/;
 
 /** Parse `text` (which starts on `firstLine` of `file`) and push its problem onto `out`; the value only when there was none. */
 export function parseToml(text: string, file: string, out: Diagnostic[], firstLine = 1): ParsedYaml {

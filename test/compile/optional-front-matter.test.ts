@@ -174,12 +174,15 @@ describe('TOML front-matter, between +++ lines (Hugo, Zola)', () => {
       'book/s/01-bad.md': '+++\nname = "Usage\n+++\n\nText.\n',
       'book/s/02-open.md': '+++\nname = "Open"\n\nText.\n',
       'book/s/03-unknown.md': '+++\ntitle = "Usage"\n+++\n\n# Usage\n',
+      'book/s/04-dotted.md': '+++\nname = "Video"\nvideo.host_x = "abc"\n+++\n',
     });
     const brief = result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`);
     expect(brief).toEqual([
       expect.stringMatching(/^book\/s\/01-bad\.md:2:\d+ toml\/syntax the TOML front-matter is invalid: /),
       'book/s/02-open.md:1:1 lesson/front-matter-unclosed front-matter opened with +++ is never closed',
       expect.stringMatching(/^book\/s\/03-unknown\.md:2:1 lesson\/unknown-key unknown key "title"/),
+      // A dotted key is found by its first part.
+      expect.stringMatching(/^book\/s\/04-dotted\.md:3:1 lesson\/unknown-key unknown key "host_x" in "video"/),
     ]);
     expect(result.diagnostics[0]!.excerpt).toMatch(/^2 \| name = "Usage\n {2}\| +\^$/);
   });
