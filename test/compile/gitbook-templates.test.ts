@@ -10,6 +10,7 @@ import { expandIncludes } from '../../src/compile/expand-includes.js';
 import { placeOf, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { loadCourse } from '../../src/load/load-course.js';
 import { removeRepos, writeRepo } from '../e2e/helpers.js';
+import { createRng } from '../reliability/random.js';
 
 afterAll(removeRepos);
 
@@ -127,6 +128,20 @@ describe('directives and tags in hostile bodies', () => {
       expect(expand(text)).toEqual({ text, codes: [] });
     }
     expect(expand(`${'{% raw %}'.repeat(20_000)}x`).text).toBe(`${'{% raw %}'.repeat(19_999)}x`);
+  });
+
+  it('takes any mix of tags, directives, fences and backticks without throwing, a line origin for every line', () => {
+    const rng = createRng(27);
+    const parts = ['{% raw %}', '{% endraw %}', '{% include "a.md" %}', "{%- include '/b.md' -%}", '{% if x %}', '{%', '%}', '`', '``', '```', '~~~', '\n', '\n\n', ' ', '> ', '\\{{#', '}}', '{{#include a.md}}', '{{#x', 'text'];
+    const files = { textOf: (p: string) => (p === 'p/s/a.md' ? '{% include "b.md" %} `{% raw %}`' : p === 'p/b.md' ? 'b {% endraw %}' : undefined), paths: () => ['p/s/a.md', 'p/b.md'] };
+    for (let n = 0; n < 2000; n++) {
+      let text = '';
+      for (let i = rng.int(0, 40); i > 0; i--) text += rng.pick(parts);
+      const ranges = codeRanges(text);
+      ranges.forEach(([a, b], i) => expect(0 <= a && a < b && b <= text.length && (i === 0 || ranges[i - 1]![1] <= a)).toBe(true));
+      const expanded = expandIncludes('p/s/lesson.md', text, 1, files, [], 'p');
+      expect(expanded.origins).toHaveLength(expanded.text.split('\n').length);
+    }
   });
 
   it('keeps mdBook\'s escape to its line\'s last }}, and a directive split over lines', () => {
