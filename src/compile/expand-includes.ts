@@ -94,14 +94,15 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
     length += chunk.length;
   };
 
-  const expand = (source: Lines, stack: readonly string[], placeAt: ((offset: number) => LineOrigin) | undefined) => {
+  /** `asCode`: the text stands in code of the file that included it (a listing in a fence): its template tags are code too. */
+  const expand = (source: Lines, stack: readonly string[], placeAt: ((offset: number) => LineOrigin) | undefined, asCode = false) => {
     const starts = lineStarts(source.text);
     const placeIn = (offset: number): Place => {
       const index = lineIndex(starts, offset);
       return { line: source.lineOf(index), column: offset - starts[index]! + 1 };
     };
     const originAt = placeAt ?? ((offset: number) => ({ line: placeIn(offset).line }));
-    // Found at the first template tag: most texts have none.
+    // Found at the first template tag or include: most texts have neither.
     let code: CodeRanges | undefined;
     // Inside `{% raw %}`: every directive stays as written until `{% endraw %}`.
     let raw = false;
@@ -123,7 +124,7 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
       last = search.lastIndex = at + whole.length;
       const asWritten = () => emit(whole, (o) => originAt(at + o));
       const tag = m[3];
-      if (tag !== undefined && inCode((code ??= codeRanges(source.text)), at)) {
+      if (tag !== undefined && (asCode || inCode((code ??= codeRanges(source.text)), at))) {
         asWritten();
         continue;
       }
@@ -174,7 +175,9 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
         emit(included.text, () => origin);
         continue;
       }
-      expand(included, [...stack, included.file], () => origin);
+      // A file brought into code (mdBook includes listings into fences) is code: GitBook would not run its tags.
+      const intoCode = asCode || inCode((code ??= codeRanges(source.text)), at);
+      expand(included, [...stack, included.file], () => origin, intoCode);
     }
     emit(source.text.slice(last), (o) => originAt(last + o));
   };

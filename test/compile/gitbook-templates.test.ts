@@ -108,6 +108,19 @@ describe('GitBook templates', () => {
     expect(fixed.lessons.get('en/README.md')!.fields.body).toContain('<p>Welcome to {% if %} and {{#include x.md}}.</p>');
   });
 
+  it('leaves the tags of a file brought into code as written, however deep: a Jinja listing in a fence is code', async () => {
+    const listing = '{% extends "base.html" %}\n{% block content %}\n    {% include "nav.html" %}\n{% endblock %}\n';
+    const { result, lessons } = await book({
+      'en/django_templates/README.md': '# Django templates\n\n```html\n{{#include ../../templates/post_list.html}}\n```\n\n```html\n{{#include ../../templates/_wrapper.md}}\n```\n',
+      'templates/post_list.html': listing,
+      'templates/_wrapper.md': 'Wrapped:\n{{#include post_list.html}}\n',
+    });
+    expect(result.diagnostics.map(brief)).toEqual([]);
+    const body = lessons.get('en/django_templates/README.md')!.fields.body;
+    expect(body).toContain(`<pre><code class="language-html">${listing}</code></pre>`);
+    expect(body).toContain(`<pre><code class="language-html">Wrapped:\n${listing}</code></pre>`);
+  });
+
   it('says an included file that is also listed nowhere and included by no page is unlisted', async () => {
     const { result } = await book({ 'en/deploy/README.md': '# Deploy!\n\nNothing included.\n' });
     expect(result.diagnostics.map(brief)).toContain('en/deploy/install_git.md warning toc/unlisted Markdown file is not listed in en/SUMMARY.md, so it is not a lesson');
