@@ -12,6 +12,9 @@ import type { ParsedYaml } from './parse-yaml.js';
 /** A `key = value` line (or `key.sub = value`), the key bare or quoted: what a schema error about that key points at. */
 const KEY_LINE = /^([ \t]*)(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*(?:\.|=[ \t]*)/;
 
+/** A table header, `[video]` or `[[list]]` (or `[video.more]`), by the first part of its name. */
+const TABLE_LINE = /^([ \t]*)\[\[?[ \t]*(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_-]+))/;
+
 /** Parse `text` (which starts on `firstLine` of `file`) and push its problem onto `out`; the value only when there was none. */
 export function parseToml(text: string, file: string, out: Diagnostic[], firstLine = 1): ParsedYaml {
   const start: Place = { line: firstLine, column: 1 };
@@ -19,10 +22,16 @@ export function parseToml(text: string, file: string, out: Diagnostic[], firstLi
   const placeOf = (path: ReadonlyArray<PropertyKey>, which: 'value' | 'key' = 'value'): Place | undefined => {
     const key = path[0];
     if (typeof key !== 'string') return path.length === 0 ? start : undefined;
+    // After the first table header, `key = …` lines are that table's: only headers name top-level keys.
+    let inTable = false;
     for (let i = 0; i < lines.length; i++) {
-      // A table header ends the top level: its keys are another table's.
-      if (/^[ \t]*\[/.test(lines[i]!)) break;
-      const m = KEY_LINE.exec(lines[i]!);
+      const header = TABLE_LINE.exec(lines[i]!);
+      if (header) {
+        if ((header[2] ?? header[3] ?? header[4]) === key) return { line: firstLine + i, column: header[1]!.length + 1 };
+        inTable = true;
+        continue;
+      }
+      const m = inTable ? null : KEY_LINE.exec(lines[i]!);
       if (!m || (m[2] ?? m[3] ?? m[4]) !== key) continue;
       return { line: firstLine + i, column: (which === 'key' ? m[1]!.length : m[0].length) + 1 };
     }

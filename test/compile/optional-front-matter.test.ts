@@ -175,6 +175,7 @@ describe('TOML front-matter, between +++ lines (Hugo, Zola)', () => {
       'book/s/02-open.md': '+++\nname = "Open"\n\nText.\n',
       'book/s/03-unknown.md': '+++\ntitle = "Usage"\n+++\n\n# Usage\n',
       'book/s/04-dotted.md': '+++\nname = "Video"\nvideo.host_x = "abc"\n+++\n',
+      'book/s/05-table.md': '+++\nname = "Table"\n\n[video]\nhost_y = "abc"\n+++\n',
     });
     const brief = result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`);
     expect(brief).toEqual([
@@ -183,6 +184,8 @@ describe('TOML front-matter, between +++ lines (Hugo, Zola)', () => {
       expect.stringMatching(/^book\/s\/03-unknown\.md:2:1 lesson\/unknown-key unknown key "title"/),
       // A dotted key is found by its first part.
       expect.stringMatching(/^book\/s\/04-dotted\.md:3:1 lesson\/unknown-key unknown key "host_x" in "video"/),
+      // A table's keys: at its header.
+      expect.stringMatching(/^book\/s\/05-table\.md:4:1 lesson\/unknown-key unknown key "host_y" in "video"/),
     ]);
     expect(result.diagnostics[0]!.excerpt).toMatch(/^2 \| name = "Usage\n {2}\| +\^$/);
   });
