@@ -6,11 +6,12 @@
  * compile refuses them before rendering (compile/nesting-depth.ts).
  */
 import { findTooDeep } from '../compile/nesting-depth.js';
+import { parseToml } from '../compile/parse-toml.js';
 import { parseYaml } from '../compile/parse-yaml.js';
 import { renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/rendered-html.js';
 import { MAX_CONTENT_LENGTH } from '../school-api/school-rules.js';
-import type { SourceTree } from '../model/source-tree.js';
+import type { FrontMatterBlock, SourceTree } from '../model/source-tree.js';
 import { renderAll, type RenderAllOptions } from './render-pool.js';
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
@@ -18,15 +19,15 @@ const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) :
 /** compile-lesson.ts reports longer Markdown without rendering it (remark takes seconds per MB). */
 const MAX_SOURCE_LENGTH = 5 * MAX_CONTENT_LENGTH;
 
-/** A front-matter line saying the body is HTML already (compile checks it properly). */
-const HTML_BODY = /^content_format:[ \t]*["']?html\b/m;
-/** A front-matter line that may start a description (then the YAML is parsed to find it). */
-const DESCRIPTION = /^description:/m;
+/** A front-matter line saying the body is HTML already (compile checks it properly), in YAML or TOML. */
+const HTML_BODY = /^content_format[ \t]*[:=][ \t]*["']?html\b/m;
+/** A front-matter line that may start a description (then the block is parsed to find it), in YAML or TOML. */
+const DESCRIPTION = /^description[ \t]*[:=]/m;
 
 /** The description compile will render from `frontMatter`, if any. */
-function descriptionOf(frontMatter: string): string | undefined {
-  if (!DESCRIPTION.test(frontMatter)) return undefined;
-  const value = parseYaml(frontMatter, '', []).value;
+function descriptionOf(frontMatter: FrontMatterBlock): string | undefined {
+  if (!DESCRIPTION.test(frontMatter.text)) return undefined;
+  const value = (frontMatter.toml ? parseToml : parseYaml)(frontMatter.text, '', []).value;
   const description = typeof value === 'object' && value !== null ? (value as { description?: unknown }).description : undefined;
   return typeof description === 'string' && description !== '' ? description : undefined;
 }
@@ -53,7 +54,7 @@ export async function renderMissingBodies(
   for (const lesson of source.lessons) {
     // Only lessons compile renders: in a section folder, front-matter closed, body in Markdown.
     if (!sectionDirs.has(dirOf(lesson.path)) || lesson.frontMatterUnclosed) continue;
-    const description = lesson.frontMatter ? descriptionOf(lesson.frontMatter.text) : undefined;
+    const description = lesson.frontMatter ? descriptionOf(lesson.frontMatter) : undefined;
     if (description !== undefined) want(description);
     if (lesson.frontMatter && HTML_BODY.test(lesson.frontMatter.text)) continue;
     want(lesson.body.text);
