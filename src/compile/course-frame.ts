@@ -16,7 +16,7 @@ import { compileSections, placeFolderLessons } from './course-sections.js';
 import type { IdContext } from './environment-ids.js';
 import { applyIgnore } from './ignore-paths.js';
 import { DepIndex, knownEntry, sectionInputs, type KnownCheck, type KnownLessons, type SectionInputs } from './lesson-builds.js';
-import { expander, lessonVars } from './lesson-expander.js';
+import { expander, lessonVars, type Expander } from './lesson-expander.js';
 
 /**
  * The first half of a compile: the config, programs and sections, and which lesson files are
@@ -64,14 +64,15 @@ export function frameCourse(read: SourceTree, known?: KnownLessons, environment?
   const summaries = new Map([...tocs].map(([dir, t]) => [dir, t.summary]));
   const varsOf = lessonVars(config, programs);
   // GitBook's `/…` is the book's root: the program folder.
-  const expand = expander(source, varsOf, (path) => programDirOf(programs, path) ?? '', out);
-  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: new Map(), toCompile: [], deps, expand, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
-  knownOrToCompile(frame, known && { known, config, deps, varsOf });
+  const taken: CourseFrame['known'] = new Map();
+  const expanding = expander(source, varsOf, (path) => programDirOf(programs, path) ?? '', out, (path) => taken.has(path));
+  const frame: CourseFrame = { source, config, programs, sections, counts, out, known: taken, toCompile: [], deps, expand: expanding.expand, sectionOf, tocs: summaries, keyAt: known?.keyAt?.bind(known) };
+  knownOrToCompile(frame, known && { known, config, deps, varsOf }, expanding.report);
   return frame;
 }
 
 /** Each lesson of a section: taken as the state records it when its digest still matches, else to compile (expanded). */
-function knownOrToCompile(frame: CourseFrame, check: KnownCheck | undefined): void {
+function knownOrToCompile(frame: CourseFrame, check: KnownCheck | undefined, report: Expander['report']): void {
   const { source, sections, sectionOf, config } = frame;
   // What a section's lessons share in their digests (defaults, settings), made once per section
   // (once per page of a book: its SUMMARY.md title is among what it inherits).
@@ -91,7 +92,8 @@ function knownOrToCompile(frame: CourseFrame, check: KnownCheck | undefined): vo
       continue;
     }
     frame.known.set(lesson.path, entry);
-    // What its text gave when it compiled, as a compile of it would report it again.
-    for (const w of entry.build?.warnings ?? []) frame.out.push({ file: lesson.path, severity: 'warning', ...w });
+    // What its text and includes gave when it compiled, as a compile of it would report it
+    // again: once, as expanding reports each problem (two lessons may include one file).
+    if (entry.build?.warnings) report(entry.build.warnings.map((w): Diagnostic => ({ file: lesson.path, severity: 'warning', ...w })));
   }
 }

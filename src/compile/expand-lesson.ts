@@ -26,6 +26,7 @@ export function expandLesson(lesson: LessonSource, files: IncludeFiles, vars: Va
   const body = lesson.body;
   const frontMatter = lesson.frontMatter;
   if (!body.text.includes('{{') && !body.text.includes('{%') && !frontMatter?.text.includes('{{')) return lesson;
+  const start = out.length;
   const included = expandIncludes(lesson.path, body.text, body.line, files, out, templateRoot);
   const used = new Map<string, string>();
   // Line by line, so a value holding line breaks keeps every later line at its origin.
@@ -56,6 +57,7 @@ export function expandLesson(lesson: LessonSource, files: IncludeFiles, vars: Va
       includes: included.includes,
       vars: [...used].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, value]) => ({ name, value })),
       digest,
+      onIncludes: out.slice(start).filter((d) => d.file !== lesson.path),
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { KnownByPath, KnownLesson, KnownLessons } from './lesson-builds.js';
 import type { LinkPlace } from '../model/desired.js';
-import type { LessonState, StateData } from '../model/state/schema.js';
+import { isRecordedCode, type LessonState, type StateData } from '../model/state/schema.js';
 import { parseDepRecord, parseInputs } from './lesson-digest.js';
 
 /**
@@ -23,7 +23,7 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
   // Paths two entries claim (a hand-edited state): answered as a pass in key order would, last one wins.
   let shared: Set<string> | undefined;
   let size = 0;
-  const isKnown = (key: string, l: Readonly<LessonState>) => isPlaced(l) && l.digest !== undefined && l.compiler === compiler && !busy.has(key);
+  const isKnown = (key: string, l: Readonly<LessonState>) => isPlaced(l) && l.digest !== undefined && l.compiler === compiler && !busy.has(key) && reportsAgain(l);
   for (const key in state.lessons) {
     const l = state.lessons[key]!;
     if (byPath.has(l.path)) (shared ??= new Set()).add(l.path);
@@ -62,6 +62,9 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
     keyAt: (path) => byPath.get(path)?.[0],
   };
 }
+
+/** Whether every warning recorded with it is one this coursesync reports from a record (a later one may record more). */
+const reportsAgain = (l: Readonly<LessonState>): boolean => l.warnings === undefined || l.warnings.every((w) => isRecordedCode(w.code));
 
 /** Whether the school has the lesson for sure (an id, no create in doubt). */
 const isPlaced = (l: Readonly<LessonState>): boolean => l.id !== null && !l.uncertain;

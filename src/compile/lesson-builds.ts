@@ -3,14 +3,14 @@
  * compiled clean, and recomputed for a lesson the state knows, which is taken as recorded,
  * unread, when its digest still matches (lesson-digest.ts).
  */
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { problemKey, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CourseConfig, Vars } from '../model/config.js';
 import { assetFileName } from '../model/assets.js';
 import type { Inherited } from '../model/lesson.js';
-import type { LessonSource, SourceTree } from '../model/source-tree.js';
+import type { ExpandedText, LessonSource, SourceTree } from '../model/source-tree.js';
 import type { LessonAsset, LinkPlace } from '../model/desired.js';
 import { readWarning } from '../model/state/parse-state.js';
-import type { RecordedWarning } from '../model/state/schema.js';
+import { isRecordedCode, type RecordedWarning } from '../model/state/schema.js';
 import type { LessonFields } from '../school-api/school-rules.js';
 import type { CompiledLesson } from './compile-lesson.js';
 import type { LessonEntry } from './course-parts.js';
@@ -216,11 +216,33 @@ function entryAsRecorded(lesson: LessonSource, defaults: Inherited, known: Known
 /** The warnings `own` (a lesson's diagnostics) as recorded, or undefined when one of them cannot be (an error, a warning depending on more than the digest covers). */
 function recordedWarnings(own: readonly Diagnostic[]): RecordedWarning[] | undefined {
   const out: RecordedWarning[] = [];
-  for (const { file: _file, severity, ...rest } of own) {
-    if (severity !== 'warning') return undefined;
-    // As the state reads it back (its code one of RECORDED_WARNING_CODES, a place from 1), or
-    // not at all: the state is read whole, so one bad record would stop every run.
-    const w = readWarning(Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)));
+  for (const d of own) {
+    const w = asRecorded(d, undefined);
+    if (!w) return undefined;
+    out.push(w);
+  }
+  return out;
+}
+
+/** One warning as the state reads it back (`file` when it is about another file than the lesson's), or undefined when it cannot be recorded. */
+function asRecorded({ file: _file, severity, ...rest }: Diagnostic, file: string | undefined): RecordedWarning | undefined {
+  if (severity !== 'warning' || !isRecordedCode(rest.code)) return undefined;
+  // As the state reads it back (a place from 1), or not at all: the state is read whole, so
+  // one bad record would stop every run.
+  return readWarning(Object.fromEntries(Object.entries({ ...rest, file }).filter(([, v]) => v !== undefined)));
+}
+
+/**
+ * The warnings expanding a lesson found in the files it includes, as recorded (with their
+ * file), or undefined when they cannot be: one is not recordable, or an included file has a
+ * problem this expansion did not find (it is also a lesson, say, with problems of its own).
+ */
+function includedWarnings(expanded: ExpandedText, byFile: ReadonlyMap<string, readonly Diagnostic[]>): RecordedWarning[] | undefined {
+  const found = new Set(expanded.onIncludes.map(problemKey));
+  for (const path of expanded.includes) if (byFile.get(path)?.some((d) => !found.has(problemKey(d)))) return undefined;
+  const out: RecordedWarning[] = [];
+  for (const d of expanded.onIncludes) {
+    const w = asRecorded(d, d.file);
     if (!w) return undefined;
     out.push(w);
   }
@@ -230,7 +252,7 @@ function recordedWarnings(own: readonly Diagnostic[]): RecordedWarning[] | undef
 /**
  * The build inputs of every lesson that compiled and resolved with no diagnostic on its file
  * but warnings of its own text (RECORDED_WARNING_CODES, kept with the build), and none on a
- * file it includes (a warning about another lesson, such as a link to a draft, is checked over
+ * file it includes but such warnings that expanding it found (a warning about another lesson, such as a link to a draft, is checked over
  * the link graph after this, for known and compiled lessons alike: links-to-drafts.ts), with
  * where its links to drafts are written and what decides its links to pages in the repo.
  */
@@ -251,11 +273,11 @@ export function recordBuilds(entries: LessonEntry[], index: Pick<DepIndex, 'of' 
     // Last, in order: a known lesson's are checked in the order recorded (knownEntry).
     for (const path of entry.resolved.pages ?? []) deps?.push({ path, kind: 'page', digest: index.pageDigest(path) });
     const expanded = entry.source.expanded;
-    // A problem of an included file is reported once, by whichever lesson expanded it: a lesson
-    // taken from the state expands nothing, so one including such a file is compiled every time.
-    if (expanded?.includes.some((path) => byFile.has(path))) continue;
+    // What its includes gave: recorded with the file each is about, and reported from the record.
+    const included = expanded ? includedWarnings(expanded, byFile) : [];
     const includes = expanded && depsNow(expanded.includes, index.of);
-    if (!deps || (expanded && !includes)) continue;
+    if (!deps || !included || (expanded && !includes)) continue;
+    warnings.push(...included);
     entry.build = { file: entry.source.digest, settings: lessonSettings(entry.defaults, config, deps.length > 0, siteOf(entry.source.path)), deps };
     if (includes && includes.length > 0) entry.build.includes = includes.map(({ path, digest }) => ({ path, digest }));
     if (expanded && expanded.vars.length > 0) entry.build.vars = expanded.vars;

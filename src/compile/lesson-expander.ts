@@ -2,7 +2,7 @@
  * Includes and variables, wired to the course (PURE): each lesson expanded once
  * (expand-lesson.ts) with the files of the source tree and the variables its program sees.
  */
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { problemKey, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CourseConfig, Vars } from '../model/config.js';
 import type { LessonSource, SourceTree } from '../model/source-tree.js';
 import { programVars, type ProgramMap } from './course-parts.js';
@@ -25,27 +25,41 @@ function includeFiles(source: SourceTree): IncludeFiles {
   };
 }
 
+/** Each lesson expanded once, and each problem reported once, whichever lesson found it. */
+export interface Expander {
+  expand(lesson: LessonSource): LessonSource;
+  /** Report problems as found again (a lesson taken from the state reports those it recorded): once, as expanding reports them. */
+  report(found: readonly Diagnostic[]): void;
+}
+
 /**
  * Expand each lesson once; a problem in a partial many lessons include is reported once.
  * `rootOf`: the folder a lesson's template includes (`{% include "/…" %}`) start from.
+ * `fromRecord`: whether a lesson was taken from the state, its problems reported from its
+ * record; such a lesson is expanded only to be compiled for another's sake (its anchors), and
+ * what it finds then was reported already.
  */
-export function expander(source: SourceTree, varsOf: (lesson: string) => Vars, rootOf: (lesson: string) => string, out: Diagnostic[]): (lesson: LessonSource) => LessonSource {
+export function expander(source: SourceTree, varsOf: (lesson: string) => Vars, rootOf: (lesson: string) => string, out: Diagnostic[], fromRecord: (lesson: string) => boolean): Expander {
   const files = includeFiles(source);
   const done = new Map<string, LessonSource>();
   const reported = new Set<string>();
-  return (lesson) => {
+  const report = (found: readonly Diagnostic[]) => {
+    for (const d of found) {
+      const key = problemKey(d);
+      if (!reported.has(key)) out.push(d);
+      reported.add(key);
+    }
+  };
+  const expand = (lesson: LessonSource) => {
     let expanded = done.get(lesson.path);
     if (expanded) return expanded;
     const found: Diagnostic[] = [];
     expanded = expandLesson(lesson, files, varsOf(lesson.path), found, rootOf(lesson.path));
-    for (const d of found) {
-      const key = JSON.stringify([d.file, d.line, d.column, d.code, d.message]);
-      if (!reported.has(key)) out.push(d);
-      reported.add(key);
-    }
+    if (!fromRecord(lesson.path)) report(found);
     done.set(lesson.path, expanded);
     return expanded;
   };
+  return { expand, report };
 }
 
 /**

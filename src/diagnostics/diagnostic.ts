@@ -22,6 +22,11 @@ export interface Diagnostic {
   excerpt?: string;
 }
 
+/** What tells one problem from another: the same problem found twice (a partial two lessons include) is reported once. */
+export function problemKey(d: Pick<Diagnostic, 'file' | 'line' | 'column' | 'code' | 'message'>): string {
+  return JSON.stringify([d.file, d.line, d.column, d.code, d.message]);
+}
+
 /** `path:line:col` (line and column when known). */
 export function placeOf(d: Pick<Diagnostic, 'file' | 'line' | 'column'>): string {
   if (d.line === undefined) return d.file;

@@ -60,6 +60,8 @@ export interface ExpandedText {
   vars: Array<{ name: string; value: string }>;
   /** sha256 of the expanded text: what the lesson compiles from, besides path and settings. */
   digest: string;
+  /** What expanding it found wrong in the files it includes (its own file's problems are reported with its others). */
+  onIncludes: Diagnostic[];
 }
 
 export interface SourceTree {

@@ -22,6 +22,7 @@ import { DEFAULT_LESSON_FIELDS } from '../../src/school-api/school-rules.js';
 import { renderMarkdown } from '../../src/compile/render.js';
 import { appliedOf } from '../../src/model/state/fingerprint.js';
 import { emptyState, type StateData } from '../../src/model/state/schema.js';
+import { parseState } from '../../src/model/state/parse-state.js';
 import { readSource } from '../../src/source/read-source.js';
 
 const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
@@ -196,18 +197,37 @@ describe('the frame takes a known lesson only while every input of its digest is
     expect(diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file} ${d.code}`)).toEqual([`${PLAIN} lesson/unknown-key`]);
   });
 
-  it('a warning on an included file: the lessons including it are not recorded, so every run reports it', async () => {
+  it('a warning on an included file: recorded with each lesson including it, reported once while they are taken unread, once when one compiles', async () => {
     const dir = await checkout();
     await change(dir, 'book/_partials/install-note.md', 'keep Ferris close by.', 'keep Ferris close by.\n>\n> {{#playground ../../listings/ch02-guessing/src/main.rs}}');
-    const read = await readSource(dir);
-    const cold = compileCourse(read, { render: renderMarkdown }).diagnostics;
+    const cold = compileCourse(await readSource(dir), { render: renderMarkdown }).diagnostics;
     expect(cold.map((d) => `${d.file} ${d.code}`)).toEqual(['book/_partials/install-note.md include/unsupported']);
     const state = await appliedState(dir);
-    expect(await toCompile(dir, state)).toEqual([HELLO, GAME]);
+    for (const path of [HELLO, GAME]) expect(Object.values(state.lessons).find((l) => l.path === path)?.warnings, path).toEqual([{ code: 'include/unsupported', file: 'book/_partials/install-note.md', line: cold[0]!.line, column: cold[0]!.column, message: cold[0]!.message, hint: cold[0]!.hint }]);
+    // Through the file as written and read back.
+    const back = parseState(JSON.parse(JSON.stringify(state)));
+    expect(back.success).toBe(true);
+    expect(await toCompile(dir, back.data!)).toEqual([]);
+    expect(compileCourse(await readSource(dir), { render: renderMarkdown, known: knownLessonsOf(back.data!, COMPILER) }).diagnostics).toEqual(cold);
+    // One of them edited: it compiles and finds the warning, which the other's record does not say again.
+    await change(dir, GAME, '## Processing a Guess', '## Processing a Guess, Step by Step');
+    expect(await toCompile(dir, back.data!)).toEqual([GAME]);
+    expect(compileCourse(await readSource(dir), { render: renderMarkdown, known: knownLessonsOf(back.data!, COMPILER) }).diagnostics).toEqual(cold);
+  });
+
+  it('a warning on an included file that is also a lesson with problems of its own: the lesson including it is not recorded', async () => {
+    const dir = await checkout();
+    await change(dir, PLAIN, 'is dropped.', 'is dropped.\n\n{% set edition = 2021 %}\n\n<Listing number="4-2">x</Listing>');
+    await change(dir, GAME, '## Processing a Guess', '{{#include 02-plain.md}}\n\n## Processing a Guess');
+    const cold = compileCourse(await readSource(dir), { render: renderMarkdown }).diagnostics;
+    expect(cold.filter((d) => d.file === PLAIN).map((d) => d.code).sort()).toEqual(['include/unsupported', 'lesson/unknown-element']);
+    const state = await appliedState(dir);
+    expect(Object.values(state.lessons).find((l) => l.path === PLAIN)?.digest).toBeDefined();
+    expect(await toCompile(dir, state)).toEqual([GAME]);
     expect(compileCourse(await readSource(dir), { render: renderMarkdown, known: knownLessonsOf(state, COMPILER) }).diagnostics).toEqual(cold);
   });
 
-  it("warnings of a lesson's own HTML: recorded with its build, reported again while it is taken unread; an include directive's are not", async () => {
+  it("warnings of a lesson's own HTML: recorded with its build, reported again while it is taken unread", async () => {
     const dir = await checkout();
     await change(dir, PLAIN, 'Each value has one owner;', '<Listing number="4-1">Each value has one owner;</Listing>');
     const read = await readSource(dir);
@@ -224,12 +244,34 @@ describe('the frame takes a known lesson only while every input of its digest is
     // The tag removed: compiled again, no warning.
     await change(dir, PLAIN, '<Listing number="4-1">Each value has one owner;</Listing>', 'Each value has one owner;');
     expect(await toCompile(dir, state)).toEqual([PLAIN]);
-    // An unsupported directive in the lesson itself is the expander's to report: that lesson is compiled every time.
-    const directive = await checkout();
-    await change(directive, PLAIN, 'is dropped.', 'is dropped.\n\n{{#playground ../../listings/ch02-guessing/src/main.rs}}');
-    const directiveState = await appliedState(directive);
-    expect(await toCompile(directive, directiveState)).toEqual([PLAIN]);
-    expect(compileCourse(await readSource(directive), { render: renderMarkdown, known: knownLessonsOf(directiveState, COMPILER) }).diagnostics.map((d) => d.code)).toEqual(['include/unsupported']);
+  });
+
+  it("a tag of its own text that is not run: recorded, reported again while it is taken unread, once when it compiles for another lesson's sake", async () => {
+    const dir = await checkout();
+    await change(dir, PLAIN, 'is dropped.', 'is dropped.\n\n{{#playground ../../listings/ch02-guessing/src/main.rs}}\n\n{% filename %}src/main.rs{% endfilename %}\n\n## Moves');
+    const cold = compileCourse(await readSource(dir), { render: renderMarkdown }).diagnostics;
+    expect(cold.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toEqual([`${PLAIN}:6:1 include/unsupported`, `${PLAIN}:8:1 include/unsupported`]);
+    const state = await appliedState(dir);
+    expect(Object.values(state.lessons).find((l) => l.path === PLAIN)?.warnings?.map((w) => w.code)).toEqual(['include/unsupported', 'include/unsupported']);
+    expect(await toCompile(dir, state)).toEqual([]);
+    expect(compileCourse(await readSource(dir), { render: renderMarkdown, known: knownLessonsOf(state, COMPILER) }).diagnostics).toEqual(cold);
+    // Another lesson edited to link one of its headings: it compiles for its anchors, and says each warning once.
+    await change(dir, GAME, '## Processing a Guess', 'See [moves](02-plain.md#moves).\n\n## Processing a Guess');
+    const anchored = compileCourse(await readSource(dir), { render: renderMarkdown, known: knownLessonsOf(state, COMPILER) });
+    expect(anchored.compiledAnyway).toContain(PLAIN);
+    expect(anchored.diagnostics.filter((d) => d.file === PLAIN)).toEqual(cold);
+  });
+
+  it('a warning code this coursesync does not record (written by a later one): the state reads, the lesson compiles', async () => {
+    const state = structuredClone(recorded);
+    const plain = Object.values(state.lessons).find((l) => l.path === PLAIN)!;
+    plain.warnings = [{ code: 'lesson/not-yet-invented', line: 1, column: 1, message: 'a later check' }];
+    const back = parseState(JSON.parse(JSON.stringify(state)));
+    expect(back.success).toBe(true);
+    expect(await toCompile(await checkout(), back.data!)).toEqual([PLAIN]);
+    // Still of a code's form: anything else is no warning coursesync wrote.
+    const one = (code: string) => parseState({ ...JSON.parse(JSON.stringify(state)), lessons: { x: { ...plain, warnings: [{ code, message: 'm' }] } } }).success;
+    expect([one('lesson/not-yet-invented'), one('Not A Code'), one('lesson/'), one('')]).toEqual([true, false, false, false]);
   });
 
   it('the assets address: only the lessons with references, not one referencing nothing', async () => {

@@ -68,7 +68,8 @@ function validEntry(rng: Rng): Record<string, unknown> {
 /** `warnings` as compile records them: one or more, each with or without its place, hint and excerpt, keys in any order. */
 function validWarnings(rng: Rng): Array<Record<string, unknown>> {
   return Array.from({ length: rng.int(1, 3) }, () => {
-    const w: Record<string, unknown> = { code: rng.pick(['lesson/unknown-element', 'lesson/event-handler', 'lesson/javascript-url']), message: pickOf(rng, ['<Listing> is not an HTML element', '', 'ünïcödé "quoted"']) };
+    const w: Record<string, unknown> = { code: rng.pick(['lesson/unknown-element', 'lesson/event-handler', 'lesson/javascript-url', 'include/unsupported', 'lesson/of-a-later-coursesync']), message: pickOf(rng, ['<Listing> is not an HTML element', '', 'ünïcödé "quoted"']) };
+    if (maybe(rng, 0.2)) w.file = '_partials/note.md';
     if (maybe(rng, 0.8)) w.line = rng.int(1, 900);
     if (maybe(rng, 0.8)) w.column = rng.int(1, 80);
     if (maybe(rng, 0.7)) w.hint = 'put it in backticks';
@@ -80,9 +81,9 @@ function validWarnings(rng: Rng): Array<Record<string, unknown>> {
 /** One recorded warning broken in one way (or, for some, in a way zod happens to accept: both must agree). */
 function oddWarnings(rng: Rng): unknown {
   const [w] = validWarnings(rng) as [Record<string, unknown>];
-  const field = rng.pick(['code', 'line', 'column', 'message', 'hint', 'excerpt', 'extra']);
+  const field = rng.pick(['code', 'file', 'line', 'column', 'message', 'hint', 'excerpt', 'extra']);
   if (maybe(rng, 0.2)) delete w[field];
-  else w[field] = rng.pick([...ODD_VALUES, 'include/unsupported', 'lesson/link-to-draft', 0, 1, 2.5, -1]);
+  else w[field] = rng.pick([...ODD_VALUES, 'include/unsupported', 'lesson/link-to-draft', 'Lesson/Upper', 'lesson/', '/x', 0, 1, 2.5, -1]);
   return pickOf(rng, [[w], [...validWarnings(rng), w], w]);
 }
 

@@ -18,8 +18,8 @@ import {
   LessonOnDiskSchema,
   nullRecord,
   StateFieldsSchema,
-  RECORDED_WARNING_CODES,
   StateSchema,
+  WARNING_CODE_PATTERN,
   type RecordedWarning,
   type StateData,
 } from './schema.js';
@@ -123,16 +123,16 @@ function readApplied(v: unknown): LessonFields | undefined {
   return appliedFromDisk(v as Partial<LessonFields>);
 }
 
-const WARNING_CODES: ReadonlySet<unknown> = new Set(RECORDED_WARNING_CODES);
 const isPlaceNumber = (v: unknown) => v === undefined || (Number.isSafeInteger(v) && (v as number) >= 1);
 const isOptionalString = (v: unknown) => v === undefined || typeof v === 'string';
 
 /** RecordedWarningSchema: a new object, its fields in the schema's order (compile records warnings through it too). */
 export function readWarning(v: unknown): RecordedWarning | undefined {
   if (!isRecord(v)) return undefined;
-  const { code, line, column, message, hint, excerpt } = v;
-  if (!WARNING_CODES.has(code) || typeof message !== 'string' || !isPlaceNumber(line) || !isPlaceNumber(column) || !isOptionalString(hint) || !isOptionalString(excerpt)) return undefined;
+  const { code, file, line, column, message, hint, excerpt } = v;
+  if (!matches(code, WARNING_CODE_PATTERN) || !(file === undefined || (typeof file === 'string' && file !== '')) || typeof message !== 'string' || !isPlaceNumber(line) || !isPlaceNumber(column) || !isOptionalString(hint) || !isOptionalString(excerpt)) return undefined;
   const out: Record<string, unknown> = { code };
+  if (file !== undefined) out.file = file;
   if (line !== undefined) out.line = line;
   if (column !== undefined) out.column = column;
   out.message = message;

@@ -132,16 +132,31 @@ export const COMPILER_PATTERN = /^[0-9a-f]{12,16}$/;
 export const INPUT_RECORD_PATTERN = /^(include|var):.+@[0-9a-f]{8}$/;
 
 /**
- * The warnings a lesson's rendered HTML can give: all they depend on is in its digest, so a
- * lesson with only these is recorded with them, and a plan that takes it from the state reports
- * them as a compile would. (An include directive's warnings are the expander's, which reports
- * them whenever it expands the lesson, known or not: such a lesson is compiled every time.)
+ * The warnings a lesson's own text can give that depend on nothing but what its digest covers:
+ * its HTML's (an unknown element, an event handler, a `javascript:` URL) and its template tags
+ * that are not run (the expander's `include/unsupported`). A lesson with only these is recorded
+ * with them, and a plan that takes it from the state reports them as a compile would.
  */
-export const RECORDED_WARNING_CODES = ['lesson/event-handler', 'lesson/javascript-url', 'lesson/unknown-element'] as const;
+export const RECORDED_WARNING_CODES = ['include/unsupported', 'lesson/event-handler', 'lesson/javascript-url', 'lesson/unknown-element'] as const;
 
-/** One of them as recorded: a diagnostic without its file (the lesson's) and severity (a warning). */
+/** Whether this coursesync reports `code` again from a record (known-lessons.ts takes no lesson recorded with another). */
+export function isRecordedCode(code: string): boolean {
+  return (RECORDED_WARNING_CODES as readonly string[]).includes(code);
+}
+
+/** The form of every diagnostic code (`area/name`). */
+export const WARNING_CODE_PATTERN = /^[a-z][a-z-]*\/[a-z0-9][a-z0-9-]*$/;
+
+/**
+ * One of them as recorded: a diagnostic without its severity (a warning) and, when it is about
+ * the lesson's own file, without its file. Any code of the form is read, so a state recorded by a later coursesync (which may
+ * record more codes) still reads: a lesson recorded with a code this one does not record is
+ * compiled, never taken from the state.
+ */
 export const RecordedWarningSchema = z.strictObject({
-  code: z.enum(RECORDED_WARNING_CODES),
+  code: z.string().regex(WARNING_CODE_PATTERN, 'not a warning code coursesync writes'),
+  /** The repo path of the file it is about, when that is a file the lesson includes (absent: the lesson's own). */
+  file: z.string().min(1).optional(),
   line: z.int().min(1).optional(),
   column: z.int().min(1).optional(),
   message: z.string(),
