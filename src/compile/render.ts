@@ -11,6 +11,7 @@ import type { Root as HastRoot } from 'hast';
 import type { Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
 import { GithubSlugger, rehypeRaw, remarkGfm, remarkParse, remarkRehype, toHtml, unified, type Data, type Processor } from '../vendor/html-stack.js';
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
+import { findContainers, wrapContainers } from './containers.js';
 import { findDeepHtml, type RawHtml } from './nesting-depth.js';
 import { addHeadingId, forEachElement, markLocalRefs, unique, unknownElements, type LocalRef, type RenderResult } from './rendered-html.js';
 import { provideMarkdownRenderer } from './markdown-renderer.js';
@@ -108,7 +109,9 @@ function githubAlert(quote: Extract<MdastNodes, { type: 'blockquote' }>): void {
 
 /** Render Markdown to HTML, find what the school would reject in it, its anchors and references. */
 export function renderMarkdown(markdown: string): RenderResult {
-  const mdast = parser.runSync(parser.parse(markdown)) as MdastRoot;
+  const containers = findContainers(markdown);
+  const mdast = parser.runSync(parser.parse(containers?.text ?? markdown)) as MdastRoot;
+  if (containers) wrapContainers(mdast, containers.containers);
   const problems: HtmlProblem[] = [];
   // Hand-written walks (document order, as unist-util-visit): a generic visitor costs more
   // than the work done at each node.

@@ -1,0 +1,79 @@
+/**
+ * `:::` containers as Docusaurus, VitePress, Pandoc/Quarto and the Carpentries write them
+ * (compile/containers.ts, through renderMarkdown): a box with a title in place of the fences,
+ * folded for solutions and details, left out for instructors; fences in code, never closed or
+ * too deep stay text; every other line keeps its place; any input in linear time.
+ */
+import { describe, expect, it } from 'vitest';
+import { findContainers, MAX_NESTING } from '../../src/compile/containers.js';
+import { renderMarkdown } from '../../src/compile/render.js';
+
+const html = (markdown: string) => renderMarkdown(markdown).html;
+const box = (name: string, title: string, inner: string) => `<blockquote class="admonition admonition-${name}">\n<p class="admonition-title"><strong>${title}</strong></p>\n${inner}</blockquote>\n`;
+
+describe('a :::container', () => {
+  it.each([
+    ['Docusaurus, no title', ':::tip\nUse **this**.\n:::\n', box('tip', 'Tip', '<p>Use <strong>this</strong>.</p>\n')],
+    ['Docusaurus, a title in brackets', ':::warning[Mind the gap]\nText.\n:::\n', box('warning', 'Mind the gap', '<p>Text.</p>\n')],
+    ['Docusaurus, a title attribute', ':::note{title="From attributes"}\nText.\n:::\n', box('note', 'From attributes', '<p>Text.</p>\n')],
+    ['VitePress, a space and a title', '::: danger Do not run this\nText.\n:::\n', box('danger', 'Do not run this', '<p>Text.</p>\n')],
+    ['Quarto, a class and a title', '::: {.callout-note title="Heads up"}\nText.\n:::\n', box('callout-note', 'Heads up', '<p>Text.</p>\n')],
+    ['Quarto, a class alone', '::: {.callout-important}\nText.\n:::\n', box('callout-important', 'Important', '<p>Text.</p>\n')],
+    ['the Carpentries, long fences', ':::::::::::::::: keypoints\n\n- One.\n- Two.\n\n::::::::::::::::::::::::\n', box('keypoints', 'Key Points', '<ul>\n<li>One.</li>\n<li>Two.</li>\n</ul>\n')],
+  ])('%s', (_, markdown, expected) => {
+    expect(html(markdown)).toBe(expected);
+  });
+
+  it('ends the blocks around it: lists in two boxes side by side stay two lists, a paragraph does not run into the fence', () => {
+    const out = html('::: objectives\n\n- Learn.\n\n:::\n\n::: questions\n\n- Why?\n\n:::\n\nText right\n:::tip\nafter\n:::\n');
+    expect(out).toBe(box('objectives', 'Objectives', '<ul>\n<li>Learn.</li>\n</ul>\n') + box('questions', 'Questions', '<ul>\n<li>Why?</li>\n</ul>\n') + '<p>Text right</p>\n' + box('tip', 'Tip', '<p>after</p>\n'));
+  });
+
+  it('nests: a challenge holding its solution, which is folded; a details block is folded with its title as summary', () => {
+    const out = html(':::::: challenge\n\n## Try it\n\nCount the files.\n\n::: solution\n\n```bash\nls | wc -l\n```\n\n:::\n::::::\n\n::: details Why?\nBecause.\n:::\n');
+    expect(out).toBe(
+      '<blockquote class="admonition admonition-challenge">\n<p class="admonition-title"><strong>Challenge</strong></p>\n<h2 id="try-it">Try it</h2>\n<p>Count the files.</p>\n' +
+        '<details class="admonition admonition-solution">\n<summary>Solution</summary>\n<pre><code class="language-bash">ls | wc -l\n</code></pre>\n</details>\n</blockquote>\n' +
+        '<details class="admonition admonition-details">\n<summary>Why?</summary>\n<p>Because.</p>\n</details>\n',
+    );
+  });
+
+  it("leaves an instructor's note out, images and links in it with it", () => {
+    const result = renderMarkdown('Before.\n\n::: instructor\n\nTell them about ![the map](img/map.png) and [the key](key.md).\n\n:::\n\nAfter.\n');
+    expect(result.html).toBe('<p>Before.</p>\n<p>After.</p>\n');
+    expect(result.refs).toEqual([]);
+  });
+
+  it('stays text: in code, never closed, no name, a closing fence with nothing open, indented', () => {
+    expect(html('```\n:::tip\nin code\n:::\n```\n')).toBe('<pre><code>:::tip\nin code\n:::\n</code></pre>\n');
+    expect(html('~~~md\n:::tip\n~~~\n\n:::\n')).toBe('<pre><code class="language-md">:::tip\n</code></pre>\n<p>:::</p>\n');
+    expect(html(':::tip\nnever closed\n')).toBe('<p>:::tip\nnever closed</p>\n');
+    expect(html(':::\nno name\n:::\n')).toBe('<p>:::\nno name\n:::</p>\n');
+    expect(html('  :::tip\n  indented\n  :::\n')).toBe('<p>:::tip\nindented\n:::</p>\n');
+    expect(html('Time: 10:30, a::b, `:::tip`.\n')).toBe('<p>Time: 10:30, a::b, <code>:::tip</code>.</p>\n');
+  });
+
+  it('keeps every other line at its place: problems and references inside a box point where they are written', () => {
+    const result = renderMarkdown('# Title\n\n:::tip\nSee ![x](img/x.png)\n\n<div onclick="go()">x</div>\n:::\n');
+    expect(result.refs.map((r) => [r.line, r.column])).toEqual([[4, 5]]);
+    expect(result.problems.map((p) => [p.kind, p.line])).toEqual([['event-handler', 6]]);
+  });
+
+  it(`nests ${MAX_NESTING} deep at most: a fence deeper in is text, and its closing fence closes the one around it`, () => {
+    const deep = MAX_NESTING + 2;
+    const markdown = `${Array.from({ length: deep }, (_, i) => `:::level${i}\n`).join('')}core\n${':::\n'.repeat(deep)}`;
+    const out = html(markdown);
+    expect(out.match(/<blockquote class="admonition /g)).toHaveLength(MAX_NESTING);
+    expect(out).toContain(':::level16');
+    expect(out).not.toContain(':::level15');
+  });
+
+  it('takes linear time on hostile input: many fences never closed, many closing fences, long fence lines', () => {
+    for (const markdown of [':::a\n'.repeat(100_000), ':::\n'.repeat(100_000), `:::a${' x'.repeat(100_000)}\n${':'.repeat(200_000)}\n`, ':::a\n:::\n'.repeat(50_000)]) {
+      const found = findContainers(markdown);
+      expect(found === undefined || found.text.length === markdown.length).toBe(true);
+    }
+    const many = renderMarkdown(':::a\nx\n:::\n'.repeat(5_000));
+    expect(many.html.match(/admonition-title/g)).toHaveLength(5_000);
+  });
+});
