@@ -116,13 +116,14 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   }
   const foreign = defaults.front_matter_ignore;
   let raw = foreign === undefined ? (value as Record<string, unknown>) : withoutKeys(value as Record<string, unknown>, foreign);
+  // Its own name_from, else the one it inherits (a bad value is the schema's to report: the heading meanwhile).
+  const from = raw.name_from ?? defaults.name_from;
+  if (from === 'title') raw = titleAsName(raw);
   const errorsBefore = countErrors(out);
   const identity = identityOf(file, raw, yaml, out);
   // The body is checked even when the front-matter is not, so every problem shows at once.
   const body = compileBody(source, raw.content_format === 'html' ? 'html' : 'markdown', render, out);
   if (raw.name === undefined) {
-    // Its own name_from, else the one it inherits (a bad value is the schema's to report: the heading meanwhile).
-    const from = raw.name_from ?? defaults.name_from;
     const name = nameOf(from, file, body.html, defaults.toc_title);
     if (name !== undefined) raw = { ...raw, name };
     else {
@@ -172,6 +173,17 @@ export function nameFromFile(path: string): string | undefined {
   if (/^(readme|index)$/i.test(base) && parts.length > 1) base = keyFromFileName(parts.at(-2)!);
   const words = base.replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
   return words === '' ? undefined : words[0]!.toUpperCase() + words.slice(1);
+}
+
+/**
+ * Under `name_from: title`, the front-matter's `title:` (what Jekyll, Hugo, Docusaurus, Quarto
+ * and the Carpentries name a page by) names the lesson, unless `name:` does, and is no unknown
+ * key. A title that is no text stays, for the schema to report.
+ */
+function titleAsName(raw: Record<string, unknown>): Record<string, unknown> {
+  const { title, ...rest } = raw;
+  if (typeof title !== 'string' && typeof title !== 'number') return raw;
+  return rest.name === undefined ? { ...rest, name: String(title) } : rest;
 }
 
 function withoutKeys(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {

@@ -8,9 +8,11 @@ type Hint = (value: unknown) => string;
 const ORDER = 'lessons are ordered by file name (01-intro.md, 02-setup.md) or by `lessons:` in section.yaml: remove it';
 
 const NAME: Hint = (v) => (typeof v === 'string' ? `coursesync calls it "name": name: ${JSON.stringify(v)}` : 'coursesync calls it "name"');
+/** A lesson's `title:` can stay as written: `name_from: title` takes it. */
+const LESSON_NAME: Hint = (v) => `${NAME(v)}; or, to leave the files as they are, \`lesson_defaults: { name_from: title }\` in coursesync.yaml takes every lesson's title: as its name`;
 
 const LESSON: Record<string, Hint> = {
-  title: NAME,
+  title: LESSON_NAME,
   draft: (v) => (v === true ? 'a draft is `is_published: false`' : v === false ? 'lessons are published by default: remove it (or write `is_published: true`)' : 'a draft is `is_published: false`'),
   published: (v) => (typeof v === 'boolean' ? `coursesync calls it "is_published": is_published: ${String(v)}` : 'coursesync calls it "is_published"'),
   type: (v) => (typeof v === 'string' ? `coursesync calls it "lesson_type": lesson_type: ${v}` : 'coursesync calls it "lesson_type"'),

@@ -58,8 +58,8 @@ const LessonFrontMatterFields = {
   is_progression_locked: z.boolean().describe('Lock the rest of the program until this lesson is completed (default false).').optional(),
   keep_title: z.boolean().describe('Send a leading heading equal to the lesson name in the body too (default false: the school shows the name above the body).').optional(),
   name_from: z
-    .enum(['heading', 'file', 'toc'])
-    .describe("Where a lesson without name: takes its name: its first heading (default; a book's page without one, its title in SUMMARY.md), its file name as words (function_basics.md: \"Function basics\"; a README's or index's, its folder's), for courses whose pages open with a heading such as Introduction, or, in a book, its title in SUMMARY.md (the sidebar's name for it).")
+    .enum(['heading', 'file', 'toc', 'title'])
+    .describe("Where a lesson without name: takes its name: its first heading (default; a book's page without one, its title in SUMMARY.md), its file name as words (function_basics.md: \"Function basics\"; a README's or index's, its folder's), for courses whose pages open with a heading such as Introduction, in a book its title in SUMMARY.md (the sidebar's name for it), or its front-matter's title: as Jekyll, Hugo, Docusaurus, Quarto and the Carpentries write it (else its first heading).")
     .optional(),
 };
 

@@ -75,7 +75,7 @@ export const CONFIG_TEMPLATE = `# yaml-language-server: $schema=./${SCHEMA_DIR}/
 #   is_published: true
 #   is_progression_locked: false
 #   keep_title: false   # true: also send a leading heading equal to the lesson name
-#   name_from: heading  # file: a lesson without name: is named by its file name; toc: a book page by its SUMMARY.md title
+#   name_from: heading  # file: a lesson without name: is named by its file name; toc: a book page by its SUMMARY.md title; title: by its front-matter's title:
 
 # Values lessons use as {{ vars.name }} in bodies, front-matter and partials (program.yaml may
 # set its own, which win for its lessons).

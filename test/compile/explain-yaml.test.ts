@@ -106,7 +106,7 @@ describe("other tools' front-matter keys", () => {
 
   it('title, draft, type and weight get what coursesync calls them', () => {
     expect(lessonHints('title: Welcome\ndraft: true\ntype: text\nweight: 3\n')).toEqual({
-      title: 'coursesync calls it "name": name: "Welcome"',
+      title: 'coursesync calls it "name": name: "Welcome"; or, to leave the files as they are, `lesson_defaults: { name_from: title }` in coursesync.yaml takes every lesson\'s title: as its name',
       draft: 'a draft is `is_published: false`',
       type: 'coursesync calls it "lesson_type": lesson_type: text',
       weight: 'lessons are ordered by file name (01-intro.md, 02-setup.md) or by `lessons:` in section.yaml: remove it',

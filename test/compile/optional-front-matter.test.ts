@@ -94,6 +94,35 @@ describe('name_from: file (The Odin Project: every page opens with ### Introduct
   });
 });
 
+describe("name_from: title (Jekyll, Hugo, Docusaurus, Quarto and the Carpentries name a page by its title:)", () => {
+  const EPISODE = (title: string) => `---\n${title}teaching: 5\n---\n\n::: objectives\n\n- Explain what the shell is.\n\n:::\n\n### What is the Shell?\n\nA **shell** is a program that lets you type commands.\n`;
+  const config = 'front_matter:\n  ignore: [teaching]\nlesson_defaults:\n  name_from: title\n';
+
+  it("names each lesson without name: by its title:, which is no unknown key then; name: still wins; without a title:, the first heading", async () => {
+    const result = await compileFiles({
+      'coursesync.yaml': config,
+      'book/s/01-intro.md': EPISODE('title: Introducing the Shell\n'),
+      'book/s/02-year.md': EPISODE('title: 2024\n'),
+      'book/s/03-named.md': EPISODE('title: Theirs\nname: Ours\n'),
+      'book/s/04-untitled.md': EPISODE(''),
+      'book/s/05-toml.md': '+++\ntitle = "Usage"\n+++\n\nRun it.\n',
+    });
+    expect(result.diagnostics).toEqual([]);
+    const lessons = result.desired!.programs[0]!.sections[0]!.lessons;
+    expect(lessons.map((l) => l.fields.name)).toEqual(['Introducing the Shell', '2024', 'Ours', 'What is the Shell?', 'Usage']);
+    expect(lessons[0]!.fields.body).toContain('<h3 id="what-is-the-shell">What is the Shell?</h3>');
+  });
+
+  it('without it, title: is an unknown key whose hint names both ways; a title that is no text stays one under it', async () => {
+    const without = await compileFiles({ 'coursesync.yaml': 'front_matter:\n  ignore: [teaching]\n', 'book/s/01-intro.md': EPISODE('title: Introducing the Shell\n') });
+    expect(without.diagnostics.map((d) => [placeOf(d), d.code, d.hint])).toEqual([
+      ['book/s/01-intro.md:2:1', 'lesson/unknown-key', 'coursesync calls it "name": name: "Introducing the Shell"; or, to leave the files as they are, `lesson_defaults: { name_from: title }` in coursesync.yaml takes every lesson\'s title: as its name'],
+    ]);
+    const list = await compileFiles({ 'coursesync.yaml': config, 'book/s/01-intro.md': EPISODE('title: [a, b]\n') });
+    expect(list.diagnostics.map((d) => [placeOf(d), d.code])).toEqual([['book/s/01-intro.md:2:1', 'lesson/unknown-key']]);
+  });
+});
+
 describe('a leading heading equal to the name', () => {
   it('is dropped when front-matter gives the same name, kept when the name differs', async () => {
     const result = await compileFiles({
