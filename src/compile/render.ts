@@ -11,6 +11,7 @@ import type { Root as HastRoot } from 'hast';
 import type { Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
 import { GithubSlugger, rehypeRaw, remarkGfm, remarkParse, remarkRehype, toHtml, unified, type Data, type Processor } from '../vendor/html-stack.js';
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
+import { applyAttributeBlocks, holdsPhrasing } from './attribute-blocks.js';
 import { findContainers, wrapContainers } from './containers.js';
 import { findDeepHtml, type RawHtml } from './nesting-depth.js';
 import { addHeadingId, forEachElement, markLocalRefs, unique, unknownElements, type LocalRef, type RenderResult } from './rendered-html.js';
@@ -123,6 +124,7 @@ export function renderMarkdown(markdown: string): RenderResult {
       if (id !== undefined) explicitIds.push(id);
     }
     if (node.type === 'blockquote') githubAlert(node);
+    else if (holdsPhrasing(node)) applyAttributeBlocks(node.children);
     if (node.type === 'html') rawHtml.push({ value: node.value, line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1 });
     else if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
       const start = node.position?.start ?? { line: 1, column: 1 };
