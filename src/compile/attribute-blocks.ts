@@ -28,12 +28,14 @@ export function applyAttributeBlocks(children: PhrasingContent[]): void {
     const classes: string[] = [];
     for (const [key, value] of block.attributes) {
       if (key === 'id') properties.id = value;
-      else if (key === 'class') classes.push(value);
+      else if (key === 'class') {
+        properties.className = classes; // set at the first: attributes keep the block's order
+        classes.push(value);
+      }
       else if (key === 'alt' && element.type === 'image') element.alt = value;
       else if (key === 'title') element.title = value;
       else if (TAKEN[element.type].has(key)) properties[key] = value;
     }
-    if (classes.length > 0) properties.className = classes;
     if (Object.keys(properties).length > 0) element.data = { ...element.data, hProperties: { ...element.data?.hProperties, ...properties } };
     next.value = next.value.slice(block.length);
     if (next.value === '') children.splice(i + 1, 1);

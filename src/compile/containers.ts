@@ -1,34 +1,57 @@
 /**
- * `:::` containers (PURE), as Docusaurus, VitePress, Pandoc and Quarto write them (the
- * Carpentries' lessons too): a block between a fence line `:::name` and a line of colons,
- * shown as a box with a title instead of the fences as text.
+ * Containers (PURE): a block of Markdown shown as a box with a title, as other tools write it,
+ * instead of its markers as text. Two forms:
  *
- *   :::tip            :::tip[Title]       ::: tip Title       ::::: challenge      ::: {.callout-note}
- *   Text.             Text.               Text.               Text.                Text.
- *   :::               :::                 :::                 :::::                :::
+ * - `:::` fences, as Docusaurus, VitePress, Pandoc and Quarto (and the Carpentries) write them:
  *
- * Found before the Markdown is parsed (fences in code stay code), then each fence line is made a
- * thematic break of its length (every other line and column keeps its place), so the text
- * between parses as blocks of its own; after the parse, the breaks go and the blocks between
- * each pair are wrapped in the box.
- * A fence must start its line. A closing line closes the innermost open one, whatever its
- * length; an opening one never closed is text as written.
+ *     :::tip            :::tip[Title]       ::: tip Title       ::::: challenge      ::: {.callout-note}
+ *     Text.             Text.               Text.               Text.                Text.
+ *     :::               :::                 :::                 :::::                :::
+ *
+ *   A closing line closes the innermost open one, whatever its length; an opening one never
+ *   closed is text as written.
+ * - `!!!` admonitions, as Python-Markdown and MkDocs write them (`???` folded, `???+` folded
+ *   open): a marker line `!!! note "Title"`, then the lines indented by four spaces (or a tab)
+ *   under it, which are its text.
+ *
+ * Found before the Markdown is parsed (markers in code stay code; a marker starts its line),
+ * each marker or fence line is made a thematic break of its length, so the text inside parses
+ * as blocks of its own (and an admonition's lines lose their indent: their columns are put back
+ * after the parse); after the parse the breaks go and the blocks inside each container are
+ * wrapped in its box. Every line keeps its number.
  */
-import type { BlockContent, DefinitionContent, Root } from 'mdast';
+import type { BlockContent, DefinitionContent, Nodes, Root } from 'mdast';
 import { codeRanges, inCode } from './code-ranges.js';
 
-/** A container found: its fence lines (from 1), what it is, and those inside it. */
+/** A container found: where it is (lines from 1), what it is, and those inside it. */
 export interface Container {
+  /** Its opening fence's or marker's line. */
   open: number;
+  /** The line it ends before: its closing fence's, or the one after an admonition's last indented line. */
   close: number;
   name: string;
+  /** Its title ('' for none: `!!! note ""`). */
   title: string;
+  /** Shown as `<details>`: closed, or open (`???+`). */
+  folded?: 'closed' | 'open';
   inner: Container[];
+}
+
+/** What findContainers found: the text to parse, the containers as a tree, and how to read the parse back. */
+export interface FoundContainers {
+  text: string;
+  containers: Container[];
+  /** The lines made thematic breaks. */
+  breaks: Set<number>;
+  /** By line, the columns an admonition's indent took off it. */
+  shifts: Map<number, number>;
 }
 
 /** An opening fence: colons, then a name (`tip`, `{.callout-note}`), then a title (`[Title]` or the rest of the line). */
 const OPENING = /^:{3,}[ \t]*(?:\{([^}\n]*)\}|([A-Za-z][\w-]*))[ \t]*(.*)$/;
 const CLOSING = /^:{3,}[ \t]*$/;
+/** An admonition's marker: `!!!`, `???` or `???+`, its classes (the first is its name), an optional quoted title. */
+const MARKER = /^(!!!|\?\?\?\+?)[ \t]+([A-Za-z][\w-]*)(?:[ \t]+[A-Za-z][\w-]*)*(?:[ \t]+"([^"\n]*)")?[ \t]*\r?$/;
 /** Names shown folded, with their title as the summary (VitePress's `details`, the Carpentries' solutions). */
 const FOLDED = new Set(['details', 'solution', 'spoiler', 'hint']);
 /** Notes for whoever teaches the lesson (the Carpentries' `instructor`): left out, as their learner view leaves them out. */
@@ -45,40 +68,120 @@ const TITLES: Readonly<Record<string, string>> = { keypoints: 'Key Points', prer
  */
 const BREAK = '***';
 
-/** The containers of `markdown` and the text with their fences made breaks; undefined when it has none. */
-export function findContainers(markdown: string): { text: string; containers: Container[] } | undefined {
-  if (!markdown.includes(':::')) return undefined;
-  const code = codeRanges(markdown);
-  const top: Container[] = [];
+/** The containers of `markdown`, and the text to parse in its place; undefined when it has none. */
+export function findContainers(markdown: string): FoundContainers | undefined {
+  const found: Container[] = [];
+  const breaks = new Set<number>();
+  const shifts = new Map<number, number>();
+  let text = markdown;
+  if (text.includes('!!!') || text.includes('???')) text = admonitions(text, found, breaks, shifts);
+  if (text.includes(':::')) text = fences(text, found, breaks);
+  return found.length === 0 ? undefined : { text, containers: asTree(found), breaks, shifts };
+}
+
+/** The `:::` containers of `text` into `found`, and the text with their fences made breaks. */
+function fences(text: string, found: Container[], breaks: Set<number>): string {
+  const code = codeRanges(text);
   const open: Array<Container & { from: number }> = [];
-  const fences: Array<[number, number]> = [];
+  const lines: Array<[number, number]> = [];
   let line = 0;
-  for (let at = 0; at <= markdown.length; line++) {
-    const nl = markdown.indexOf('\n', at);
-    const end = nl === -1 ? markdown.length : nl;
-    if (markdown.startsWith(':::', at) && !inCode(code, at)) {
-      const text = markdown.slice(at, end).replace(/\r$/, '');
-      const opening = CLOSING.test(text) ? undefined : OPENING.exec(text);
+  for (let at = 0; at <= text.length; line++) {
+    const nl = text.indexOf('\n', at);
+    const end = nl === -1 ? text.length : nl;
+    if (text.startsWith(':::', at) && !inCode(code, at)) {
+      const written = text.slice(at, end).replace(/\r$/, '');
+      const opening = CLOSING.test(written) ? undefined : OPENING.exec(written);
       if (opening && open.length < MAX_NESTING) open.push({ open: line + 1, close: 0, ...nameAndTitle(opening), inner: [], from: at });
-      else if (CLOSING.test(text) && open.length > 0) {
-        const { from, ...found } = open.pop()!;
-        found.close = line + 1;
-        (open.at(-1)?.inner ?? top).push(found);
-        fences.push([from, markdown.indexOf('\n', from) === -1 ? markdown.length : markdown.indexOf('\n', from)], [at, end]);
+      else if (CLOSING.test(written) && open.length > 0) {
+        const { from, ...container } = open.pop()!;
+        container.close = line + 1;
+        found.push(container);
+        breaks.add(container.open).add(container.close);
+        lines.push([from, lineEnd(text, from)], [at, end]);
       }
     }
     if (nl === -1) break;
     at = nl + 1;
   }
-  if (fences.length === 0) return undefined;
-  let text = '';
+  return asBreaks(text, lines);
+}
+
+/**
+ * The `!!!` admonitions of `text` into `found`, and the text with their markers made breaks and
+ * their lines' indent taken off (`shifts`). One pass a level: an admonition inside another is
+ * found once its outer one's lines lost their indent.
+ */
+function admonitions(text: string, found: Container[], breaks: Set<number>, shifts: Map<number, number>): string {
+  for (let level = 0; level < MAX_NESTING; level++) {
+    const code = codeRanges(text);
+    const lines = text.split('\n');
+    const starts: number[] = [];
+    for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
+    let changed = false;
+    for (let i = 0; i < lines.length; i++) {
+      const marker = MARKER.exec(lines[i]!);
+      if (!marker || inCode(code, starts[i]!)) continue;
+      let last = i;
+      for (let j = i + 1; j < lines.length && (lines[j]!.trim() === '' || indent(lines[j]!) > 0); j++) if (lines[j]!.trim() !== '') last = j;
+      const [, kind, name, title] = marker;
+      found.push({ open: i + 1, close: last + 2, name: name!.toLowerCase(), title: title ?? capitalized(name!.toLowerCase()), ...(kind !== '!!!' && { folded: kind === '???+' ? 'open' : 'closed' }), inner: [] });
+      breaks.add(i + 1);
+      lines[i] = BREAK.padEnd(lines[i]!.length, ' ');
+      // Its lines, their indent off (one inside it is found on the next pass).
+      for (let k = i + 1; k <= last; k++) {
+        const cut = lines[k]!.trim() === '' ? 0 : indent(lines[k]!);
+        if (cut === 0) continue;
+        shifts.set(k + 1, (shifts.get(k + 1) ?? 0) + cut);
+        lines[k] = lines[k]!.slice(cut);
+      }
+      i = last;
+      changed = true;
+    }
+    if (!changed) break;
+    text = lines.join('\n');
+  }
+  return text;
+}
+
+/** The columns of indent that make a line part of an admonition: four spaces or a tab (0 when it is not). */
+function indent(line: string): number {
+  return line.startsWith('\t') ? 1 : line.startsWith('    ') ? 4 : 0;
+}
+
+function lineEnd(text: string, from: number): number {
+  const nl = text.indexOf('\n', from);
+  return nl === -1 ? text.length : nl;
+}
+
+/** `text` with each of `lines` (offsets, in any order) made a thematic break of its length. */
+function asBreaks(text: string, lines: Array<[number, number]>): string {
+  let out = '';
   let from = 0;
-  for (const [start, end] of fences.sort((a, b) => a[0] - b[0])) {
-    text += markdown.slice(from, start) + BREAK.padEnd(end - start, ' ');
+  for (const [start, end] of lines.sort((a, b) => a[0] - b[0])) {
+    out += text.slice(from, start) + BREAK.padEnd(end - start, ' ');
     from = end;
   }
-  return { text: text + markdown.slice(from), containers: top };
+  return out + text.slice(from);
 }
+
+/** The containers found, as a tree: each inside the one around it, in order. One that overlaps another without being inside it is dropped (its markers stay breaks). */
+function asTree(found: Container[]): Container[] {
+  const top: Container[] = [];
+  const stack: Container[] = [];
+  for (const c of found.sort((a, b) => a.open - b.open || b.close - a.close)) {
+    while (stack.length > 0 && stack.at(-1)!.close <= c.open) stack.pop();
+    const around = stack.at(-1);
+    if (around && c.close > around.close) continue;
+    (around?.inner ?? top).push(c);
+    stack.push(c);
+  }
+  return top;
+}
+
+const capitalized = (name: string) => {
+  const words = name.replace(/^callout-/, '').replace(/[-_]+/g, ' ');
+  return TITLES[name] ?? words.charAt(0).toUpperCase() + words.slice(1);
+};
 
 function nameAndTitle([, braces, word, rest = '']: RegExpExecArray): { name: string; title: string } {
   // `{.callout-note title="Heads up"}` (Pandoc, Quarto): the first class is its name.
@@ -86,30 +189,30 @@ function nameAndTitle([, braces, word, rest = '']: RegExpExecArray): { name: str
   // Attributes after the name (`:::note{title="…"}`), as Docusaurus's directives allow.
   const attributes = braces ?? /^\{([^}]*)\}/.exec(rest)?.[1] ?? '';
   const given = /^\[(.*)\]\s*$/.exec(rest)?.[1] ?? /title="([^"]*)"/.exec(attributes)?.[1] ?? (rest.startsWith('{') ? '' : rest);
-  const words = name.replace(/^callout-/, '').replace(/[-_]+/g, ' ');
-  return { name, title: given.trim() || TITLES[name] || words.charAt(0).toUpperCase() + words.slice(1) };
+  return { name, title: given.trim() || capitalized(name) };
 }
 
 type Block = BlockContent | DefinitionContent;
 
 /**
- * Wrap the blocks between each container's fences (the tree of the blanked text) in its box:
- * a block quote with the classes `admonition admonition-<name>` and its title in bold, or a
- * `<details>` with its title as summary; an instructor's note is left out. A container whose
- * fence falls inside a block (a list going on across it) is left unwrapped. One pass over each
- * level.
+ * Wrap the blocks inside each container (the tree of `found.text`) in its box: a block quote
+ * with the classes `admonition admonition-<name>` and its title in bold, or a `<details>` with
+ * its title as summary; an instructor's note is left out. The breaks made of markers go, and an
+ * admonition's lines get their columns back. A container whose marker falls inside a block
+ * that goes on across it is left unwrapped. One pass over each level.
  */
-export function wrapContainers(tree: Root, containers: readonly Container[]): void {
-  const fences = new Set<number>();
-  const add = (list: readonly Container[]): void => {
-    for (const c of list) {
-      fences.add(c.open).add(c.close);
-      add(c.inner);
-    }
-  };
-  add(containers);
-  const blocks = (tree.children as Block[]).filter((b) => b.type !== 'thematicBreak' || !fences.has(b.position?.start.line ?? 0));
-  tree.children = nest(blocks, containers);
+export function wrapContainers(tree: Root, found: FoundContainers): void {
+  if (found.shifts.size > 0) shiftColumns(tree, found.shifts);
+  const blocks = (tree.children as Block[]).filter((b) => b.type !== 'thematicBreak' || !found.breaks.has(b.position?.start.line ?? 0));
+  tree.children = nest(blocks, found.containers);
+}
+
+/** Each node's columns as written, on the lines whose indent an admonition took off. */
+function shiftColumns(node: Nodes, shifts: ReadonlyMap<number, number>): void {
+  const { start, end } = node.position ?? {};
+  if (start) start.column += shifts.get(start.line) ?? 0;
+  if (end) end.column += shifts.get(end.line) ?? 0;
+  if ('children' in node) for (const child of node.children) shiftColumns(child, shifts);
 }
 
 function nest(blocks: Block[], containers: readonly Container[]): Block[] {
@@ -133,11 +236,12 @@ function nest(blocks: Block[], containers: readonly Container[]): Block[] {
 }
 
 function box(c: Container, children: Block[]): Block {
-  const position = { start: { line: c.open, column: 1 }, end: { line: c.close, column: 1 } };
-  if (FOLDED.has(c.name)) {
-    const summary: Block = { type: 'paragraph', data: { hName: 'summary' }, children: [{ type: 'text', value: c.title }] };
-    return { type: 'blockquote', data: { hName: 'details', hProperties: { className: ['admonition', `admonition-${c.name}`] } }, position, children: [summary, ...children] };
+  const className = ['admonition', `admonition-${c.name}`];
+  const folded = c.folded ?? (FOLDED.has(c.name) ? 'closed' : undefined);
+  if (folded) {
+    const summary: Block = { type: 'paragraph', data: { hName: 'summary' }, children: [{ type: 'text', value: c.title || capitalized(c.name) }] };
+    return { type: 'blockquote', data: { hName: 'details', hProperties: { className, ...(folded === 'open' && { open: true }) } }, children: [summary, ...children] };
   }
-  const title: Block = { type: 'paragraph', data: { hProperties: { className: ['admonition-title'] } }, children: [{ type: 'strong', children: [{ type: 'text', value: c.title }] }] };
-  return { type: 'blockquote', data: { hProperties: { className: ['admonition', `admonition-${c.name}`] } }, position, children: [title, ...children] };
+  const title: Block[] = c.title === '' ? [] : [{ type: 'paragraph', data: { hProperties: { className: ['admonition-title'] } }, children: [{ type: 'strong', children: [{ type: 'text', value: c.title }] }] }];
+  return { type: 'blockquote', data: { hProperties: { className } }, children: [...title, ...children] };
 }

@@ -112,7 +112,7 @@ function githubAlert(quote: Extract<MdastNodes, { type: 'blockquote' }>): void {
 export function renderMarkdown(markdown: string): RenderResult {
   const containers = findContainers(markdown);
   const mdast = parser.runSync(parser.parse(containers?.text ?? markdown)) as MdastRoot;
-  if (containers) wrapContainers(mdast, containers.containers);
+  if (containers) wrapContainers(mdast, containers);
   const problems: HtmlProblem[] = [];
   // Hand-written walks (document order, as unist-util-visit): a generic visitor costs more
   // than the work done at each node.

@@ -1,8 +1,9 @@
 /**
- * `:::` containers as Docusaurus, VitePress, Pandoc/Quarto and the Carpentries write them
- * (compile/containers.ts, through renderMarkdown): a box with a title in place of the fences,
- * folded for solutions and details, left out for instructors; fences in code, never closed or
- * too deep stay text; every other line keeps its place; any input in linear time.
+ * Containers (compile/containers.ts, through renderMarkdown): `:::` fences as Docusaurus,
+ * VitePress, Pandoc/Quarto and the Carpentries write them, and `!!!` admonitions as MkDocs
+ * writes them. A box with a title in place of the markers, folded for solutions, details and
+ * `???`, left out for instructors; markers in code, never closed or too deep stay text; every
+ * line and column keeps its place; any input in linear time.
  */
 import { describe, expect, it } from 'vitest';
 import { findContainers, MAX_NESTING } from '../../src/compile/containers.js';
@@ -75,5 +76,46 @@ describe('a :::container', () => {
     }
     const many = renderMarkdown(':::a\nx\n:::\n'.repeat(5_000));
     expect(many.html.match(/admonition-title/g)).toHaveLength(5_000);
+  });
+});
+
+describe('a !!! admonition (MkDocs, Python-Markdown)', () => {
+  it.each([
+    ['a title in quotes, blocks under it', '!!! note "Read this first"\n    Some **text**.\n\n    - a list\n    - item\n\nAfter.\n', box('note', 'Read this first', '<p>Some <strong>text</strong>.</p>\n<ul>\n<li>a list</li>\n<li>item</li>\n</ul>\n') + '<p>After.</p>\n'],
+    ['no title: its name', '!!! warning\n    Careful.\n', box('warning', 'Warning', '<p>Careful.</p>\n')],
+    ['an empty title: none shown', '!!! note ""\n    No title.\n', '<blockquote class="admonition admonition-note">\n<p>No title.</p>\n</blockquote>\n'],
+    ['more classes: the first is its name', '!!! danger highlight "Two classes"\n    x\n', box('danger', 'Two classes', '<p>x</p>\n')],
+    ['code under it, indented with a tab', '!!! example\n\t```python\n\tprint(1)\n\t```\n', box('example', 'Example', '<pre><code class="language-python">print(1)\n</code></pre>\n')],
+  ])('%s', (_, markdown, expected) => {
+    expect(html(markdown)).toBe(expected);
+  });
+
+  it('??? is folded, ???+ folded open; one inside another, and ::: fences inside one, nest', () => {
+    expect(html('??? tip "Click to open"\n    Hidden.\n\n???+ example\n    Shown.\n')).toBe(
+      '<details class="admonition admonition-tip">\n<summary>Click to open</summary>\n<p>Hidden.</p>\n</details>\n<details class="admonition admonition-example" open>\n<summary>Example</summary>\n<p>Shown.</p>\n</details>\n',
+    );
+    expect(html('!!! note\n    Outer.\n\n    !!! tip\n        Inner.\n\n    Outer again.\n')).toBe(box('note', 'Note', '<p>Outer.</p>\n' + box('tip', 'Tip', '<p>Inner.</p>\n') + '<p>Outer again.</p>\n'));
+    expect(html('!!! note\n    :::tip\n    fenced inside\n    :::\n')).toBe(box('note', 'Note', box('tip', 'Tip', '<p>fenced inside</p>\n')));
+  });
+
+  it('keeps columns as written: references and problems under it point past its indent', () => {
+    const result = renderMarkdown('!!! note\n    A ![x](img/a.png) and\n\n    <div onclick="go()">y</div>\n');
+    expect(result.refs.map((r) => [r.line, r.column])).toEqual([[2, 7]]);
+    expect(result.problems.map((p) => [p.kind, p.line, p.column])).toEqual([['event-handler', 4, 5]]);
+  });
+
+  it('stays text: in code, in running text, with no name, and an indented block after other text is what it was', () => {
+    expect(html('```\n!!! note\n    in code\n```\n')).toBe('<pre><code>!!! note\n    in code\n</code></pre>\n');
+    expect(html('Text !!! note inline\n')).toBe('<p>Text !!! note inline</p>\n');
+    expect(html('!!!\n    no name\n')).toBe('<p>!!!\nno name</p>\n');
+    expect(html('Wow!!!\n\n    code\n')).toBe('<p>Wow!!!</p>\n<pre><code>code\n</code></pre>\n');
+  });
+
+  it(`nests ${MAX_NESTING} deep at most, and takes linear time on many markers`, () => {
+    const deep = Array.from({ length: MAX_NESTING + 2 }, (_, i) => `${'    '.repeat(i)}!!! level${i}\n`).join('') + `${'    '.repeat(MAX_NESTING + 2)}core\n`;
+    expect(html(deep).match(/<blockquote class="admonition /g)).toHaveLength(MAX_NESTING);
+    const many = renderMarkdown('!!! note\n    x\n\n'.repeat(5_000));
+    expect(many.html.match(/admonition-title/g)).toHaveLength(5_000);
+    expect(findContainers('!!! a\n'.repeat(100_000))?.containers).toHaveLength(100_000);
   });
 });
