@@ -50,6 +50,10 @@ export interface FoundContainers {
 /** An opening fence: colons, then a name (`tip`, `{.callout-note}`), then a title (`[Title]` or the rest of the line). */
 const OPENING = /^:{3,}[ \t]*(?:\{([^}\n]*)\}|([A-Za-z][\w-]*))[ \t]*(.*)$/;
 const CLOSING = /^:{3,}[ \t]*$/;
+/** A pymdownx block's fences (`/// tip | Title`, `///`) and an option line under its opening (`    type: warning`). */
+const SLASH_OPENING = /^\/{3,}[ \t]*([A-Za-z][\w-]*)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$/;
+const SLASH_CLOSING = /^\/{3,}[ \t]*$/;
+const OPTION = /^[ \t]+([A-Za-z][\w-]*):[ \t]*(.*?)[ \t]*$/;
 /** An admonition's marker: `!!!`, `???` or `???+`, its classes (the first is its name), an optional quoted title. */
 const MARKER = /^(!!!|\?\?\?\+?)[ \t]+([A-Za-z][\w-]*)(?:[ \t]+[A-Za-z][\w-]*)*(?:[ \t]+"([^"\n]*)")?[ \t]*\r?$/;
 /** Names shown folded, with their title as the summary (VitePress's `details`, the Carpentries' solutions). */
@@ -75,35 +79,65 @@ export function findContainers(markdown: string): FoundContainers | undefined {
   const shifts = new Map<number, number>();
   let text = markdown;
   if (text.includes('!!!') || text.includes('???')) text = admonitions(text, found, breaks, shifts);
-  if (text.includes(':::')) text = fences(text, found, breaks);
+  if (text.includes(':::') || text.includes('///')) text = fences(text, found, breaks);
   return found.length === 0 ? undefined : { text, containers: asTree(found), breaks, shifts };
 }
 
-/** The `:::` containers of `text` into `found`, and the text with their fences made breaks. */
+/**
+ * The fenced containers of `text` into `found` (`:::`, and `///` as pymdownx's blocks write
+ * them: `/// tip | Title` … `///`, options such as `type: warning` on indented lines right
+ * under the opening), and the text with their fences made breaks, their options blank.
+ */
 function fences(text: string, found: Container[], breaks: Set<number>): string {
   const code = codeRanges(text);
-  const open: Array<Container & { from: number }> = [];
+  type Open = Container & { from: number; options: Array<[number, number]> };
+  const open: Record<string, Open[]> = { ':': [], '/': [] };
   const lines: Array<[number, number]> = [];
+  const blanks: Array<[number, number]> = [];
+  let options: Open | undefined; // the `///` block just opened, whose option lines may follow
   let line = 0;
   for (let at = 0; at <= text.length; line++) {
     const nl = text.indexOf('\n', at);
     const end = nl === -1 ? text.length : nl;
-    if (text.startsWith(':::', at) && !inCode(code, at)) {
-      const written = text.slice(at, end).replace(/\r$/, '');
-      const opening = CLOSING.test(written) ? undefined : OPENING.exec(written);
-      if (opening && open.length < MAX_NESTING) open.push({ open: line + 1, close: 0, ...nameAndTitle(opening), inner: [], from: at });
-      else if (CLOSING.test(written) && open.length > 0) {
-        const { from, ...container } = open.pop()!;
-        container.close = line + 1;
-        found.push(container);
-        breaks.add(container.open).add(container.close);
-        lines.push([from, lineEnd(text, from)], [at, end]);
+    const char = text[at] === ':' || text[at] === '/' ? text[at]! : '';
+    const fence = char !== '' && text.startsWith(char.repeat(3), at);
+    const written = fence || options ? text.slice(at, end).replace(/\r$/, '') : '';
+    const option = options && OPTION.exec(written);
+    if (options && option) {
+      setOption(options, option[1]!, option[2]!);
+      options.options.push([at, end]);
+    } else {
+      options = undefined;
+      if (fence && !inCode(code, at)) {
+        const stack = open[char]!;
+        const closing = (char === ':' ? CLOSING : SLASH_CLOSING).test(written);
+        const opening = closing ? undefined : (char === ':' ? OPENING : SLASH_OPENING).exec(written);
+        if (opening && stack.length < MAX_NESTING) {
+          const entry: Open = { open: line + 1, close: 0, ...(char === ':' ? nameAndTitle(opening) : { name: opening[1]!.toLowerCase(), title: opening[2] || capitalized(opening[1]!.toLowerCase()) }), inner: [], from: at, options: [] };
+          stack.push(entry);
+          if (char === '/') options = entry;
+        } else if (closing && stack.length > 0) {
+          const { from, options: optionLines, ...container } = stack.pop()!;
+          container.close = line + 1;
+          found.push(container);
+          breaks.add(container.open).add(container.close);
+          lines.push([from, lineEnd(text, from)], [at, end]);
+          blanks.push(...optionLines);
+        }
       }
     }
     if (nl === -1) break;
     at = nl + 1;
   }
-  return asBreaks(text, lines);
+  return asBreaks(text, lines, blanks);
+}
+
+/** A `///` block's option: `type:` names its box, `open:` unfolds a `details`; others are its renderer's. */
+function setOption(block: Container, key: string, value: string): void {
+  if (key === 'type' && /^[\w-]+$/.test(value)) {
+    if (block.title === capitalized(block.name)) block.title = capitalized(value.toLowerCase());
+    block.name = value.toLowerCase();
+  } else if (key === 'open' && block.name === 'details') block.folded = /^(true|yes|on)$/i.test(value) ? 'open' : 'closed';
 }
 
 /**
@@ -153,12 +187,13 @@ function lineEnd(text: string, from: number): number {
   return nl === -1 ? text.length : nl;
 }
 
-/** `text` with each of `lines` (offsets, in any order) made a thematic break of its length. */
-function asBreaks(text: string, lines: Array<[number, number]>): string {
+/** `text` with each of `lines` (offsets, in any order) made a thematic break of its length, and each of `blanks` spaces. */
+function asBreaks(text: string, lines: Array<[number, number]>, blanks: Array<[number, number]> = []): string {
+  const blank = new Set(blanks.map(([start]) => start));
   let out = '';
   let from = 0;
-  for (const [start, end] of lines.sort((a, b) => a[0] - b[0])) {
-    out += text.slice(from, start) + BREAK.padEnd(end - start, ' ');
+  for (const [start, end] of [...lines, ...blanks].sort((a, b) => a[0] - b[0])) {
+    out += text.slice(from, start) + (blank.has(start) ? '' : BREAK).padEnd(end - start, ' ');
     from = end;
   }
   return out + text.slice(from);

@@ -20,6 +20,8 @@ describe('a :::container', () => {
     ['VitePress, a space and a title', '::: danger Do not run this\nText.\n:::\n', box('danger', 'Do not run this', '<p>Text.</p>\n')],
     ['Quarto, a class and a title', '::: {.callout-note title="Heads up"}\nText.\n:::\n', box('callout-note', 'Heads up', '<p>Text.</p>\n')],
     ['Quarto, a class alone', '::: {.callout-important}\nText.\n:::\n', box('callout-important', 'Important', '<p>Text.</p>\n')],
+    ['pymdownx blocks, a title after a bar', '/// tip | Installing Python\n\nUse **Colab**.\n\n///\n', box('tip', 'Installing Python', '<p>Use <strong>Colab</strong>.</p>\n')],
+    ['pymdownx blocks, the type an option', '/// admonition | Careful\n    type: warning\n\nHot.\n///\n', box('warning', 'Careful', '<p>Hot.</p>\n')],
     ['the Carpentries, long fences', ':::::::::::::::: keypoints\n\n- One.\n- Two.\n\n::::::::::::::::::::::::\n', box('keypoints', 'Key Points', '<ul>\n<li>One.</li>\n<li>Two.</li>\n</ul>\n')],
   ])('%s', (_, markdown, expected) => {
     expect(html(markdown)).toBe(expected);
@@ -45,7 +47,16 @@ describe('a :::container', () => {
     expect(result.refs).toEqual([]);
   });
 
+  it("pymdownx's details are folded, open with `open: True`; ::: and /// close their own kind", () => {
+    expect(html('/// details | Show the answer\n    open: True\n\nIt is 42.\n///\n')).toBe('<details class="admonition admonition-details" open>\n<summary>Show the answer</summary>\n<p>It is 42.</p>\n</details>\n');
+    expect(html('/// details | Hidden\nIt is 42.\n///\n')).toBe('<details class="admonition admonition-details">\n<summary>Hidden</summary>\n<p>It is 42.</p>\n</details>\n');
+    expect(html(':::tip\n/// note\nInner.\n///\n:::\n')).toBe(box('tip', 'Tip', box('note', 'Note', '<p>Inner.</p>\n')));
+  });
+
   it('stays text: in code, never closed, no name, a closing fence with nothing open, indented', () => {
+    expect(html('/// This is a comment, not a block\n\nText\n')).toBe('<p>/// This is a comment, not a block</p>\n<p>Text</p>\n');
+    expect(html('```rust\n/// doc\nfn a() {}\n```\n')).toBe('<pre><code class="language-rust">/// doc\nfn a() {}\n</code></pre>\n');
+    expect(html('/// tip\n    type: x\nnever closed\n')).toBe('<p>/// tip\ntype: x\nnever closed</p>\n');
     expect(html('```\n:::tip\nin code\n:::\n```\n')).toBe('<pre><code>:::tip\nin code\n:::\n</code></pre>\n');
     expect(html('~~~md\n:::tip\n~~~\n\n:::\n')).toBe('<pre><code class="language-md">:::tip\n</code></pre>\n<p>:::</p>\n');
     expect(html(':::tip\nnever closed\n')).toBe('<p>:::tip\nnever closed</p>\n');

@@ -78,9 +78,32 @@ async function walk(dir: string): Promise<string[]> {
   return out;
 }
 
+/**
+ * A lesson's front-matter as compile reads it under the repo's coursesync.yaml, which a
+ * schema of one file cannot see: the keys left to other tools (`front_matter: { ignore }`)
+ * dropped, and `title:` taken as `name:` under `name_from: title`.
+ */
+async function asCompileReads(repo: string): Promise<(doc: unknown) => unknown> {
+  let config: { front_matter?: { ignore?: string[] }; lesson_defaults?: { name_from?: string } } = {};
+  try {
+    config = (parse(await readFile(join(repo, 'coursesync.yaml'), 'utf8')) as typeof config | null) ?? {};
+  } catch {
+    // No coursesync.yaml (or one validate reports): the files are read as they are.
+  }
+  const ignored = config.front_matter?.ignore ?? [];
+  const titleIsName = config.lesson_defaults?.name_from === 'title';
+  return (doc) => {
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return doc;
+    const { title, ...rest } = Object.fromEntries(Object.entries(doc).filter(([k]) => !ignored.includes(k))) as Record<string, unknown>;
+    if (title === undefined) return rest;
+    return titleIsName ? { name: title, ...rest } : { title, ...rest };
+  };
+}
+
 /** What validate says of every file of `repo` that a schema checks, and what the schema says. */
 async function judge(repo: string): Promise<Array<{ file: string; codes: string[]; doc: unknown; schemaOk: boolean | undefined }>> {
   const result = await loadCourse(repo, { renderThreads: 1 });
+  const asRead = await asCompileReads(repo);
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of result.diagnostics) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
   const judged = [];
@@ -91,7 +114,8 @@ async function judge(repo: string): Promise<Array<{ file: string; codes: string[
     const codes = (byFile.get(file) ?? []).map((d) => d.code);
     // YAML that does not parse, or an empty file: no document for a schema to judge.
     if (codes.some((c) => c.startsWith('yaml/') || c.startsWith('file/') || c.startsWith('lesson/no-name') || c.startsWith('lesson/front-matter-unclosed'))) continue;
-    const doc = documentOf(kind, await readFile(full, 'utf8'));
+    const written = documentOf(kind, await readFile(full, 'utf8'));
+    const doc = kind === 'lesson' ? asRead(written) : written;
     judged.push({ file, codes, doc, schemaOk: doc === undefined ? undefined : validators[kind](doc) });
   }
   return judged;
