@@ -1,6 +1,6 @@
 /**
  * Containers (PURE): a block of Markdown shown as a box with a title, as other tools write it,
- * instead of its markers as text. Two forms:
+ * instead of its markers as text. Two forms, and a third fenced like the first:
  *
  * - `:::` fences, as Docusaurus, VitePress, Pandoc and Quarto (and the Carpentries) write them:
  *
@@ -9,7 +9,8 @@
  *     :::               :::                 :::                 :::::                :::
  *
  *   A closing line closes the innermost open one, whatever its length; an opening one never
- *   closed is text as written.
+ *   closed is text as written. pymdownx's blocks are fenced the same way with slashes:
+ *   `/// tip | Title` … `///`, options on indented lines right under the opening.
  * - `!!!` admonitions, as Python-Markdown and MkDocs write them (`???` folded, `???+` folded
  *   open): a marker line `!!! note "Title"`, then the lines indented by four spaces (or a tab)
  *   under it, which are its text.

@@ -252,9 +252,10 @@ function includedWarnings(expanded: ExpandedText, byFile: ReadonlyMap<string, re
 /**
  * The build inputs of every lesson that compiled and resolved with no diagnostic on its file
  * but warnings of its own text (RECORDED_WARNING_CODES, kept with the build), and none on a
- * file it includes but such warnings that expanding it found (a warning about another lesson, such as a link to a draft, is checked over
- * the link graph after this, for known and compiled lessons alike: links-to-drafts.ts), with
- * where its links to drafts are written and what decides its links to pages in the repo.
+ * file it includes but such warnings that expanding it found, kept with their file (a warning
+ * about another lesson, such as a link to a draft, is checked over the link graph after this,
+ * for known and compiled lessons alike: links-to-drafts.ts), with where its links to drafts
+ * are written and what decides its links to pages in the repo.
  */
 export function recordBuilds(entries: LessonEntry[], index: Pick<DepIndex, 'of' | 'pageDigest'>, config: CourseConfig, out: Diagnostic[], drafts: ReadonlySet<string>, siteOf: (lesson: string) => string | undefined): void {
   const byFile = new Map<string, Diagnostic[]>();
