@@ -2,17 +2,15 @@
  * Pandoc's attribute blocks on images and links (PURE), as the Carpentries and Quarto write
  * them: `![](fig/tree.svg){alt='A tree of folders' width="60%"}`. The block is syntax, not
  * text: it goes, and what HTML can hold of it goes on the element (an image's alt text, its
- * width and height, a title, an id and classes). Anything else in it (a `style`, a
- * renderer's own keys) is left out: it was for that renderer. Text that only starts with a
- * brace, or whose braces hold no attribute list, stays as written.
+ * width and height, a title, classes). Anything else in it (a `style`, a renderer's own keys)
+ * is left out: it was for that renderer. So is an `#id`: a link to it is checked against the
+ * page's headings, which it is not among. Text that only starts with a brace, or whose braces
+ * hold no attribute list, stays as written.
  */
 import type { Nodes, PhrasingContent } from 'mdast';
 
-/** What an element may take from the block, by its kind. */
-const TAKEN: Readonly<Record<'image' | 'link', ReadonlySet<string>>> = {
-  image: new Set(['alt', 'width', 'height', 'title']),
-  link: new Set(['title']),
-};
+/** What an image takes from the block besides its alt text, title and classes (a link takes those two). */
+const SIZE = new Set(['width', 'height']);
 /** One attribute: `#id`, `.class`, `key=value` (value bare, in double or single quotes). */
 const ATTRIBUTE = /[ \t\n]*(?:#([\w:.-]+)|\.([\w-]+)|([A-Za-z][\w-]*)=(?:"([^"]*)"|'([^']*)'|([^\s"'{}]+)))/y;
 
@@ -27,14 +25,12 @@ export function applyAttributeBlocks(children: PhrasingContent[]): void {
     const properties: Record<string, string | string[]> = {};
     const classes: string[] = [];
     for (const [key, value] of block.attributes) {
-      if (key === 'id') properties.id = value;
-      else if (key === 'class') {
+      if (key === 'class') {
         properties.className = classes; // set at the first: attributes keep the block's order
         classes.push(value);
-      }
-      else if (key === 'alt' && element.type === 'image') element.alt = value;
-      else if (key === 'title') element.title = value;
-      else if (TAKEN[element.type].has(key)) properties[key] = value;
+      } else if (key === 'title') element.title = value;
+      else if (element.type === 'image' && key === 'alt') element.alt = value;
+      else if (element.type === 'image' && SIZE.has(key)) properties[key] = value;
     }
     if (Object.keys(properties).length > 0) element.data = { ...element.data, hProperties: { ...element.data?.hProperties, ...properties } };
     next.value = next.value.slice(block.length);
@@ -61,5 +57,5 @@ function readBlock(text: string): { attributes: Array<[string, string]>; length:
 
 /** Whether `node` holds phrasing content an attribute block can follow an element in. */
 export function holdsPhrasing(node: Nodes): node is Extract<Nodes, { children: PhrasingContent[] }> {
-  return node.type === 'paragraph' || node.type === 'heading' || node.type === 'tableCell' || node.type === 'emphasis' || node.type === 'strong' || node.type === 'delete';
+  return node.type === 'paragraph' || node.type === 'heading' || node.type === 'tableCell' || node.type === 'emphasis' || node.type === 'strong' || node.type === 'delete' || node.type === 'link';
 }

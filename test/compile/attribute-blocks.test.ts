@@ -1,7 +1,7 @@
 /**
  * Pandoc's attribute blocks after images and links, as the Carpentries and Quarto write them
  * (compile/attribute-blocks.ts, through renderMarkdown): the block goes, its alt text, size,
- * title, id and classes go on the element; anything that is not such a block stays text.
+ * title and classes go on the element; anything that is not such a block stays text.
  */
 import { describe, expect, it } from 'vitest';
 import { REF_MARKER, renderMarkdown } from '../../src/compile/render.js';
@@ -10,11 +10,14 @@ import { REF_MARKER, renderMarkdown } from '../../src/compile/render.js';
 const html = (markdown: string) => renderMarkdown(markdown).html.replace(REF_MARKER, '$1');
 
 describe('an attribute block right after an image or a link', () => {
-  it("gives an image its alt text (the Carpentries' figures have no other), its size, id and classes", () => {
+  it("gives an image its alt text (the Carpentries' figures have no other), its size and classes", () => {
     expect(html(`![](fig/filesystem.svg){alt='The file system: a root with "bin", "data" and pnas\\_final' width="60%"}\n`)).toBe(
       '<p><img src="0" alt="The file system: a root with &#x22;bin&#x22;, &#x22;data&#x22; and pnas_final" width="60%"></p>\n',
     );
-    expect(html('See ![Caption](fig/a.png){#fig-a .wide height=200} and go on.\n')).toBe('<p>See <img src="0" alt="Caption" id="fig-a" class="wide" height="200"> and go on.</p>\n');
+    // An id is left out: links to #fragments are checked against the page's headings.
+    expect(html('See ![Caption](fig/a.png){#fig-a .wide height=200} and go on.\n')).toBe('<p>See <img src="0" alt="Caption" class="wide" height="200"> and go on.</p>\n');
+    // In a link, as a badge is.
+    expect(html('[![build](fig/badge.svg){alt="Build passing"}](https://ci.example.org)\n')).toBe('<p><a href="https://ci.example.org"><img src="0" alt="Build passing"></a></p>\n');
   });
 
   it("gives a link its title and classes; what HTML has no place for here (a target, a style) is left out with the block", () => {
