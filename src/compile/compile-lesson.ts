@@ -13,8 +13,8 @@ import type { HtmlProblem } from './check-html.js';
 import { checkSchema } from './check-schema.js';
 import { diag, type Code, type Place } from './codes.js';
 import { findTooDeep, tooDeepMessage } from './nesting-depth.js';
-import { parseToml } from './parse-toml.js';
-import { parseYaml, type ParsedYaml } from './parse-yaml.js';
+import { parseFrontMatter } from './parse-front-matter.js';
+import type { ParsedYaml } from './parse-yaml.js';
 import { renderStoppedMessage } from './render-budget.js';
 import { defaultRender } from './markdown-renderer.js';
 import { renderHtmlBody, type LocalRef, type RenderResult } from './rendered-html.js';
@@ -103,7 +103,7 @@ export function compileLesson(source: LessonSource, out: Diagnostic[], render: R
   }
   const before = out.length;
   // No front-matter is an empty one: the name then comes from the body's first heading.
-  const yaml = (source.frontMatter?.toml ? parseToml : parseYaml)(source.frontMatter?.text ?? '', file, out, source.frontMatter?.line ?? 1);
+  const yaml = parseFrontMatter(source.frontMatter, file, out);
   if (yaml.value === undefined && out.length > before) {
     compileBody(source, 'markdown', render, out);
     return {};

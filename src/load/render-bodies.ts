@@ -6,8 +6,7 @@
  * compile refuses them before rendering (compile/nesting-depth.ts).
  */
 import { findTooDeep } from '../compile/nesting-depth.js';
-import { parseToml } from '../compile/parse-toml.js';
-import { parseYaml } from '../compile/parse-yaml.js';
+import { parseFrontMatter } from '../compile/parse-front-matter.js';
 import { renderDigest } from '../compile/render-cache.js';
 import type { RenderResult } from '../compile/rendered-html.js';
 import { MAX_CONTENT_LENGTH } from '../school-api/school-rules.js';
@@ -27,7 +26,7 @@ const DESCRIPTION = /^description[ \t]*[:=]/m;
 /** The description compile will render from `frontMatter`, if any. */
 function descriptionOf(frontMatter: FrontMatterBlock): string | undefined {
   if (!DESCRIPTION.test(frontMatter.text)) return undefined;
-  const value = (frontMatter.toml ? parseToml : parseYaml)(frontMatter.text, '', []).value;
+  const value = parseFrontMatter(frontMatter, '', []).value;
   const description = typeof value === 'object' && value !== null ? (value as { description?: unknown }).description : undefined;
   return typeof description === 'string' && description !== '' ? description : undefined;
 }
