@@ -81,9 +81,15 @@ describe('a :::container', () => {
   });
 
   it('takes linear time on hostile input: many fences never closed, many closing fences, long fence lines', () => {
-    for (const markdown of [':::a\n'.repeat(100_000), ':::\n'.repeat(100_000), `:::a${' x'.repeat(100_000)}\n${':'.repeat(200_000)}\n`, ':::a\n:::\n'.repeat(50_000)]) {
-      const found = findContainers(markdown);
-      expect(found === undefined || found.text.length === markdown.length).toBe(true);
+    // Never closed, or closing with nothing open: no container.
+    expect(findContainers(':::a\n'.repeat(100_000))).toBeUndefined();
+    expect(findContainers(':::\n'.repeat(100_000))).toBeUndefined();
+    // Found, and the text to parse keeps every line and offset.
+    for (const [markdown, count] of [[`:::a${' x'.repeat(100_000)}\n${':'.repeat(200_000)}\n`, 1], [':::a\n:::\n'.repeat(50_000), 50_000]] as const) {
+      const found = findContainers(markdown)!;
+      expect(found.containers).toHaveLength(count);
+      expect(found.text.length).toBe(markdown.length);
+      expect(found.text.split('\n').length).toBe(markdown.split('\n').length);
     }
     const many = renderMarkdown(':::a\nx\n:::\n'.repeat(5_000));
     expect(many.html.match(/admonition-title/g)).toHaveLength(5_000);
