@@ -7,6 +7,8 @@ import type { Command } from 'commander';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 import { printDocument } from './terminal.js';
+import { join } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 
 export interface CustomCodePullOptions extends SchoolFlags {
   out?: string;
@@ -18,8 +20,6 @@ export const NO_WRITE_ENDPOINT =
 
 /** `custom-code pull`: writes `<out>/head.html` and `<out>/body.html` (overwriting them). */
 export async function runCustomCodePull(options: CustomCodePullOptions, io: CommandIo = processIo()): Promise<number> {
-  const { mkdir, readFile, writeFile } = await import('node:fs/promises');
-  const { join } = await import('node:path');
   const { failure } = await import('../diagnostics/error-codes/index.js');
   const client = await openSchool(options, io);
   const code = await explained(client.customCode.get());

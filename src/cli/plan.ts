@@ -14,6 +14,7 @@ import { failure } from '../diagnostics/error-codes/index.js';
 import { planFormat, positiveInt, processIo, type CommandIo } from './command-io.js';
 import { addDirOptions, repoFolder } from './repo-folder.js';
 import { timing } from '../load/timing.js';
+import { appendFile } from 'node:fs/promises';
 
 export interface PlanCommandOptions extends ConnectionFlags {
   out?: string;
@@ -112,7 +113,6 @@ export async function runPlan(dirArg: string | undefined, options: PlanCommandOp
   }
   const summaryFile = io.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) {
-    const { appendFile } = await import('node:fs/promises');
     await appendFile(summaryFile, (format === 'markdown' ? output : renderMarkdown(plan, { sources: sources ?? (await readPlanSources(dir, plan, verbatimText)), folder })) + '\n');
   }
   const failing = failOn === undefined ? [] : impactsAtLeast(plan, failOn);
@@ -181,7 +181,6 @@ async function writeFailureMarkdown(e: unknown, dir: string, folder: string, opt
   });
   io.stdout.write(text + '\n');
   if (io.env.GITHUB_STEP_SUMMARY) {
-    const { appendFile } = await import('node:fs/promises');
     await appendFile(io.env.GITHUB_STEP_SUMMARY, text + '\n');
   }
 }

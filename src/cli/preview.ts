@@ -7,6 +7,8 @@ import { ExitCode } from '../diagnostics/exit-codes.js';
 import type { Command } from 'commander';
 import type { ConnectionFlags } from '../school/connection.js';
 import { addDirOptions, repoFolder } from './repo-folder.js';
+import { resolve } from 'node:path';
+import { fstatSync } from 'node:fs';
 
 interface PreviewCommandOptions extends ConnectionFlags {
   port: string;
@@ -30,7 +32,6 @@ export function register(program: Command): void {
 
 /** Standard output and error when they are files (`preview > log 2>&1`): the preview writes them, they are never the course. */
 async function ownOutputs(): Promise<Array<{ dev: number; ino: number }>> {
-  const { fstatSync } = await import('node:fs');
   return [1, 2].flatMap((fd) => {
     try {
       const st = fstatSync(fd);
@@ -51,7 +52,6 @@ async function runPreview(dirArg: string | undefined, options: PreviewCommandOpt
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw failure('cli/bad-port', { port: String(options.port) });
   }
-  const { resolve } = await import('node:path');
   const { startPreview } = await import('../preview/preview-server.js');
   let readSections: import('../preview/school-sections.js').SectionReader | undefined;
   // Connection flags mean the school should be read: they imply --refresh.

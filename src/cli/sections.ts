@@ -10,6 +10,8 @@ import type { Section } from '../school-api/wire/sections.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { addSchoolOptions, explained, openSchool, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 import { printDocument, printTable } from './terminal.js';
+import { join } from 'node:path';
+import { access } from 'node:fs/promises';
 
 export interface SectionsListOptions extends SchoolFlags {
   group?: string;
@@ -33,8 +35,6 @@ export async function runSectionsList(arg: string, options: SectionsListOptions,
     options.group === undefined ? `program ${programId}` : `program ${programId} or section group ${options.group} in it`,
   );
   if (options.scaffold !== undefined) {
-    const { access } = await import('node:fs/promises');
-    const { join } = await import('node:path');
     const { writeNewFiles } = await import('../source/program-scaffold.js');
     const dir = options.scaffold;
     const exists = async (p: string) => access(p).then(() => true, () => false);

@@ -8,6 +8,7 @@ import type { LessonState, StateData } from '../model/state/schema.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
 import { printDocument, printRecord, printTable } from './terminal.js';
+import { access } from 'node:fs/promises';
 
 export interface StateCommandOptions {
   dir?: string;
@@ -143,7 +144,6 @@ export async function runStateRm(keys: string[], options: StateCommandOptions, i
  */
 export async function runStateCompact(options: StateCommandOptions & { salvage?: boolean }, io: CommandIo = processIo()): Promise<number> {
   const { journalPath } = await import('../state/journal.js');
-  const { access } = await import('node:fs/promises');
   const { dir, environment } = await stateOf(options, io);
   const warn = (m: string) => io.stderr.write(`coursesync: ${m}\n`);
   if (options.salvage) {

@@ -13,6 +13,7 @@ import type { Command } from 'commander';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { processIo, type CommandIo } from './school-command.js';
 import { addDirOptions, repoFolder } from './repo-folder.js';
+import { join } from 'node:path';
 
 export interface ValidateOptions {
   format?: string | undefined;
@@ -91,7 +92,6 @@ async function knownFromState(dir: string, environment: string | undefined): Pro
 
 /** The environments coursesync.yaml declares, read leniently (a broken file is reported by the compile). */
 async function declaredEnvironments(dir: string): Promise<string[]> {
-  const { join } = await import('node:path');
   const { readYamlLeniently } = await import('../source/read-yaml-leniently.js');
   const config = (await readYamlLeniently(join(dir, 'coursesync.yaml'))) as { environments?: unknown } | null | undefined;
   const envs = config?.environments;

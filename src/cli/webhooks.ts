@@ -11,6 +11,7 @@ import type { WebhooksPlan } from '../webhooks/diff-webhooks.js';
 import { addDirOptions, repoFolder } from './repo-folder.js';
 import { addSchoolOptions, explained, openSchool, planFormat, processIo, type CommandIo, type SchoolFlags } from './school-command.js';
 import { colors, confirm, printDocument, printTable } from './terminal.js';
+import { appendFile } from 'node:fs/promises';
 
 export interface WebhooksPlanOptions extends SchoolFlags {
   json?: boolean;
@@ -49,7 +50,6 @@ export async function runWebhooksPlan(dir: string, options: WebhooksPlanOptions,
   // As lesson plans do: in GitHub Actions the Markdown plan also goes to the job summary.
   const summaryFile = io.env.GITHUB_STEP_SUMMARY;
   if (summaryFile) {
-    const { appendFile } = await import('node:fs/promises');
     await appendFile(summaryFile, renderWebhooksMarkdown(plan) + '\n');
   }
   return options.detailedExitcode && webhooksPlanHasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
