@@ -1,17 +1,25 @@
-// Bundles the command line (dist/cli/index.js and the two workers it starts) with every module
-// it imports, ours and the packages', into dist/bin/: a plan of a fresh checkout then loads ~95
-// files instead of ~290, each read, compiled and linked by Node's loader (docs/development.md).
-// Code splitting keeps each dynamic import a file of its own, so `--version` loads its entry and
-// a few small chunks, and a plan none of another command's code. Run by `npm run build` last
-// (after the HTML stack is bundled, which this bundle takes whole) and by test/global-build.ts.
+// Bundles the command line into dist/bin/, two ways (docs/development.md, "The bundle"):
+// - the entry (dist/cli/index.js, its fast paths: --version, --help, completion) and the two
+//   workers it starts, with what they import, as ES modules split in chunks: `--version` loads
+//   its entry and a few small chunks;
+// - every command (dist/cli/run-command.js and all it imports, ours and the packages') as one
+//   CommonJS file, commands.cjs, which the entry compiles through V8's code cache
+//   (src/cli/code-cache.ts): Node 20 caches no compiled ES module. Its first line names its
+//   build (a digest of the rest), so a cache is never taken for another build's code.
+// Run by `npm run build` last (after the HTML stack is bundled, which both take whole) and by
+// test/global-build.ts.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const out = `${dist}bin`;
 rmSync(out, { recursive: true, force: true }); // chunk names carry content hashes: no stale one may stay
+const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning', legalComments: 'inline' };
+
 await build({
+  ...common,
   // Entry names are the names the code starts them by: `new URL('./read-worker.js', import.meta.url)`.
   entryPoints: {
     coursesync: `${dist}cli/index.js`,
@@ -19,17 +27,34 @@ await build({
     'read-worker': `${dist}load/read-worker.js`,
   },
   outdir: out,
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-  legalComments: 'inline',
   // A CommonJS package bundled into ESM (yaml) requires Node's own modules: give it a require.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  // The commands are commands.cjs: the entry imports run-command.js only where that file is absent
+  // (dist/cli/), and completion.js (every command's tree) only where completion-data.json is.
+  plugins: [{ name: 'commands-apart', setup: (b) => b.onResolve({ filter: /^\.\/(run-command|completion)\.js$/ }, (a) => ({ path: a.path, external: true })) }],
 });
-// What the fast paths read beside the entry (`new URL('./root-help.json', import.meta.url)`).
+
+const commands = `${out}/commands.cjs`;
+await build({
+  ...common,
+  entryPoints: [`${dist}cli/run-command.js`],
+  outfile: commands,
+  format: 'cjs',
+  // One file, so every module's `import.meta.url` is the file's, as it is a chunk's in dist/bin/.
+  define: { 'import.meta.url': '__fileUrl' },
+  banner: { js: "const __fileUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+const code = readFileSync(commands, 'utf8');
+// vm.Script, which compiles it, has no loader for `import()`: a dynamic import left in would fail at run time.
+const left = /\bimport\(\s*["'`]/.exec(code);
+if (left) throw new Error(`commands.cjs keeps a dynamic import (${code.slice(left.index, left.index + 60)}): import it statically`);
+writeFileSync(commands, `// coursesync build ${createHash('sha256').update(code).digest('hex').slice(0, 16)}\n${code}`);
+
+// What the fast paths read beside the entry (`new URL('./root-help.json', import.meta.url)`):
+// written by the steps before this one, and needed (the bundle has no commander to fall back on).
 for (const data of ['completion-data.json', 'root-help.json']) {
-  if (existsSync(`${dist}cli/${data}`)) copyFileSync(`${dist}cli/${data}`, `${out}/${data}`);
+  if (!existsSync(`${dist}cli/${data}`)) throw new Error(`dist/cli/${data} is missing: run \`npm run build\``);
+  copyFileSync(`${dist}cli/${data}`, `${out}/${data}`);
 }

@@ -8,7 +8,8 @@
  * `tsc` run alone leaves it the oldest output: stale, and built again.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,7 +49,21 @@ export function staleBecause(root = ROOT): string | null {
   return newer ? `${relative(root, newer)} changed after the last build` : null;
 }
 
-export default function setup(): void {
+/**
+ * Builds what is stale, and gives the run's commands a code cache of their own (src/cli/
+ * code-cache.ts): shared by every command the tests run, removed when they end, so a test run
+ * leaves nothing in the user's cache folder. The teardown Vitest calls is returned.
+ */
+export default function setup(): () => void {
+  const cache = process.env.COURSESYNC_CODE_CACHE === undefined ? mkdtempSync(join(tmpdir(), 'coursesync-test-code-')) : undefined;
+  if (cache !== undefined) process.env.COURSESYNC_CODE_CACHE = cache;
+  build();
+  return () => {
+    if (cache !== undefined) rmSync(cache, { recursive: true, force: true });
+  };
+}
+
+function build(): void {
   const why = staleBecause();
   if (why === null) return;
   process.stderr.write(`global setup: building dist/ (${why})\n`);

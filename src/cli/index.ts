@@ -60,18 +60,22 @@ async function main(argv: string[]): Promise<number> {
     const code = await fast(args.slice(2));
     if (code !== undefined) return code;
   }
-  const { CommanderError } = await import('commander');
-  const { programFor } = await import('./program.js');
-  // Only the named command's module is loaded (program.ts).
-  const program = await programFor(await readVersion(), args.slice(2));
-  try {
-    await program.parseAsync(args);
-  } catch (e) {
-    // Help and --version exit 0; anything else commander stops on is a usage error.
-    if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
-    throw e;
-  }
-  return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok;
+  const { runCommand } = await commands(args[2] ?? '');
+  return runCommand(args, await readVersion());
+}
+
+type Commands = typeof import('./run-command.js');
+
+/**
+ * The commands: in the built command, one CommonJS file beside this one, compiled through V8's
+ * code cache (code-cache.ts); from the modules (dist/cli/, as the load tests run them), imported.
+ */
+async function commands(name: string): Promise<Commands> {
+  const [{ existsSync }, { fileURLToPath }] = await Promise.all([import('node:fs'), import('node:url')]);
+  const bundle = fileURLToPath(new URL('./commands.cjs', import.meta.url));
+  if (!existsSync(bundle)) return import('./run-command.js');
+  const { loadCached } = await import('./code-cache.js');
+  return loadCached<Commands>(bundle, name);
 }
 
 async function readVersion(): Promise<string> {

@@ -52,15 +52,21 @@ interface Answer {
 
 let runs = 0;
 /**
- * `coursesync plan <repo> …args` without a token (unless `env` gives one), its loads recorded:
- * by the module build (a module a file), or the bundle, where build-plan is a chunk of its own.
+ * `coursesync plan <repo> …args` without a token (unless `env` gives one), and whether it
+ * compiled: by the module build, its loads recorded (a module a file: build-plan.js loaded or
+ * not); by the bundle, whose commands are one file, its COURSESYNC_DEBUG=timing marks (the
+ * frame marked or not; the marks, which leave the memo on, are not part of the answer).
  */
 async function plan(args: string[] = [], env: Record<string, string> = {}, cli = MODULE_CLI): Promise<Answer> {
+  if (cli === CLI) {
+    const r = await runCli(['plan', repo, ...args], { COURSESYNC_RENDER_THREADS: '1', COURSESYNC_DEBUG: 'timing', ...env }, undefined, cli);
+    return { ...r, stderr: r.stderr.replace(/^debug: \d+ ms .*\n/gm, ''), compiled: /^debug: \d+ ms compile: framed/m.test(r.stderr) };
+  }
   const log = path.join(logs, `${++runs}.txt`);
   await writeFile(log, '');
   const r = await runCli(['plan', repo, ...args], { COURSESYNC_RENDER_THREADS: '1', NODE_OPTIONS: `--import=${PRELOAD}`, COURSESYNC_LOAD_LOG: log, ...env }, undefined, cli);
   const loads = await readFile(log, 'utf8');
-  return { ...r, compiled: /\/dist\/(sync\/build-plan|bin\/build-plan-[A-Z0-9]+)\.js$/m.test(loads) };
+  return { ...r, compiled: /\/dist\/sync\/build-plan\.js$/m.test(loads) };
 }
 
 /** What compiling gives for the same command: the memo removed first. */

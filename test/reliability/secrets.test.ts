@@ -2,16 +2,16 @@
  * Secrets (docs/cli.md): every command of the built CLI — found by walking the
  * commander tree, so new commands are covered too — is run with a recognisable token, on
  * success paths, error paths (404, a wrong token, missing arguments) and with --json; stdout,
- * stderr, the state, saved plans, the step summary and everything under .coursesync/ (the
- * cache included) must never hold the token. Also: no option takes the token (only
- * --token-file), http:// is refused unless loopback, the Authorization header never follows a
- * redirect to another host, and GitHub workflow commands cannot be injected through file or
- * lesson names.
+ * stderr, the state, saved plans, the step summary, everything under .coursesync/ (the
+ * cache included) and the command's code cache must never hold the token. Also: no option
+ * takes the token (only --token-file), http:// is refused unless loopback, the Authorization
+ * header never follows a redirect to another host, and GitHub workflow commands cannot be
+ * injected through file or lesson names.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -71,7 +71,9 @@ describe('the token never appears', () => {
     const tokenFile = join(dir, '..', `token-${Date.now()}.txt`);
     await writeFile(tokenFile, TOKEN + '\n');
     const summary = join(dir, 'step-summary.md');
-    const env = { COURSESYNC_TOKEN: TOKEN, COURSESYNC_BASE_URL: emu.url, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+    // The built command's code cache of these runs alone, to read through below.
+    const codeCache = join(dir, '..', `code-cache-${Date.now()}`);
+    const env = { COURSESYNC_TOKEN: TOKEN, COURSESYNC_BASE_URL: emu.url, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, COURSESYNC_CODE_CACHE: codeCache };
     const results: Array<{ args: string[]; r: CliResult }> = [];
     const run = async (args: string[], extra: Record<string, string> = {}) => {
       const r = await runCli(args, { ...env, ...extra }, dir);
@@ -127,6 +129,9 @@ describe('the token never appears', () => {
       { where: `stderr of ${args.join(' ')}`, text: r.stderr },
     ]);
     for (const f of await filesUnder(join(dir, '.coursesync'))) texts.push({ where: f.path, text: f.text });
+    const cached = await filesUnder(codeCache);
+    expect(cached.length, 'the runs kept their compiled code').toBeGreaterThan(5);
+    for (const f of cached) texts.push({ where: f.path, text: f.text });
     texts.push({ where: 'plan.json', text: await readFile(join(dir, 'plan.json'), 'utf8') });
     texts.push({ where: 'GITHUB_STEP_SUMMARY', text: await readFile(summary, 'utf8') });
     for (const f of await filesUnder(dir)) if (f.path.endsWith('.md') || f.path.endsWith('.yaml')) texts.push({ where: f.path, text: f.text });
@@ -136,6 +141,7 @@ describe('the token never appears', () => {
     // Nothing crashed on the way.
     const crashes = results.filter(({ r }) => /internal error|^\s+at .+:\d+:\d+\)?$/m.test(r.stderr)).map(({ args, r }) => `${args.join(' ')}: ${r.stderr.slice(0, 400)}`);
     expect(crashes).toEqual([]);
+    await rm(codeCache, { recursive: true, force: true });
   }, 240_000);
 
   it('in the emulator command: its output, and a seed error that quotes the file', async () => {
