@@ -5,7 +5,8 @@
 // - every command (dist/cli/run-command.js and all it imports, ours and the packages') as one
 //   CommonJS file, commands.cjs, which the entry compiles through V8's code cache
 //   (src/cli/code-cache.ts): Node 20 caches no compiled ES module. Its first line names its
-//   build (a digest of the rest), so a cache is never taken for another build's code.
+//   build (a digest of the rest), so a cache is never taken for another build's code; the
+//   rest is the module wrapped in its function, as Node wraps one.
 // Run by `npm run build` last (after the HTML stack is bundled, which both take whole) and by
 // test/global-build.ts.
 import { build } from 'esbuild';
@@ -50,7 +51,10 @@ const code = readFileSync(commands, 'utf8');
 // vm.Script, which compiles it, has no loader for `import()`: a dynamic import left in would fail at run time.
 const left = /\bimport\(\s*["'`]/.exec(code);
 if (left) throw new Error(`commands.cjs keeps a dynamic import (${code.slice(left.index, left.index + 60)}): import it statically`);
-writeFileSync(commands, `// coursesync build ${createHash('sha256').update(code).digest('hex').slice(0, 16)}\n${code}`);
+// Written as Node wraps a CommonJS module, so the loader compiles the file's text as it is (no
+// second 4 MB string made by joining a wrapper to it).
+const wrapped = `(function (exports, require, module, __filename, __dirname) {\n${code}\n})`;
+writeFileSync(commands, `// coursesync build ${createHash('sha256').update(wrapped).digest('hex').slice(0, 16)}\n${wrapped}`);
 
 // What the fast paths read beside the entry (`new URL('./root-help.json', import.meta.url)`):
 // written by the steps before this one, and needed (the bundle has no commander to fall back on).

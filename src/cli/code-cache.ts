@@ -44,7 +44,8 @@ export function loadCached<T>(file: string, command: string, env: NodeJS.Process
   const cacheFile = folder === undefined ? undefined : join(folder, `${build}-${process.version}-${process.platform}-${process.arch}-${keyOf(command)}.bin`);
   const kept = cacheFile === undefined ? undefined : readOwn(cacheFile);
   const cachedData = kept instanceof Buffer ? kept : undefined;
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  // The file is the module already wrapped in its function (scripts/bundle-cli.mjs).
+  const script = new Script(source, { filename: file, cachedData });
   const used = cachedData !== undefined && !script.cachedDataRejected;
   timing(`code cache: ${cacheFile === undefined ? 'off' : used ? 'used' : cachedData !== undefined ? 'rejected' : (kept ?? 'none')}`);
   // Written as the run ends, so it holds all the run compiled (a function compiles when first called).
