@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { Script } from 'node:vm';
 import { timing } from '../load/timing.js';
 
@@ -29,11 +29,14 @@ const digest = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes)
 
 type Wrapper = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
 
-/** Where the cache lives: COURSESYNC_CODE_CACHE (`0` or `off`: no cache), else the user's cache folder. */
+/** Where the cache lives: COURSESYNC_CODE_CACHE (`0`, `off` or `false`: no cache), else the user's cache folder. */
 export function cacheFolder(env: NodeJS.ProcessEnv): string | undefined {
   const set = env.COURSESYNC_CODE_CACHE;
   if (set !== undefined && set !== '') return ['0', 'off', 'false'].includes(set.toLowerCase()) ? undefined : set;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'coursesync', 'code');
+  // A relative XDG_CACHE_HOME is to be ignored (the XDG spec): it would put the cache in the
+  // working folder, which is often a course repo.
+  const xdg = env.XDG_CACHE_HOME;
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'coursesync', 'code');
 }
 
 /** The exports of the CommonJS file `file`, compiled from the code cached for `command` when there is some. */

@@ -155,5 +155,7 @@ describe('the code cache', () => {
     expect(cacheFolder({ XDG_CACHE_HOME: '/c' })).toBe(join('/c', 'coursesync', 'code'));
     expect(cacheFolder({ COURSESYNC_CODE_CACHE: '', XDG_CACHE_HOME: '/c' })).toBe(join('/c', 'coursesync', 'code'));
     expect(cacheFolder({})).toMatch(/[/\\]\.cache[/\\]coursesync[/\\]code$/);
+    // A relative XDG_CACHE_HOME is not taken: it would put the cache in the working folder.
+    expect(cacheFolder({ XDG_CACHE_HOME: 'cache' })).toBe(cacheFolder({}));
   });
 });
