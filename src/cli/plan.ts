@@ -9,6 +9,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ConnectionFlags } from '../school/connection.js';
 import type { Plan } from '../plan/plan-schema.js';
 import type { LoadedState } from '../state/state-file.js';
+import type { KnownLessons } from '../compile/compile-course.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { failure } from '../diagnostics/error-codes/index.js';
 import { planFormat, positiveInt, processIo, type CommandIo } from './command-io.js';
@@ -135,14 +136,24 @@ async function recallOrBuild(dir: string, options: PlanCommandOptions, io: Comma
   const question = { envFlag: options.env, baseUrlFlag: options.baseUrl, tokenFile: options.tokenFile, refresh: options.refresh, skipPromotionCheck: options.skipPromotionCheck, env: io.env };
   // On a fresh checkout (no memo: a miss for sure) the repo is read on the other core while
   // this one loads the compiler and reads the state (load/read-aside.ts).
-  let early: { environment: string | undefined; state: LoadedState } | undefined;
+  let early: { environment: string | undefined; state: LoadedState; known?: KnownLessons } | undefined;
   const meanwhile = async () => {
     const [{ chooseEnvironment }, { readStateFile }] = await Promise.all([import('./environment.js'), import('../state/state-file.js'), import('../sync/build-plan.js')]);
     const environment = await chooseEnvironment(dir, options.env, io.env);
     chosen(environment);
     early = { environment, state: await readStateFile(dir, { environment }) };
   };
-  const inputs = memo.memoizable(question) ? await memo.readPlanInputs(dir, question, meanwhile) : undefined;
+  // Then, while the read goes on: what the state knows, each lesson's answer made (the frame
+  // checks every one of them). --refresh compiles every lesson: nothing to make.
+  const whileWaiting = async function* () {
+    if (!early || options.refresh) return;
+    const [{ knownLessonsOf, prepareKnown }, { compilerId }] = await Promise.all([import('../compile/known-lessons.js'), import('../load/compiler-id.js')]);
+    const known = knownLessonsOf(early.state.state, await compilerId());
+    early.known = known;
+    yield;
+    yield* prepareKnown(known);
+  };
+  const inputs = memo.memoizable(question) ? await memo.readPlanInputs(dir, question, meanwhile, whileWaiting) : undefined;
   const recalled = inputs && (await memo.recallPlan(dir, inputs));
   if (recalled) return { plan: recalled };
   const { buildPlan } = await import('../sync/build-plan.js');
@@ -150,7 +161,7 @@ async function recallOrBuild(dir: string, options: PlanCommandOptions, io: Comma
   const environment = early ? early.environment : await chooseEnvironment(dir, options.env, io.env);
   chosen(environment);
   const { env: _flag, ...flags } = options;
-  const built = await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true, source: inputs?.source, state: early?.state });
+  const built = await buildPlan(dir, { ...flags, concurrency, env: io.env, environment, skipPromotionCheck: options.skipPromotionCheck === true, source: inputs?.source, state: early?.state, known: early?.known });
   if (inputs) await memo.keepPlan(dir, inputs, built);
   return built;
 }

@@ -14,7 +14,8 @@ import { parseDepRecord, parseInputs } from './lesson-digest.js';
  * over the state's lessons that builds one map (file path → key and entry); each answer (a known lesson,
  * a place) is made from the state's entry when it is asked for: at 10,000 lessons this runs on
  * every plan, before anything else can start, and a pass that built them all cost ~90 ms.
- * The answers read `state` when asked: it must not change while they are in use (a compile).
+ * The answers read `state` when first asked, and are kept: it must not change while they are in
+ * use (a compile).
  */
 export function knownLessonsOf(state: Readonly<StateData>, compiler: string): KnownLessons {
   const busy = new Set(Object.values(state.pending).map((p) => p.key));
@@ -45,11 +46,16 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
     for (const key in state.lessons) if (isKnown(key, state.lessons[key]!)) paths.add(state.lessons[key]!.path);
     return paths.keys();
   };
+  // Each answer made once: a plan may make them all while it waits for the read (prepareKnown).
+  const made = new Map<string, KnownLesson | undefined>();
   const lessons: KnownByPath = {
     size,
     get(path) {
+      if (made.has(path)) return made.get(path);
       const found = entryAt(path, isKnown);
-      return found && knownLesson(found[0], found[1], found[1].digest!);
+      const known = found && knownLesson(found[0], found[1], found[1].digest!);
+      made.set(path, known);
+      return known;
     },
     keys: knownPaths,
   };
@@ -61,6 +67,19 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
     },
     keyAt: (path) => byPath.get(path)?.[0],
   };
+}
+
+/**
+ * Make every answer of `known` ahead of its asking, `chunk` lessons a step: a plan of a fresh
+ * checkout runs the steps while its main thread would otherwise wait for the read
+ * (load/read-aside.ts), and the frame then finds them made.
+ */
+export function* prepareKnown(known: KnownLessons, chunk = 500): Generator<void> {
+  let n = 0;
+  for (const path of known.lessons.keys()) {
+    known.lessons.get(path);
+    if (++n % chunk === 0) yield;
+  }
 }
 
 /** Whether every warning recorded with it is one this coursesync reports from a record (a later one may record more). */

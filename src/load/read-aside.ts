@@ -19,10 +19,13 @@ import { timing } from './timing.js';
 
 /**
  * readSource(dir, { statIndex: true }), with `meanwhile` run on this thread while a worker
- * reads when that pays (see above); `meanwhile` is not run otherwise. Whatever the worker
- * meets (an error, a crash), the repo is read again here: its errors are readSource's own.
+ * reads when that pays (see above); `meanwhile` is not run otherwise. Then, while the worker
+ * has not answered, `whileWaiting`'s steps run one by one (work the run will need that does
+ * not wait for the read: the step in progress is the most the answer waits for), and stop
+ * when it answers. Whatever the worker meets (an error, a crash), the repo is read again here:
+ * its errors are readSource's own.
  */
-export async function readSourceAside(dir: string, meanwhile: () => Promise<unknown>): Promise<SourceTree> {
+export async function readSourceAside(dir: string, meanwhile: () => Promise<unknown>, whileWaiting?: () => AsyncIterable<unknown>): Promise<SourceTree> {
   if (existsSync(join(dir, STAT_INDEX_FILE)) || availableParallelism() < 2) {
     const tree = await readSource(dir, { statIndex: true });
     timing('read: repo read on this thread');
@@ -30,14 +33,25 @@ export async function readSourceAside(dir: string, meanwhile: () => Promise<unkn
   }
   const worker = startWorker(new URL('./read-worker.js', import.meta.url), { workerData: { dir } });
   timing('read: worker started');
+  let answered = false;
   const answer = new Promise<ReadAnswer>((resolve) => {
     worker.once('message', resolve);
     worker.once('error', () => resolve({ kind: 'failed' }));
     worker.once('exit', () => resolve({ kind: 'failed' }));
-  });
+  }).finally(() => (answered = true));
   try {
     await meanwhile();
     timing('read: this thread done meanwhile');
+    if (whileWaiting) {
+      // A turn of the event loop after each step, so the answer is seen as soon as it comes.
+      if (!answered) {
+        for await (const _ of whileWaiting()) {
+          await new Promise((next) => setImmediate(next));
+          if (answered) break;
+        }
+      }
+      timing('read: this thread prepared while waiting');
+    }
   } catch (e) {
     // Stopped, not left reading: a failed run ends now.
     void worker.terminate();

@@ -32,6 +32,7 @@ import { renderThreadsFromEnv } from '../load/render-pool.js';
 import { responseRecord } from '../model/state/hash-response.js';
 import { readStateFile, statePath } from '../state/state-file.js';
 import { knownLessonsOf } from '../compile/known-lessons.js';
+import type { KnownLessons } from '../compile/compile-course.js';
 import { compilerId } from '../load/compiler-id.js';
 import { addCallSources } from './call-sources.js';
 import { DEFAULT_CONCURRENCY } from '../model/config.js';
@@ -52,6 +53,8 @@ export interface BuildPlanOptions extends ConnectionFlags {
   course?: CompiledRepo;
   /** The state already read (e.g. the locked StateStore's data), so it is read once. */
   state?: { state: StateData; exists: boolean };
+  /** What that `state` knows, already made by knownLessonsOf with this compiler's id (ignored without `state`, and with --refresh). */
+  known?: KnownLessons | undefined;
   /** The school already resolved and connected, so the base URL is resolved once. */
   school?: { baseUrl: string; client: SchoolClient };
   /** The environment chosen with --env, in a repo with environments (docs/environments.md). */
@@ -77,9 +80,9 @@ export interface CompiledRepo {
  * record is taken from it, not read, parsed or rendered, cache or no cache.
  * @throws CoursesyncError `course/invalid` with the diagnostics when the repo has errors
  */
-export async function compileRepo(dir: string, options: { env?: NodeJS.ProcessEnv; state?: Readonly<StateData> | undefined; environment?: string | undefined; source?: SourceTree | undefined } = {}): Promise<CompiledRepo> {
+export async function compileRepo(dir: string, options: { env?: NodeJS.ProcessEnv; state?: Readonly<StateData> | undefined; known?: KnownLessons | undefined; environment?: string | undefined; source?: SourceTree | undefined } = {}): Promise<CompiledRepo> {
   const { env = process.env, state, environment, source } = options;
-  const known = state ? knownLessonsOf(state, await compilerId()) : undefined;
+  const known = state ? (options.known ?? knownLessonsOf(state, await compilerId())) : undefined;
   const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env), known, environment, source });
   // COURSESYNC_DEBUG=compile: how many lesson files compiled (the others came from the state unread).
   if (debugValues(env).includes('compile')) {
@@ -132,7 +135,8 @@ export async function buildPlan(dir: string, options: BuildPlanOptions = {}): Pr
   // Before the compile reuses what the state knows: a state of another environment is refused.
   checkStateEnvironment(state, file, environment);
   // --refresh may send a drifted body back: every lesson is compiled to its HTML then.
-  const result = options.course ?? (await compileRepo(dir, { env, state: options.refresh ? undefined : state, environment, source: options.source }));
+  const fromState = options.refresh ? undefined : state;
+  const result = options.course ?? (await compileRepo(dir, { env, state: fromState, known: fromState && options.state ? options.known : undefined, environment, source: options.source }));
   const desired = result.desired;
   checkStateEnvironment(state, file, environment, desired);
   const promotion = await checkPromotion(dir, desired, options.skipPromotionCheck === true);

@@ -58,10 +58,11 @@ export function memoizable(question: PlanQuestion): boolean {
 
 /**
  * Read the inputs of a plan of the repo at `dir`. `meanwhile` (loading what a plan that misses
- * needs) runs while the repo is read on another core, when it is (load/read-aside.ts).
+ * needs) runs while the repo is read on another core, when it is, then `whileWaiting`'s steps
+ * while the read goes on (load/read-aside.ts).
  */
-export async function readPlanInputs(dir: string, question: PlanQuestion, meanwhile: () => Promise<unknown> = async () => {}): Promise<PlanInputs> {
-  const source = await readSourceAside(dir, meanwhile);
+export async function readPlanInputs(dir: string, question: PlanQuestion, meanwhile: () => Promise<unknown> = async () => {}, whileWaiting?: () => AsyncIterable<unknown>): Promise<PlanInputs> {
+  const source = await readSourceAside(dir, meanwhile, whileWaiting);
   const hash = createHash('sha256');
   const { env } = question;
   hash.update(JSON.stringify([TAG, question.envFlag ?? null, env.COURSESYNC_ENV ?? null, question.baseUrlFlag ?? null, env.COURSESYNC_BASE_URL ?? null, question.skipPromotionCheck === true]));

@@ -61,7 +61,32 @@ async function treeOf(how: 'aside' | 'here', dir: string, before = ''): Promise<
   return JSON.parse(stdout);
 }
 
+/** In a child process: readSourceAside with `whileWaiting` given as the script `steps` (an async generator's body): how many steps ran, and the lessons read. */
+async function whileWaiting(dir: string, steps: string): Promise<{ ran: number; lessons: number }> {
+  const script = `
+    const { readSourceAside } = await import(${JSON.stringify(join(DIST, 'load/read-aside.js'))});
+    let ran = 0;
+    const tree = await readSourceAside(process.argv[1], async () => {}, async function* () { ${steps} });
+    process.stdout.write(JSON.stringify({ ran, lessons: tree.lessons.length }));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, dir]);
+  return JSON.parse(stdout);
+}
+
 describe('reading a fresh checkout on the other core', () => {
+  it('runs the steps to do while waiting until the worker answers, and no longer', async () => {
+    const dir = await hostileRepo();
+    const lessons = (await treeOf('here', dir)).lessons.length;
+    await rm(join(dir, '.coursesync'), { recursive: true, force: true });
+    // Steps that never end stop when the answer comes (the worker takes longer than a turn of the loop to start).
+    const endless = await whileWaiting(dir, 'for (;;) { ran++; yield; }');
+    expect(endless.ran).toBeGreaterThan(0);
+    expect(endless.lessons).toBe(lessons);
+    await rm(join(dir, '.coursesync'), { recursive: true, force: true });
+    // Steps that end before the answer: the read is still awaited.
+    const one = await whileWaiting(dir, 'ran++; yield;');
+    expect(one).toEqual({ ran: 1, lessons });
+  });
+
   it('gives the tree reading it here gives, diagnostics, refusals and texts included', async () => {
     const dir = await hostileRepo();
     const aside = await treeOf('aside', dir);
