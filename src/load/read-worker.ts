@@ -10,7 +10,8 @@ import { portableScan, scanRepo, type PortableScan } from '../source/read-source
 export type ReadAnswer = { kind: 'scanned'; scan: PortableScan } | { kind: 'failed' };
 
 const answer = (a: ReadAnswer) => parentPort?.postMessage(a);
-scanRepo(workerData.dir as string, { statIndex: true }).then(
+// Digests only cross to the other thread: the bytes need not be kept for their text.
+scanRepo(workerData.dir as string, { statIndex: true, digestsOnly: true }).then(
   (scan) => answer({ kind: 'scanned', scan: portableScan(scan) }),
   () => answer({ kind: 'failed' }),
 );

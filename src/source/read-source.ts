@@ -46,6 +46,11 @@ export interface ReadSourceOptions {
    * data is unchanged are not read.
    */
   statIndex?: boolean;
+  /**
+   * Each lesson read is hashed and its bytes let go, not kept for its text (default false): for
+   * a reader that hands on digests only (load/read-worker.ts). Its text cannot be had.
+   */
+  digestsOnly?: boolean;
 }
 
 /**
@@ -173,7 +178,7 @@ export async function scanRepo(dir: string, options: ReadSourceOptions = {}): Pr
 
   // Lessons whose text (once read) is their bytes: their blob ids need no second read.
   const verbatim = new Set<string>();
-  const read = found.map((f) => (f.kind === 'lesson' ? readLesson(f.abs, f.rel, diagnostics, index, verbatim) : readOne(f.abs, f.rel, diagnostics)));
+  const read = found.map((f) => (f.kind === 'lesson' ? readLesson(f.abs, f.rel, diagnostics, index, verbatim, options.digestsOnly === true) : readOne(f.abs, f.rel, diagnostics)));
   const limit = pLimit(32);
   const digests = await Promise.all(others.map((f) => limit(() => digestOf(f.abs, f.rel, index))));
   if (index) await index.write(root);
@@ -330,9 +335,10 @@ function statNow(abs: string): Stats | undefined {
  * A lesson file: from the stat index when it vouches for the file (text read on first access),
  * else read and hashed now, its bytes kept and decoded on first access: a plan needs the text
  * of the lessons that changed, and 10,000 texts decoded during the walk were most of a fresh
- * checkout's garbage collection (bytes in an arena are off the heap: nothing to copy).
+ * checkout's garbage collection (bytes in an arena are off the heap: nothing to copy). With
+ * `digestsOnly`, the bytes are read over by the next lesson's, and the text cannot be had.
  */
-function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined, verbatim: Set<string>): LessonSource | undefined {
+function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex | undefined, verbatim: Set<string>, digestsOnly: boolean): LessonSource | undefined {
   if (!index) {
     const file = readOne(abs, rel, diagnostics, verbatim);
     return file && toLesson(file);
@@ -343,34 +349,67 @@ function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: 
     const digest = stats && index.lookup(rel, stats);
     if (digest !== undefined) return lazyLesson(abs, rel, digest, verbatim);
   }
-  const read = readLessonBytes(abs, rel, diagnostics, index, verbatim);
+  if (digestsOnly) {
+    const read = readLessonBytes(abs, rel, diagnostics, index, verbatim, scratchRoom);
+    return read && lessonOf(rel, read.digest, textNotKept);
+  }
+  const read = readLessonBytes(abs, rel, diagnostics, index, verbatim, keptRoom);
   return read && lessonOf(rel, read.digest, () => (decodeText(read.bytes, rel) as { text: string }).text);
 }
+
+/** The text of a lesson read for its digest alone (ReadSourceOptions.digestsOnly): asking for it is a bug. */
+const textNotKept = (): string => {
+  throw new Error('this lesson was read for its digest only (digestsOnly): its text was not kept');
+};
 
 /** Where the bytes of lessons read now are kept: 1 MB blocks, filled one after the other. */
 const ARENA_BLOCK = 1 << 20;
 let arena = Buffer.allocUnsafeSlow(ARENA_BLOCK);
 let arenaUsed = 0;
 
-/** Room for `size` bytes in the arena (a block of its own past a block's size). */
-function arenaRoom(size: number): Buffer {
-  if (arenaUsed + size > arena.length) {
-    arena = Buffer.allocUnsafeSlow(Math.max(ARENA_BLOCK, size));
-    arenaUsed = 0;
-  }
-  return arena.subarray(arenaUsed, arenaUsed + size);
+/** Where lesson bytes are read, and whether they stay there (the arena) or are read over by the next (the scratch buffer). */
+interface Room {
+  take(size: number): Buffer;
+  keeps: boolean;
 }
+
+/** Room for `size` bytes in the arena (a block of its own past a block's size). */
+const keptRoom: Room = {
+  take(size) {
+    if (arenaUsed + size > arena.length) {
+      arena = Buffer.allocUnsafeSlow(Math.max(ARENA_BLOCK, size));
+      arenaUsed = 0;
+    }
+    return arena.subarray(arenaUsed, arenaUsed + size);
+  },
+  keeps: true,
+};
+
+/**
+ * One buffer every lesson read for its digest alone is read into, grown as needed. Fresh
+ * memory for each file's bytes cost more than the reads themselves: the kernel faults its
+ * pages in as it copies (30 MB at 10,000 lessons: ~200 ms of `read` in a worker's profile, ~60
+ * into pages already in use).
+ */
+let scratch = Buffer.allocUnsafeSlow(1 << 16);
+const scratchRoom: Room = {
+  take(size) {
+    if (size > scratch.length) scratch = Buffer.allocUnsafeSlow(size);
+    return scratch.subarray(0, size);
+  },
+  keeps: false,
+};
 
 /**
  * Read, hash and check the lesson file at `abs` as `readOne` does (the same diagnostics), and
- * record it in the index. Its digest and bytes (in the arena, checked to decode as text), or
+ * record it in the index. Its digest and bytes (in `room`, checked to decode as text), or
  * undefined when the file cannot be a lesson.
  */
-function readLessonBytes(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex, verbatim: Set<string>): { digest: string; bytes: Buffer } | undefined {
-  const read = readBytes(abs, rel, diagnostics, arenaRoom);
+function readLessonBytes(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex, verbatim: Set<string>, room: Room): { digest: string; bytes: Buffer } | undefined {
+  const read = readBytes(abs, rel, diagnostics, room.take);
   if (!read) return undefined;
   const { bytes, info } = read;
-  if (info.size !== 0) arenaUsed += bytes.length;
+  if (info.size !== 0 && room.keeps) arenaUsed += bytes.length;
   const digest = sha256(bytes);
   // Text when it is UTF-8 with no NUL (what decodeText asks), checked on the bytes: no string made yet.
   if (!isUtf8(bytes) || bytes.indexOf(0) !== -1) {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { placeOf } from '../../src/diagnostics/diagnostic.js';
 import { isCoursesyncError } from '../../src/diagnostics/errors.js';
 import { loadCourse } from '../../src/load/load-course.js';
-import { readSource } from '../../src/source/read-source.js';
+import { readSource, scanRepo, type Scan } from '../../src/source/read-source.js';
 
 let dir: string;
 let outside: string;
@@ -92,6 +92,25 @@ describe('readSource: files that cannot be read as text', () => {
     expect(tree.lessons.map((l) => [l.path, l.digest])).toEqual(texts.map((text, i) => [`p/s/0${i}.md`, createHash('sha256').update(text).digest('hex')]));
     // Decoded on first access, in reverse: each from its own bytes.
     expect([...tree.lessons].reverse().map((l) => l.text)).toEqual([...texts].reverse());
+  });
+
+  it('for digests only, reads each lesson over the last one (larger, smaller, empty, not text): the same digests, diagnostics and verbatim set', async () => {
+    const texts = ['---\nname: A\n---\n' + 'a'.repeat(200_000), '---\nname: B\n---\nshort\n', '', '---\r\nname: D\r\n---\r\nWindows\r\n', '\uFEFF# BOM\n'];
+    await Promise.all(texts.map((text, i) => put(`p/s/0${i}.md`, text)));
+    await put('p/s/05-binary.md', Buffer.from('# A\n\0\n'));
+    await put('p/s/06-latin1.md', Buffer.from([0x23, 0x20, 0x43, 0x61, 0x66, 0xe9, 0x0a]));
+    const kept = await scanRepo(dir, { statIndex: true });
+    await rm(path.join(dir, '.coursesync'), { recursive: true });
+    const only = await scanRepo(dir, { statIndex: true, digestsOnly: true });
+    const digests = (scan: Scan) => scan.read.map((f) => f && [f.path, f.digest]);
+    expect(digests(only)).toEqual(digests(kept));
+    expect(digests(only).filter(Boolean).length).toBe(texts.length + 2); // the lessons that are text, program.yaml, section.yaml
+    expect(only.diagnostics).toEqual(kept.diagnostics);
+    expect(only.diagnostics.map((d) => d.code).sort()).toEqual(['file/binary', 'file/not-utf8']);
+    expect([...only.verbatim].sort()).toEqual([...kept.verbatim].sort());
+    // Its text was not kept: asking for it is a bug, said as such.
+    const lesson = only.read.find((f) => f?.path === 'p/s/00.md')!;
+    expect(() => lesson.text).toThrow(/digest only/);
   });
 
   it('reads every byte of an empty file and of one larger than a read chunk, with and without the stat index', async () => {
