@@ -20,6 +20,8 @@ import { timing } from '../load/timing.js';
 const BUILD_LINE = /^\/\/ coursesync build ([0-9a-f]{16})\n/;
 /** Cache files kept, newest first (one per build, Node version, platform and command). */
 const KEEP = 24;
+/** A cache file's name (`<build>-<node version>-<platform>-<arch>-<command>.bin`), or one being written (`….<pid>.tmp`). */
+const CACHE_FILE = /^[0-9a-f]{16}-v[0-9.]+-[a-z0-9]+-[a-z0-9]+-[a-z-]+\.bin(\.\d+\.tmp)?$/;
 /** A cache file larger than this is not ours (the commands' whole code caches to ~5 MB). */
 const MAX_BYTES = 64 * 1024 * 1024;
 
@@ -98,7 +100,10 @@ function keep(script: Script, folder: string, file: string): void {
     const code = script.createCachedData();
     writeFileSync(temp, Buffer.concat([digest(code), code]), { mode: 0o600 });
     renameSync(temp, file);
-    const files = readdirSync(folder).map((name) => ({ path: join(folder, name), at: statSync(join(folder, name)).mtimeMs }));
+    // Only files named as this module names them: the folder may be one of the user's own (COURSESYNC_CODE_CACHE=~).
+    const files = readdirSync(folder)
+      .filter((name) => CACHE_FILE.test(name))
+      .map((name) => ({ path: join(folder, name), at: statSync(join(folder, name)).mtimeMs }));
     for (const old of files.sort((a, b) => b.at - a.at).slice(KEEP)) rmSync(old.path, { force: true });
   } catch {
     try {

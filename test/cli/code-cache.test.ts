@@ -132,7 +132,7 @@ describe('the code cache', () => {
     }
   });
 
-  it('keeps the newest files only', async () => {
+  it('keeps the newest of its files only, and never touches another file in the folder', async () => {
     const repo = await copyExamples();
     const cache = await emptyFolder();
     const old = new Date(Date.now() - 86_400_000);
@@ -141,11 +141,18 @@ describe('the code cache', () => {
       await writeFile(f, 'old');
       await utimes(f, old, old);
     }
+    // Files of the user's own in the folder (COURSESYNC_CODE_CACHE can name any), older still: never touched.
+    const theirs = ['notes.txt', 'photo.bin', 'ABCDEF0123456789-v20.0.0-linux-x64-plan.bin'];
+    for (const name of theirs) {
+      await writeFile(join(cache, name), 'mine');
+      await utimes(join(cache, name), new Date(0), new Date(0));
+    }
     const r = await validate(repo, cache);
     expect(r.code, r.stderr).toBe(0);
-    const files = await cacheFiles(cache);
+    const files = (await cacheFiles(cache)).filter((f) => !theirs.includes(f));
     expect(files.length).toBe(24);
     expect(files.filter((f) => !f.includes('-v0-old-'))).toHaveLength(1);
+    expect((await readdir(cache)).filter((f) => theirs.includes(f)).sort()).toEqual([...theirs].sort());
   });
 
   it('lives in COURSESYNC_CODE_CACHE, else under XDG_CACHE_HOME, else ~/.cache', () => {
