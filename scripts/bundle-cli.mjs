@@ -1,4 +1,4 @@
-// Bundles the command line into dist/bin/, two ways (docs/development.md, "The bundle"):
+// Bundles the command line into dist/bin/, two ways (docs/development.md, "The command is a bundle"):
 // - the entry (dist/cli/index.js, its fast paths: --version, --help, completion) and the two
 //   workers it starts, with what they import, as ES modules split in chunks: `--version` loads
 //   its entry and a few small chunks;
