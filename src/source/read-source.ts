@@ -353,7 +353,7 @@ function readLesson(abs: string, rel: string, diagnostics: Diagnostic[], index: 
     const read = readLessonBytes(abs, rel, diagnostics, index, verbatim, scratchRoom);
     return read && lessonOf(rel, read.digest, textNotKept);
   }
-  const read = readLessonBytes(abs, rel, diagnostics, index, verbatim, keptRoom);
+  const read = readLessonBytes(abs, rel, diagnostics, index, verbatim, arenaRoom);
   return read && lessonOf(rel, read.digest, () => (decodeText(read.bytes, rel) as { text: string }).text);
 }
 
@@ -367,49 +367,37 @@ const ARENA_BLOCK = 1 << 20;
 let arena = Buffer.allocUnsafeSlow(ARENA_BLOCK);
 let arenaUsed = 0;
 
-/** Where lesson bytes are read, and whether they stay there (the arena) or are read over by the next (the scratch buffer). */
-interface Room {
-  take(size: number): Buffer;
-  keeps: boolean;
+/** Room for `size` bytes in the arena, taken for good (a block of its own past a block's size). */
+function arenaRoom(size: number): Buffer {
+  if (arenaUsed + size > arena.length) {
+    arena = Buffer.allocUnsafeSlow(Math.max(ARENA_BLOCK, size));
+    arenaUsed = 0;
+  }
+  arenaUsed += size;
+  return arena.subarray(arenaUsed - size, arenaUsed);
 }
 
-/** Room for `size` bytes in the arena (a block of its own past a block's size). */
-const keptRoom: Room = {
-  take(size) {
-    if (arenaUsed + size > arena.length) {
-      arena = Buffer.allocUnsafeSlow(Math.max(ARENA_BLOCK, size));
-      arenaUsed = 0;
-    }
-    return arena.subarray(arenaUsed, arenaUsed + size);
-  },
-  keeps: true,
-};
-
 /**
- * One buffer every lesson read for its digest alone is read into, grown as needed. Fresh
- * memory for each file's bytes cost more than the reads themselves: the kernel faults its
- * pages in as it copies (30 MB at 10,000 lessons: ~200 ms of `read` in a worker's profile, ~60
- * into pages already in use).
+ * Room for `size` bytes in one buffer every lesson read for its digest alone is read into,
+ * grown as needed, read over by the next. Fresh memory for each file's bytes cost more than
+ * the reads themselves: the kernel faults its pages in as it copies (30 MB at 10,000 lessons:
+ * ~200 ms of `read` in a worker's profile, ~60 into pages already in use).
  */
 let scratch = Buffer.allocUnsafeSlow(1 << 16);
-const scratchRoom: Room = {
-  take(size) {
-    if (size > scratch.length) scratch = Buffer.allocUnsafeSlow(size);
-    return scratch.subarray(0, size);
-  },
-  keeps: false,
-};
+function scratchRoom(size: number): Buffer {
+  if (size > scratch.length) scratch = Buffer.allocUnsafeSlow(size);
+  return scratch.subarray(0, size);
+}
 
 /**
  * Read, hash and check the lesson file at `abs` as `readOne` does (the same diagnostics), and
  * record it in the index. Its digest and bytes (in `room`, checked to decode as text), or
  * undefined when the file cannot be a lesson.
  */
-function readLessonBytes(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex, verbatim: Set<string>, room: Room): { digest: string; bytes: Buffer } | undefined {
-  const read = readBytes(abs, rel, diagnostics, room.take);
+function readLessonBytes(abs: string, rel: string, diagnostics: Diagnostic[], index: StatIndex, verbatim: Set<string>, room: (size: number) => Buffer): { digest: string; bytes: Buffer } | undefined {
+  const read = readBytes(abs, rel, diagnostics, room);
   if (!read) return undefined;
   const { bytes, info } = read;
-  if (info.size !== 0 && room.keeps) arenaUsed += bytes.length;
   const digest = sha256(bytes);
   // Text when it is UTF-8 with no NUL (what decodeText asks), checked on the bytes: no string made yet.
   if (!isUtf8(bytes) || bytes.indexOf(0) !== -1) {
