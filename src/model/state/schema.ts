@@ -149,9 +149,9 @@ export const WARNING_CODE_PATTERN = /^[a-z][a-z-]*\/[a-z0-9][a-z0-9-]*$/;
 
 /**
  * One of them as recorded: a diagnostic without its severity (a warning) and, when it is about
- * the lesson's own file, without its file. Any code of the form is read, so a state recorded by a later coursesync (which may
- * record more codes) still reads: a lesson recorded with a code this one does not record is
- * compiled, never taken from the state.
+ * the lesson's own file, without its file. Any code of the form is read, so a state recorded
+ * by a later coursesync (which may record more codes) still reads: a lesson recorded with a
+ * code this one does not record is compiled, never taken from the state.
  */
 export const RecordedWarningSchema = z.strictObject({
   code: z.string().regex(WARNING_CODE_PATTERN, 'not a warning code coursesync writes'),
