@@ -4,15 +4,14 @@
  * walk runs on a worker thread while this one loads the compiler a plan will need (a fresh
  * checkout has no plan memo to answer it). The worker sends back each lesson's path and
  * digest; a lesson's text is read again here only if it is asked for (the edited ones), and
- * checked against that digest. With a stat index, or one core, the repo is read here, as
- * readSource does, and nothing else is done meanwhile.
+ * checked against that digest. With a stat index that may spare reads (stat-index.ts
+ * indexMaySpare: not one restored from before a checkout), or one core, the repo is read
+ * here, as readSource does, and nothing else is done meanwhile.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import type { SourceTree } from '../model/source-tree.js';
 import { readSource, receivedScan, treeOf } from '../source/read-source.js';
-import { STAT_INDEX_FILE } from '../source/stat-index.js';
+import { indexMaySpare } from '../source/stat-index.js';
 import type { ReadAnswer } from './read-worker.js';
 import { startWorker } from './start-worker.js';
 import { timing } from './timing.js';
@@ -26,7 +25,7 @@ import { timing } from './timing.js';
  * its errors are readSource's own.
  */
 export async function readSourceAside(dir: string, meanwhile: () => Promise<unknown>, whileWaiting?: () => AsyncIterable<unknown>): Promise<SourceTree> {
-  if (existsSync(join(dir, STAT_INDEX_FILE)) || availableParallelism() < 2) {
+  if (availableParallelism() < 2 || (await indexMaySpare(dir))) {
     const tree = await readSource(dir, { statIndex: true });
     timing('read: repo read on this thread');
     return tree;

@@ -11,7 +11,8 @@ export type ReadAnswer = { kind: 'scanned'; scan: PortableScan } | { kind: 'fail
 
 const answer = (a: ReadAnswer) => parentPort?.postMessage(a);
 // Digests only cross to the other thread: the bytes need not be kept for their text.
-scanRepo(workerData.dir as string, { statIndex: true, digestsOnly: true }).then(
+// Its read is one the stat index was not trusted to spare (read-aside.ts): the index is written anew.
+scanRepo(workerData.dir as string, { statIndex: true, digestsOnly: true, rewriteIndex: true }).then(
   (scan) => answer({ kind: 'scanned', scan: portableScan(scan) }),
   () => answer({ kind: 'failed' }),
 );

@@ -51,6 +51,12 @@ export interface ReadSourceOptions {
    * a reader that hands on digests only (load/read-worker.ts). Its text cannot be had.
    */
   digestsOnly?: boolean;
+  /**
+   * With `statIndex`: write the index even when it vouched for every file (default false). The
+   * read worker's read is one the index was not trusted to spare (stat-index.ts indexMaySpare):
+   * the index it writes is of a newer snapshot, which the next run then trusts.
+   */
+  rewriteIndex?: boolean;
 }
 
 /**
@@ -181,7 +187,7 @@ export async function scanRepo(dir: string, options: ReadSourceOptions = {}): Pr
   const read = found.map((f) => (f.kind === 'lesson' ? readLesson(f.abs, f.rel, diagnostics, index, verbatim, options.digestsOnly === true) : readOne(f.abs, f.rel, diagnostics)));
   const limit = pLimit(32);
   const digests = await Promise.all(others.map((f) => limit(() => digestOf(f.abs, f.rel, index))));
-  if (index) await index.write(root);
+  if (index) await index.write(root, options.rewriteIndex);
   return { diagnostics, found, read, others, digests, linked, refused, verbatim };
 }
 

@@ -5,10 +5,11 @@
  * runs dist/ in a child process (npm test builds first).
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -33,8 +34,12 @@ async function hostileRepo(): Promise<string> {
   await writeFile(join(dir, '.git', 'config'), '[core]\n');
   await symlink('../.git', join(dir, 'book', 'git-link'));
   await writeFile(join(dir, 'book', 'img', 'diagram.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"/></svg>\n');
+  await aged();
   return dir;
 }
+
+/** Past the stat index's clock margin: a file changed within it is not trusted from the index (stat-index.ts). */
+const aged = () => sleep(150);
 
 /**
  * In a child process: read `dir` with readSourceAside (whose `meanwhile` says when it ran) or
@@ -110,6 +115,20 @@ describe('reading a fresh checkout on the other core', () => {
   it('reads here, and runs nothing meanwhile, when a stat index is there', async () => {
     const dir = await hostileRepo();
     await treeOf('here', dir);
+    expect((await treeOf('aside', dir)).meanwhile).toBe(false);
+  });
+
+  it('reads on the worker, to the same tree, when the stat index is older than the config (a CI cache restored after a checkout)', async () => {
+    const dir = await hostileRepo();
+    const here = await treeOf('here', dir);
+    expect((await treeOf('aside', dir)).meanwhile).toBe(false);
+    // A checkout writes every file anew: the config's ctime is then later than the index.
+    await utimes(join(dir, 'coursesync.yaml'), new Date(), new Date());
+    await aged();
+    const aside = await treeOf('aside', dir);
+    expect(aside.meanwhile).toBe(true);
+    expect({ ...aside, meanwhile: undefined }).toEqual({ ...here, meanwhile: undefined });
+    // That read wrote the index anew: the next one is here again.
     expect((await treeOf('aside', dir)).meanwhile).toBe(false);
   });
 

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isCoursesyncError } from '../../src/diagnostics/errors.js';
 import type { LessonSource } from '../../src/model/source-tree.js';
 import { readSource } from '../../src/source/read-source.js';
-import { cleanDigest, STAT_INDEX_FILE, type StatEntry } from '../../src/source/stat-index.js';
+import { cleanDigest, indexMaySpare, STAT_INDEX_FILE, type StatEntry } from '../../src/source/stat-index.js';
 
 const LESSON = `---
 name: Narrowing with type guards
@@ -278,5 +278,46 @@ describe('readSource with the stat index', () => {
     const lesson = lessonOf(await readSource(dir));
     expect(lesson.text).toBe(LESSON);
     await expect(stat(indexFile())).rejects.toThrow();
+  });
+});
+
+describe('indexMaySpare (whether a read may take digests from the index)', () => {
+  /** The config, aged past the index's clock margin (as the other files are). */
+  const config = async () => {
+    await writeFile(path.join(dir, 'coursesync.yaml'), 'school:\n  base_url: https://school.example/api/v1\n');
+    await sleep(150);
+  };
+
+  it('says no without an index, and yes for one written after the config and state last changed', async () => {
+    await config();
+    expect(await indexMaySpare(dir)).toBe(false);
+    await read();
+    expect(await indexMaySpare(dir)).toBe(true);
+  });
+
+  it('says no once the config changed after the index was written (a checkout, then a CI cache restored)', async () => {
+    await config();
+    await read();
+    // Any change sets the ctime to now: a checkout writes every file anew.
+    await utimes(path.join(dir, 'coursesync.yaml'), OLD_SECONDS, OLD_SECONDS);
+    expect(await indexMaySpare(dir)).toBe(false);
+  });
+
+  it('asks the state file when there is no config, and says yes when there is neither', async () => {
+    await read();
+    expect(await indexMaySpare(dir)).toBe(true);
+    await mkdir(path.join(dir, '.coursesync'), { recursive: true });
+    await writeFile(path.join(dir, '.coursesync/state.json'), '{}\n');
+    expect(await indexMaySpare(dir)).toBe(false);
+  });
+
+  it('says no for an index of another version or shape', async () => {
+    await config();
+    await read();
+    const text = await readFile(indexFile(), 'utf8');
+    await writeFile(indexFile(), text.replace('coursesync-stat-index/2', 'coursesync-stat-index/1'));
+    expect(await indexMaySpare(dir)).toBe(false);
+    await writeFile(indexFile(), '[]\n');
+    expect(await indexMaySpare(dir)).toBe(false);
   });
 });
