@@ -2,7 +2,7 @@
 // with the build before a change run the same way, interleaved, when given one.
 // Usage: npm run build && <generate-repo compiled, as npm run bench does> &&
 //   node test/bench/figures.mjs [--lessons=10000|1k|10k|100k] [--repeats=3] [--apply-repeats=1]
-//        [--startup-runs=10] [--before=<folder of an older build, holding dist/>] [--only=warm,fresh,apply,startup]
+//        [--startup-runs=10] [--before=<folder of an older build, holding dist/>] [--only=warm,fresh,ci,apply,startup]
 //        [--json=<file>]   (the results, for run.mjs's summary)
 //
 // Every command is the built CLI in its own process (wall time from spawn to exit, peak RSS):
@@ -12,6 +12,8 @@
 //   p-limit walk the benchmarks used before), alternately with the plans;
 // - fresh checkout, one lesson edited: `plan --detailed-exitcode` (exit 2) with
 //   .coursesync/cache removed before every run; the same baselines on that repo;
+// - the same in CI as the shipped workflows run it: the cache an earlier run kept, restored after
+//   a checkout that wrote every file anew (setups.mjs ciCheckout), before every run;
 // - first apply, `lessons` creates, no latency, c=8: the user's commands, `coursesync plan`
 //   (fills the render cache; not timed in the figure) then `coursesync apply --yes
 //   --concurrency 8`, timed whole (start-up, load, plan, calls, compaction: what the user waits
@@ -27,7 +29,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chainsOf, readPlanFile, seedPrograms, startEmulatorProcess, writeChains } from './emulator-process.mjs';
 import { ROOT, cleanup, cliOf, heading, median, ms, tempDir, timeNode } from './lib.mjs';
-import { freshCheckout, warmRepo } from './setups.mjs';
+import { ciCheckout, freshCheckout, restoreCiCache, warmRepo } from './setups.mjs';
 
 const opts = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? 'true']));
 const SIZES = { '1k': 1000, '10k': 10_000, '100k': 100_000 };
@@ -35,7 +37,7 @@ const lessons = SIZES[opts.lessons] ?? Number(opts.lessons ?? 10_000);
 const repeats = Number(opts.repeats ?? 3);
 const applyRepeats = Number(opts['apply-repeats'] ?? 1);
 const startupRuns = Number(opts['startup-runs'] ?? 10);
-const only = new Set((opts.only ?? 'warm,fresh,apply,startup').split(','));
+const only = new Set((opts.only ?? 'warm,fresh,ci,apply,startup').split(','));
 const TOKEN = 'bench';
 const READ_HASH = fileURLToPath(new URL('read-hash.mjs', import.meta.url));
 const APPLY_SCALE = fileURLToPath(new URL('apply-scale.mjs', import.meta.url));
@@ -97,6 +99,7 @@ if (only.has('fresh'))
   await planFigure('fresh', 'plan, fresh checkout (no .coursesync/cache), one lesson edited', (dir, b) => freshCheckout(dir, lessons, { root: b.root }), 2, (dir) =>
     rm(join(dir, '.coursesync', 'cache'), { recursive: true, force: true }),
   );
+if (only.has('ci')) await planFigure('ci', 'plan, fresh checkout with the CI cache restored (made before the checkout), one lesson edited', (dir, b) => ciCheckout(dir, lessons, { root: b.root }), 2, restoreCiCache);
 
 if (only.has('apply')) {
   const sections = Math.max(1, Math.round(lessons / 100));

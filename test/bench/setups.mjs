@@ -1,6 +1,6 @@
 // The repos the plan benchmarks and profiles run on, set up the same way for both.
 // (Needs a build, dist/, and generate-repo compiled into test/bench/out/.)
-import { appendFile } from 'node:fs/promises';
+import { appendFile, cp, readdir, rm, utimes } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { generateRepo } from './out/generate-repo.js';
@@ -61,4 +61,30 @@ export async function freshCheckout(dir, lessons, { root = ROOT } = {}) {
   const first = desired.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons))[0]; // sections may be empty below 200 lessons
   await appendFile(join(dir, first.path), '\nOne more paragraph, with **emphasis**.\n');
   return dir;
+}
+
+/**
+ * A fresh checkout in CI as the shipped workflows run it: freshCheckout, whose cache a plan
+ * of it then filled and which was kept beside the repo (`<dir>.cache`), and every file of the
+ * repo written anew after that (as a checkout writes them: new ctimes). Before each plan,
+ * restoreCiCache puts the kept cache back, as actions/cache does after actions/checkout; the
+ * plan (`--detailed-exitcode`) exits 2.
+ */
+export async function ciCheckout(dir, lessons, { root = ROOT } = {}) {
+  await freshCheckout(dir, lessons, { root });
+  const env = { ...process.env, COURSESYNC_RENDER_THREADS: String(cores), NO_COLOR: '1' };
+  const fill = await timeNode([cliOf(root), 'plan', dir, '--detailed-exitcode'], { env });
+  if (fill.code !== 2) throw new Error(`first plan: exit ${fill.code}, expected 2\n${fill.stderr}`);
+  await cp(join(dir, '.coursesync', 'cache'), `${dir}.cache`, { recursive: true });
+  const now = new Date();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && !join(entry.parentPath, entry.name).includes('/.coursesync/cache')) await utimes(join(entry.parentPath, entry.name), now, now);
+  }
+  return dir;
+}
+
+/** Put back the cache ciCheckout kept for `dir`. */
+export async function restoreCiCache(dir) {
+  await rm(join(dir, '.coursesync', 'cache'), { recursive: true, force: true });
+  await cp(`${dir}.cache`, join(dir, '.coursesync', 'cache'), { recursive: true });
 }
