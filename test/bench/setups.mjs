@@ -4,7 +4,7 @@ import { appendFile, cp, readdir, rm, utimes } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { generateRepo } from './out/generate-repo.js';
-import { ROOT, cliOf, distModule, stateAsApplied, timeNode } from './lib.mjs';
+import { ROOT, cliOf, distModule, stateAsApplied, tempDir, timeNode } from './lib.mjs';
 
 export const BASE_URL = 'http://127.0.0.1:4010/api/v1'; // what generate-repo writes in coursesync.yaml
 const cores = availableParallelism();
@@ -63,19 +63,24 @@ export async function freshCheckout(dir, lessons, { root = ROOT } = {}) {
   return dir;
 }
 
+/** Repo folder → the folder its kept cache is in (a temporary folder of its own: lib.mjs cleanup removes it). */
+const keptCaches = new Map();
+
 /**
  * A fresh checkout in CI as the shipped workflows run it: freshCheckout, whose cache a plan
- * of it then filled and which was kept beside the repo (`<dir>.cache`), and every file of the
- * repo written anew after that (as a checkout writes them: new ctimes). Before each plan,
- * restoreCiCache puts the kept cache back, as actions/cache does after actions/checkout; the
- * plan (`--detailed-exitcode`) exits 2.
+ * of it then filled and which was kept apart, and every file of the repo written anew after
+ * that (as a checkout writes them: new ctimes). Before each plan, restoreCiCache puts the
+ * kept cache back, as actions/cache does after actions/checkout; the plan
+ * (`--detailed-exitcode`) exits 2.
  */
 export async function ciCheckout(dir, lessons, { root = ROOT } = {}) {
   await freshCheckout(dir, lessons, { root });
   const env = { ...process.env, COURSESYNC_RENDER_THREADS: String(cores), NO_COLOR: '1' };
   const fill = await timeNode([cliOf(root), 'plan', dir, '--detailed-exitcode'], { env });
   if (fill.code !== 2) throw new Error(`first plan: exit ${fill.code}, expected 2\n${fill.stderr}`);
-  await cp(join(dir, '.coursesync', 'cache'), `${dir}.cache`, { recursive: true });
+  const kept = join(await tempDir('ci-kept-cache'), 'cache');
+  await cp(join(dir, '.coursesync', 'cache'), kept, { recursive: true });
+  keptCaches.set(dir, kept);
   const now = new Date();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (entry.isFile() && !join(entry.parentPath, entry.name).includes('/.coursesync/cache')) await utimes(join(entry.parentPath, entry.name), now, now);
@@ -86,5 +91,5 @@ export async function ciCheckout(dir, lessons, { root = ROOT } = {}) {
 /** Put back the cache ciCheckout kept for `dir`. */
 export async function restoreCiCache(dir) {
   await rm(join(dir, '.coursesync', 'cache'), { recursive: true, force: true });
-  await cp(`${dir}.cache`, join(dir, '.coursesync', 'cache'), { recursive: true });
+  await cp(keptCaches.get(dir), join(dir, '.coursesync', 'cache'), { recursive: true });
 }
