@@ -8,12 +8,11 @@
  * indexMaySpare: not one restored from before a checkout), or one core, the repo is read
  * here, as readSource does, and nothing else is done meanwhile.
  */
-import { availableParallelism } from 'node:os';
 import type { SourceTree } from '../model/source-tree.js';
 import { readSource, receivedScan, treeOf } from '../source/read-source.js';
 import { indexMaySpare } from '../source/stat-index.js';
 import type { ReadAnswer } from './read-worker.js';
-import { startWorker } from './start-worker.js';
+import { canReadAside, dropSpare, takeReadWorker } from './spare-worker.js';
 import { timing } from './timing.js';
 
 /**
@@ -25,13 +24,17 @@ import { timing } from './timing.js';
  * its errors are readSource's own.
  */
 export async function readSourceAside(dir: string, meanwhile: () => Promise<unknown>, whileWaiting?: () => AsyncIterable<unknown>): Promise<SourceTree> {
-  if (availableParallelism() < 2 || (await indexMaySpare(dir))) {
+  if (!canReadAside() || (await indexMaySpare(dir))) {
+    // A worker started with the process for this plan is not needed after all.
+    dropSpare();
     const tree = await readSource(dir, { statIndex: true });
     timing('read: repo read on this thread');
     return tree;
   }
-  const worker = startWorker(new URL('./read-worker.js', import.meta.url), { workerData: { dir } });
-  timing('read: worker started');
+  // Started with the process for a plan (spare-worker.ts), else now.
+  const worker = takeReadWorker();
+  worker.postMessage({ dir });
+  timing('read: worker told the folder');
   let answered = false;
   const answer = new Promise<ReadAnswer>((resolve) => {
     worker.once('message', resolve);
