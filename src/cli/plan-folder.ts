@@ -5,7 +5,7 @@
  * argument, told from the values of its other options by the command tree written at build
  * time (completion-data.json), else the folder found from the current one
  * (source/repo-search.ts); the plan reads on a worker when that folder has no stat index it may
- * trust (source/stat-index.ts indexMaySpare). A line it cannot read for sure (an unknown
+ * trust (source/stat-index-head.ts indexMaySpare). A line it cannot read for sure (an unknown
  * option, `--help`, two folders) starts nothing; the plan then starts its worker when it reads,
  * as it would anyway. Only when the worker starts is decided here: the plan tells it the folder.
  */
@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import type { CommandSpec } from './completion-scripts.js';
 import { courseFolder } from '../source/repo-search.js';
-import { indexMaySpare } from '../source/stat-index.js';
+import { indexMaySpare } from '../source/stat-index-head.js';
 import { canReadAside, startReadWorker } from '../load/spare-worker.js';
 import { timing } from '../load/timing.js';
 

@@ -4,13 +4,13 @@
  * walk runs on a worker thread while this one loads the compiler a plan will need (a fresh
  * checkout has no plan memo to answer it). The worker sends back each lesson's path and
  * digest; a lesson's text is read again here only if it is asked for (the edited ones), and
- * checked against that digest. With a stat index that may spare reads (stat-index.ts
+ * checked against that digest. With a stat index that may spare reads (stat-index-head.ts
  * indexMaySpare: not one restored from before a checkout), or one core, the repo is read
  * here, as readSource does, and nothing else is done meanwhile.
  */
 import type { SourceTree } from '../model/source-tree.js';
 import { readSource, receivedScan, treeOf } from '../source/read-source.js';
-import { indexMaySpare } from '../source/stat-index.js';
+import { indexMaySpare } from '../source/stat-index-head.js';
 import type { ReadAnswer } from './read-worker.js';
 import { canReadAside, dropSpare, takeReadWorker } from './spare-worker.js';
 import { timing } from './timing.js';
