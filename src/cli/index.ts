@@ -60,10 +60,8 @@ async function main(argv: string[]): Promise<number> {
     const code = await fast(args.slice(2));
     if (code !== undefined) return code;
   }
-  // A plan that will read on another core: its worker starts now, while the commands load (plan-folder.ts).
-  const readWorker = args[2] === 'plan' ? await (await import('./plan-folder.js')).readWorkerAhead(args) : undefined;
   const { runCommand } = await commands(args[2] ?? '');
-  return runCommand(args, await readVersion(), readWorker);
+  return runCommand(args, await readVersion());
 }
 
 type Commands = typeof import('./run-command.js');

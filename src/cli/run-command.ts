@@ -8,16 +8,10 @@
  */
 import { CommanderError } from 'commander';
 import { ExitCode } from '../diagnostics/exit-codes.js';
-import type { Worker } from 'node:worker_threads';
 import { programFor } from './program.js';
-import { dropSpare, holdSpare } from '../load/spare-worker.js';
 
-/**
- * Run `args` (process.argv's shape, colour switches removed): its exit code. `readWorker`: the
- * read worker the entry started with the process for a plan, held for its read (spare-worker.ts).
- */
-export async function runCommand(args: string[], version: string, readWorker?: Worker): Promise<number> {
-  holdSpare(readWorker);
+/** Run `args` (process.argv's shape, colour switches removed): its exit code. */
+export async function runCommand(args: string[], version: string): Promise<number> {
   try {
     const program = await programFor(version, args.slice(2));
     await program.parseAsync(args);
@@ -27,8 +21,6 @@ export async function runCommand(args: string[], version: string, readWorker?: W
     // Loaded only here: it brings the diagnostics and the terminal.
     const { reportFatal } = await import('./report-error.js');
     return reportFatal(e);
-  } finally {
-    dropSpare();
   }
   return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok;
 }

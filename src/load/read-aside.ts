@@ -4,15 +4,16 @@
  * walk runs on a worker thread while this one loads the compiler a plan will need (a fresh
  * checkout has no plan memo to answer it). The worker sends back each lesson's path and
  * digest; a lesson's text is read again here only if it is asked for (the edited ones), and
- * checked against that digest. With a stat index that may spare reads (stat-index-head.ts
+ * checked against that digest. With a stat index that may spare reads (stat-index.ts
  * indexMaySpare: not one restored from before a checkout), or one core, the repo is read
  * here, as readSource does, and nothing else is done meanwhile.
  */
+import { availableParallelism } from 'node:os';
 import type { SourceTree } from '../model/source-tree.js';
 import { readSource, receivedScan, treeOf } from '../source/read-source.js';
-import { indexMaySpare } from '../source/stat-index-head.js';
+import { indexMaySpare } from '../source/stat-index.js';
 import type { ReadAnswer } from './read-worker.js';
-import { canReadAside, dropSpare, takeReadWorker } from './spare-worker.js';
+import { startWorker } from './start-worker.js';
 import { timing } from './timing.js';
 
 /**
@@ -24,17 +25,13 @@ import { timing } from './timing.js';
  * its errors are readSource's own.
  */
 export async function readSourceAside(dir: string, meanwhile: () => Promise<unknown>, whileWaiting?: () => AsyncIterable<unknown>): Promise<SourceTree> {
-  if (!canReadAside() || (await indexMaySpare(dir))) {
-    // A worker started with the process for this plan is not needed after all.
-    dropSpare();
+  if (availableParallelism() < 2 || (await indexMaySpare(dir))) {
     const tree = await readSource(dir, { statIndex: true });
     timing('read: repo read on this thread');
     return tree;
   }
-  // Started with the process for a plan (spare-worker.ts), else now.
-  const worker = takeReadWorker();
-  worker.postMessage({ dir });
-  timing('read: worker told the folder');
+  const worker = startWorker(new URL('./read-worker.js', import.meta.url), { workerData: { dir } });
+  timing('read: worker started');
   let answered = false;
   const answer = new Promise<ReadAnswer>((resolve) => {
     worker.once('message', resolve);

@@ -1,21 +1,18 @@
 /**
- * Worker-thread entry of read-aside.ts (I/O edge): scans the repo at the folder it is sent with the
+ * Worker-thread entry of read-aside.ts (I/O edge): scans the repo at `workerData.dir` with the
  * stat index, as readSource would, and answers once with the scan in columns, its lessons as
  * paths and digests (portableScan), or with `failed` (the main thread then reads the repo itself, and
  * reports whatever went wrong as it always does).
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { portableScan, scanRepo, type PortableScan } from '../source/read-source.js';
 
 export type ReadAnswer = { kind: 'scanned'; scan: PortableScan } | { kind: 'failed' };
 
 const answer = (a: ReadAnswer) => parentPort?.postMessage(a);
-// The folder comes as the first message: the worker may be started before it is known (spare-worker.ts).
-parentPort?.once('message', ({ dir }: { dir: string }) => {
-  // Digests only cross to the other thread: the bytes need not be kept for their text. Its
-  // read is one the stat index was not trusted to spare (read-aside.ts): the index is written anew.
-  scanRepo(dir, { statIndex: true, digestsOnly: true, rewriteIndex: true }).then(
-    (scan) => answer({ kind: 'scanned', scan: portableScan(scan) }),
-    () => answer({ kind: 'failed' }),
-  );
-});
+// Digests only cross to the other thread: the bytes need not be kept for their text.
+// Its read is one the stat index was not trusted to spare (read-aside.ts): the index is written anew.
+scanRepo(workerData.dir as string, { statIndex: true, digestsOnly: true, rewriteIndex: true }).then(
+  (scan) => answer({ kind: 'scanned', scan: portableScan(scan) }),
+  () => answer({ kind: 'failed' }),
+);

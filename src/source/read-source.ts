@@ -53,7 +53,7 @@ export interface ReadSourceOptions {
   digestsOnly?: boolean;
   /**
    * With `statIndex`: write the index even when it vouched for every file (default false). The
-   * read worker's read is one the index was not trusted to spare (stat-index-head.ts indexMaySpare):
+   * read worker's read is one the index was not trusted to spare (stat-index.ts indexMaySpare):
    * the index it writes is of a newer snapshot, which the next run then trusts.
    */
   rewriteIndex?: boolean;

@@ -1,11 +1,45 @@
 /**
- * Which folder is the course repo, found the way git finds its root (docs/cli.md#folder-discovery,
- * repo-search.ts); a folder given explicitly is used as given. Either way a course repo is never
- * nested in another: a state written inside one would track the same lessons a second time.
+ * Which folder is the course repo, found the way git finds its root (docs/cli.md#folder-discovery):
+ * without a folder argument, the nearest folder at or above the current one that holds
+ * `coursesync.yaml` or a state (`.coursesync/state.json`), searched upward and stopping at the git root (a folder
+ * holding `.git`) or the filesystem root; with none found, the current folder. A folder given
+ * explicitly is used as given. Either way a course repo is never nested in another: a state
+ * written inside one would track the same lessons a second time.
  */
-import { dirname, join, relative } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { failure } from '../diagnostics/error-codes/index.js';
-import { courseFolder, exists, markerIn, upward } from './repo-search.js';
+
+/**
+ * What marks a course repo's root: its config, or a state. (`.coursesync/` alone is not a
+ * mark: a plan run in a subfolder used to leave a render cache there.)
+ */
+const MARKERS = ['coursesync.yaml', '.coursesync/state.json'] as const;
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The marker `dir` holds (the first of MARKERS), or undefined. */
+async function markerIn(dir: string): Promise<string | undefined> {
+  for (const m of MARKERS) if (await exists(join(dir, m))) return m;
+  return undefined;
+}
+
+/** `dir` and its parents up to and including the git root (or the filesystem root). */
+async function* upward(dir: string): AsyncGenerator<string> {
+  let current = dir;
+  for (;;) {
+    yield current;
+    if (await exists(join(current, '.git'))) return;
+    const parent = dirname(current);
+    if (parent === current) return;
+    current = parent;
+  }
+}
 
 /** The nearest folder strictly above `dir` (within the same git repo) that holds a marker. */
 async function markedAbove(dir: string): Promise<{ dir: string; marker: string } | undefined> {
@@ -31,7 +65,19 @@ function shown(dir: string): string {
  * @throws CoursesyncError `repo/nested` when the folder lies inside another course repo
  */
 export async function findRepoRoot(explicit: string | undefined, cwd: string = process.cwd()): Promise<string> {
-  const root = await courseFolder(explicit, cwd);
+  let root: string | undefined;
+  if (explicit !== undefined) {
+    root = resolve(cwd, explicit);
+  } else {
+    const start = resolve(cwd);
+    for await (const d of upward(start)) {
+      if (await markerIn(d)) {
+        root = d;
+        break;
+      }
+    }
+    root ??= start;
+  }
   const above = await markedAbove(root);
   if (above) {
     const own = await markerIn(root);

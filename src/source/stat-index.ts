@@ -31,12 +31,15 @@
  *   "digests":"<64 hex per path>"}
  */
 import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openRegularFile } from '../state/read-regular-file.js';
 import { writeCacheText } from './cache-file.js';
-import { STAT_INDEX_FILE, STAT_INDEX_TAG as TAG } from './stat-index-head.js';
 
-export { STAT_INDEX_FILE } from './stat-index-head.js';
+/** Where the index lives inside a course repo. */
+export const STAT_INDEX_FILE = join('.coursesync', 'cache', 'stat-index.json');
+/** /2: numbers in ms (/1 held nanoseconds as strings; such a file is a miss). */
+const TAG = 'coursesync-stat-index/2';
 
 /** The kernel stamps files from a coarse clock (a few ms behind the real time): stay clear of it. */
 const CLOCK_MARGIN_MS = 100;
@@ -153,7 +156,7 @@ export class StatIndex {
     this.dirty = true;
   }
 
-  /** Write this run's entries to the repo at `dir` when they differ from what was read, or `always` (to record a newer snapshot: stat-index-head.ts indexMaySpare). */
+  /** Write this run's entries to the repo at `dir` when they differ from what was read, or `always` (to record a newer snapshot: indexMaySpare). */
   async write(dir: string, always = false): Promise<boolean> {
     if (!always && !this.dirty && this.keptCount === this.rows.size) return true;
     const paths: string[] = [];
@@ -178,6 +181,38 @@ export class StatIndex {
 
 const HEX_DIGITS = /^[0-9a-f]*$/;
 const WHOLE = /^\d+$/;
+
+/**
+ * Whether the stat index of the repo at `dir` may spare reading files: it is there, and the
+ * repo's config (coursesync.yaml, else its state file) is older than the index. A checkout
+ * writes every file anew, so an index restored after one (a CI cache) vouches for none: the
+ * whole repo is then to be read, as on a fresh checkout (load/read-aside.ts reads it on another
+ * core). Reads the index's first line only. An edit of the config alone is reason enough: what
+ * this decides is only which thread reads (each file is still checked against the index), and
+ * that read writes the index anew.
+ */
+export async function indexMaySpare(dir: string): Promise<boolean> {
+  let head: string;
+  try {
+    const handle = await openRegularFile(join(dir, STAT_INDEX_FILE));
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(80), 0, 80, 0);
+      head = buffer.toString('latin1', 0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+  const since = new RegExp(`^\\{"index":"${TAG} (\\d+)"`).exec(head)?.[1];
+  if (since === undefined) return false;
+  for (const marker of ['coursesync.yaml', join('.coursesync', 'state.json')]) {
+    const info = await stat(join(dir, marker)).catch(() => undefined);
+    // As an entry vouches (`vouches`): changed before the index's snapshot, clock margin and all.
+    if (info) return info.ctimeMs < Number(since);
+  }
+  return true;
+}
 
 /**
  * The index stored in `file`, or undefined when it is missing, unreadable, not a regular file

@@ -132,23 +132,6 @@ describe('reading a fresh checkout on the other core', () => {
     expect((await treeOf('aside', dir)).meanwhile).toBe(false);
   });
 
-  it('reads on a new worker when the one started with the process has ended before the read', async () => {
-    const dir = await hostileRepo();
-    const lessons = (await treeOf('here', dir)).lessons.length;
-    await rm(join(dir, '.coursesync'), { recursive: true, force: true });
-    const script = `
-      const { holdSpare, startReadWorker } = await import(${JSON.stringify(join(DIST, 'load/spare-worker.js'))});
-      const { readSourceAside } = await import(${JSON.stringify(join(DIST, 'load/read-aside.js'))});
-      const spare = startReadWorker();
-      holdSpare(spare);
-      await spare.terminate();
-      let meanwhile = false;
-      const tree = await readSourceAside(process.argv[1], async () => { meanwhile = true; });
-      process.stdout.write(JSON.stringify({ meanwhile, lessons: tree.lessons.length }));`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, dir]);
-    expect(JSON.parse(stdout)).toEqual({ meanwhile: true, lessons });
-  });
-
   it('refuses a lesson whose bytes changed between the worker and the read of its text', async () => {
     const dir = await hostileRepo();
     const lesson = join(dir, 'book', '01-getting-started', '01-hello-world.md');

@@ -7,8 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isCoursesyncError } from '../../src/diagnostics/errors.js';
 import type { LessonSource } from '../../src/model/source-tree.js';
 import { readSource } from '../../src/source/read-source.js';
-import { cleanDigest, STAT_INDEX_FILE, type StatEntry } from '../../src/source/stat-index.js';
-import { indexMaySpare } from '../../src/source/stat-index-head.js';
+import { cleanDigest, indexMaySpare, STAT_INDEX_FILE, type StatEntry } from '../../src/source/stat-index.js';
 
 const LESSON = `---
 name: Narrowing with type guards
