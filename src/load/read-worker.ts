@@ -12,7 +12,7 @@ export type ReadAnswer = { kind: 'scanned'; scan: PortableScan } | { kind: 'fail
 const answer = (a: ReadAnswer) => parentPort?.postMessage(a);
 // Digests only cross to the other thread: the bytes need not be kept for their text.
 // Its read is one the stat index was not trusted to spare (read-aside.ts): the index is written anew.
-scanRepo(workerData.dir as string, { statIndex: true, digestsOnly: true, rewriteIndex: true }).then(
+scanRepo(workerData.dir as string, { statIndex: true, digestsOnly: true, freshIndex: true }).then(
   (scan) => answer({ kind: 'scanned', scan: portableScan(scan) }),
   () => answer({ kind: 'failed' }),
 );

@@ -156,9 +156,9 @@ export class StatIndex {
     this.dirty = true;
   }
 
-  /** Write this run's entries to the repo at `dir` when they differ from what was read, or `always` (to record a newer snapshot: indexMaySpare). */
-  async write(dir: string, always = false): Promise<boolean> {
-    if (!always && !this.dirty && this.keptCount === this.rows.size) return true;
+  /** Write this run's entries to the repo at `dir` when they differ from what was read. */
+  async write(dir: string): Promise<boolean> {
+    if (!this.dirty && this.keptCount === this.rows.size) return true;
     const paths: string[] = [];
     const numbers: number[] = [];
     const digests: string[] = [];
@@ -187,9 +187,9 @@ const WHOLE = /^\d+$/;
  * repo's config (coursesync.yaml, else its state file) is older than the index. A checkout
  * writes every file anew, so an index restored after one (a CI cache) vouches for none: the
  * whole repo is then to be read, as on a fresh checkout (load/read-aside.ts reads it on another
- * core). Reads the index's first line only. An edit of the config alone is reason enough: what
- * this decides is only which thread reads (each file is still checked against the index), and
- * that read writes the index anew.
+ * core, and writes a new index). Reads the index's first line only. An edit of the config
+ * alone is reason enough: that costs one plan a read of every file, and the next trusts the
+ * new index.
  */
 export async function indexMaySpare(dir: string): Promise<boolean> {
   let head: string;
