@@ -9,7 +9,7 @@
  * read, written or used is compiled anew, and never fails a run.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -71,7 +71,8 @@ const keyOf = (command: string): string => (/^[a-z][a-z-]{0,39}$/.test(command) 
 function readOwn(file: string): Buffer | 'damaged' | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, 'r');
+    // Without blocking: a FIFO in its place would otherwise hold the run until something wrote to it.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
     const st = fstatSync(fd);
     // Another user's file could hand this process code: only our own is taken.
     if (!st.isFile() || st.size === 0 || st.size > MAX_BYTES || (process.getuid !== undefined && st.uid !== process.getuid())) return undefined;
@@ -98,7 +99,8 @@ function keep(script: Script, folder: string, file: string): void {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     if (process.getuid !== undefined && statSync(folder).uid !== process.getuid()) return;
     const code = script.createCachedData();
-    writeFileSync(temp, Buffer.concat([digest(code), code]), { mode: 0o600 });
+    // A new file only ('wx'): opening a FIFO left in its place to write would block.
+    writeFileSync(temp, Buffer.concat([digest(code), code]), { mode: 0o600, flag: 'wx' });
     renameSync(temp, file);
     // Only files named as this module names them: the folder may be one of the user's own (COURSESYNC_CODE_CACHE=~).
     const files = readdirSync(folder)

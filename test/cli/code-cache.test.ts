@@ -6,6 +6,7 @@
  * how long it takes.
  */
 import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -101,6 +102,21 @@ describe('the code cache', () => {
     expect(r.said).toBe('none');
     expect(output(r)).toEqual(output(clean));
     expect(await readFile(blocked, 'utf8')).toBe('not a folder');
+  });
+
+  it('that is a FIFO holds no run: the run is the same, and a file replaces the FIFO', async () => {
+    const repo = await copyExamples();
+    const cache = await emptyFolder();
+    const clean = await validate(repo, cache);
+    const [file] = await cacheFiles(cache);
+    await rm(join(cache, file!));
+    execFileSync('mkfifo', [join(cache, file!)]);
+    // A run that opened the FIFO to read would wait for a writer for ever (the test's timeout).
+    const r = await validate(repo, cache);
+    expect(r.said).toBe('none');
+    expect(output(r)).toEqual(output(clean));
+    expect((await stat(join(cache, file!))).isFile()).toBe(true);
+    expect((await validate(repo, cache)).said).toBe('used');
   });
 
   it('in a folder another can write is taken only from this user’s own files', async () => {
