@@ -174,7 +174,7 @@ export class StatIndex {
       numbers.push(e.size, e.mtimeMs, e.ctimeMs, e.ino);
       digests.push(e.digest);
     }
-    const text = `{"index":${JSON.stringify(`${TAG} ${this.start}`)},\n"paths":${JSON.stringify(paths)},\n"stats":${JSON.stringify(numbers)},\n"digests":"${digests.join('')}"}\n`;
+    const text = `{"index":${JSON.stringify(indexField(this.start))},\n"paths":${JSON.stringify(paths)},\n"stats":${JSON.stringify(numbers)},\n"digests":"${digests.join('')}"}\n`;
     return writeCacheText(join(dir, STAT_INDEX_FILE), [text]);
   }
 }
@@ -204,14 +204,28 @@ export async function indexMaySpare(dir: string): Promise<boolean> {
   } catch {
     return false;
   }
-  const since = new RegExp(`^\\{"index":"${TAG} (\\d+)"`).exec(head)?.[1];
+  // The file starts with its `index` field (StatIndex.write): a JSON string with no escape or
+  // control character in it, so JSON.parse cannot fail on it.
+  const field = /^\{"index":("[^"\\\u0000-\u001f]*")/.exec(head)?.[1];
+  const since = field === undefined ? undefined : sinceOf(JSON.parse(field));
   if (since === undefined) return false;
   for (const marker of ['coursesync.yaml', join('.coursesync', 'state.json')]) {
     const info = await stat(join(dir, marker)).catch(() => undefined);
     // As an entry vouches (`vouches`): changed before the index's snapshot, clock margin and all.
-    if (info) return info.ctimeMs < Number(since);
+    if (info) return info.ctimeMs < since;
   }
   return true;
+}
+
+/** An index's `index` field: the tag of this format and when the snapshot began. */
+const indexField = (since: number): string => `${TAG} ${since}`;
+
+/** When the snapshot began, as an `index` field of this format says; undefined for any other. */
+function sinceOf(index: unknown): number | undefined {
+  if (typeof index !== 'string') return undefined;
+  const [name, at, ...rest] = index.split(' ');
+  const since = Number(at);
+  return name === TAG && at !== undefined && WHOLE.test(at) && rest.length === 0 && Number.isSafeInteger(since) ? since : undefined;
 }
 
 /**
@@ -238,10 +252,8 @@ async function readColumns(file: string): Promise<Columns | undefined> {
   }
   if (typeof top !== 'object' || top === null) return undefined;
   const { index, paths, stats, digests } = top as Record<string, unknown>;
-  if (typeof index !== 'string') return undefined;
-  const [name, at, ...rest] = index.split(' ');
-  const since = Number(at);
-  if (name !== TAG || at === undefined || !WHOLE.test(at) || rest.length > 0 || !Number.isSafeInteger(since)) return undefined;
+  const since = sinceOf(index);
+  if (since === undefined) return undefined;
   if (!Array.isArray(paths) || !Array.isArray(stats) || typeof digests !== 'string') return undefined;
   if (stats.length !== paths.length * WIDTH || digests.length !== paths.length * HEX || !HEX_DIGITS.test(digests)) return undefined;
   for (const path of paths) if (typeof path !== 'string') return undefined;

@@ -319,5 +319,8 @@ describe('indexMaySpare (whether a read may take digests from the index)', () =>
     expect(await indexMaySpare(dir)).toBe(false);
     await writeFile(indexFile(), '[]\n');
     expect(await indexMaySpare(dir)).toBe(false);
+    // A control character where the tag is: read as no index, never thrown.
+    await writeFile(indexFile(), text.replace('coursesync-stat-index/2', 'coursesync-stat-index/2\t'));
+    expect(await indexMaySpare(dir)).toBe(false);
   });
 });
