@@ -147,8 +147,8 @@ async function recallOrBuild(dir: string, options: PlanCommandOptions, io: Comma
   // checks every one of them). --refresh compiles every lesson: nothing to make.
   const whileWaiting = async function* () {
     if (!early || options.refresh) return;
-    const [{ knownLessonsOf, prepareKnown }, { compilerId }] = await Promise.all([import('../compile/known-lessons.js'), import('../load/compiler-id.js')]);
-    const known = knownLessonsOf(early.state.state, await compilerId());
+    const [{ prepareKnown }, { knownToThisCompiler }] = await Promise.all([import('../compile/known-lessons.js'), import('../sync/build-plan.js')]);
+    const known = await knownToThisCompiler(early.state.state);
     early.known = known;
     yield;
     yield* prepareKnown(known);

@@ -80,11 +80,10 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
 /** What the state knows of lessons compiled clean by this compiler; nothing when there is no readable state (validate checks the repo, not the state). */
 async function knownFromState(dir: string, environment: string | undefined): Promise<import('../compile/compile-course.js').KnownLessons | undefined> {
   const { readStateFile } = await import('../state/state-file.js');
-  const { knownLessonsOf } = await import('../compile/known-lessons.js');
-  const { compilerId } = await import('../load/compiler-id.js');
+  const { knownToThisCompiler } = await import('../sync/build-plan.js');
   try {
     const { state, exists } = await readStateFile(dir, { environment });
-    return exists ? knownLessonsOf(state, await compilerId()) : undefined;
+    return exists ? await knownToThisCompiler(state) : undefined;
   } catch {
     return undefined;
   }

@@ -53,7 +53,7 @@ export interface BuildPlanOptions extends ConnectionFlags {
   course?: CompiledRepo;
   /** The state already read (e.g. the locked StateStore's data), so it is read once. */
   state?: { state: StateData; exists: boolean };
-  /** What that `state` knows, already made by knownLessonsOf with this compiler's id (ignored without `state`, and with --refresh). */
+  /** What that `state` knows, already made by knownToThisCompiler (ignored without `state`, and with --refresh). */
   known?: KnownLessons | undefined;
   /** The school already resolved and connected, so the base URL is resolved once. */
   school?: { baseUrl: string; client: SchoolClient };
@@ -73,6 +73,11 @@ export interface CompiledRepo {
   verbatimText?: (path: string) => string | undefined;
 }
 
+/** The lessons `state` knows compiled clean by this very coursesync (its compiler id): what a compile takes unread. */
+export async function knownToThisCompiler(state: Readonly<StateData>): Promise<KnownLessons> {
+  return knownLessonsOf(state, await compilerId());
+}
+
 /**
  * Compile the course repo at `dir` (renderings cached by content digest under
  * .coursesync/cache/; COURSESYNC_RENDER_THREADS sets the threads rendering what is not cached,
@@ -82,7 +87,7 @@ export interface CompiledRepo {
  */
 export async function compileRepo(dir: string, options: { env?: NodeJS.ProcessEnv; state?: Readonly<StateData> | undefined; known?: KnownLessons | undefined; environment?: string | undefined; source?: SourceTree | undefined } = {}): Promise<CompiledRepo> {
   const { env = process.env, state, environment, source } = options;
-  const known = state ? (options.known ?? knownLessonsOf(state, await compilerId())) : undefined;
+  const known = state ? (options.known ?? (await knownToThisCompiler(state))) : undefined;
   const result = await loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(env), known, environment, source });
   // COURSESYNC_DEBUG=compile: how many lesson files compiled (the others came from the state unread).
   if (debugValues(env).includes('compile')) {
