@@ -11,7 +11,14 @@
  */
 import { posix } from 'node:path';
 import { FINGERPRINT_PREFIX } from './fingerprint.js';
-import type { LessonState } from './schema.js';
+
+/** What this module reads and writes of a lesson entry (schema.ts LessonState): where it is. */
+export interface LessonLocation {
+  section_id: string;
+  program_id: string;
+  path: string;
+  deps?: string[] | undefined;
+}
 
 /** Where a section's lessons live: its folder (repo-relative) and its program's id. */
 export interface SectionFolder {
@@ -20,7 +27,7 @@ export interface SectionFolder {
 }
 
 /** The `folders` table: per section id, the folder and program most of its lessons have. */
-export function foldersOf(lessons: Readonly<Record<string, LessonState>>): Record<string, SectionFolder> {
+export function foldersOf(lessons: Readonly<Record<string, Readonly<LessonLocation>>>): Record<string, SectionFolder> {
   const paths = new Map<string, Map<string, number>>();
   const programs = new Map<string, Map<string, number>>();
   const count = (m: Map<string, Map<string, number>>, section: string, value: string) => {
@@ -73,7 +80,7 @@ function resolveFrom(folder: string, written: string): string {
 }
 
 /** The location fields of `entry` as written, given its section's folder. */
-export function locationOnDisk(entry: Readonly<LessonState>, folder: SectionFolder | undefined): { program_id?: string; path: string; deps?: string[] } {
+export function locationOnDisk(entry: Readonly<LessonLocation>, folder: SectionFolder | undefined): { program_id?: string; path: string; deps?: string[] } {
   const own = posix.dirname(entry.path);
   const out: { program_id?: string; path: string; deps?: string[] } = {
     path: folder && own === folder.path && resolveFrom(own, posix.basename(entry.path)) === entry.path ? posix.basename(entry.path) : `/${entry.path}`,
@@ -92,7 +99,7 @@ export function fingerprintFromDisk(value: string): string {
 }
 
 /** A lesson entry as the schema read it from state.json: `program_id` may be left to its section's folder. */
-export type LessonOnDisk = Omit<LessonState, 'program_id'> & { program_id?: string };
+export type LocationOnDisk = Omit<LessonLocation, 'program_id'> & { program_id?: string | undefined };
 
 /**
  * Make the lessons of a parsed (schema-checked) format-3 file (the one with `folders`, which
@@ -101,14 +108,14 @@ export type LessonOnDisk = Omit<LessonState, 'program_id'> & { program_id?: stri
  * schema's own output, so nothing of the caller's is changed. Returns the keys of lessons
  * with no `program_id` and no folder to take it from (a hand-edited file).
  */
-export function expandLessons(lessons: Record<string, LessonOnDisk>, folders: Readonly<Record<string, SectionFolder>> | undefined): string[] {
+export function expandLessons(lessons: Record<string, LocationOnDisk>, folders: Readonly<Record<string, SectionFolder>> | undefined): string[] {
   const orphans: string[] = [];
   for (const [key, entry] of Object.entries(lessons)) if (!expandLesson(entry, folders)) orphans.push(key);
   return orphans;
 }
 
 /** One lesson of expandLessons, in place; false when it is left with no `program_id`. */
-export function expandLesson(entry: LessonOnDisk, folders: Readonly<Record<string, SectionFolder>> | undefined): boolean {
+export function expandLesson(entry: LocationOnDisk, folders: Readonly<Record<string, SectionFolder>> | undefined): boolean {
   // Format 2 and the journal: lessons already whole.
   if (folders === undefined) return entry.program_id !== undefined;
   const folder = Object.hasOwn(folders, entry.section_id) ? folders[entry.section_id] : undefined;
