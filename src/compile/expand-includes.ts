@@ -7,10 +7,11 @@
  * directive as text. `rustdoc_include` gives learners the part it selects (mdBook shows the rest
  * only behind a toggle). Any other `{{#name …}}` is left as written, with a warning.
  *
- * GitBook's template tags outside code (code-ranges.ts: GitBook leaves code as written):
+ * The template tags of GitBook and Jekyll outside code (code-ranges.ts: GitBook leaves code as written):
  * `{% include "path" %}` takes the whole file (relative to the file holding it, `/…` from the
  * lesson's program folder, the book's root); `{% raw %}` … `{% endraw %}` keeps what lies
- * between as written and the tags go; any other tag is left as written, with a warning.
+ * between as written and the tags go; `{% comment %}` … `{% endcomment %}` (Liquid: Jekyll
+ * sites hide exercise solutions so) goes whole; any other tag is left as written, with a warning.
  *
  * The expanded text keeps, per line, where it came from: a line of the lesson keeps its own
  * place; an included line is placed at the directive that brought it in and names the file it
@@ -106,6 +107,8 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
     let code: CodeRanges | undefined;
     // Inside `{% raw %}`: every directive stays as written until `{% endraw %}`.
     let raw = false;
+    // Inside `{% comment %}`: how deep (Liquid nests them); the text, tags and includes go until the last `{% endcomment %}`.
+    let comment = 0;
     let last = 0;
     // One search per text: a nested expand has its own.
     const search = new RegExp(DIRECTIVE);
@@ -113,6 +116,11 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
     for (let m = search.exec(source.text); m !== null; m = search.exec(source.text)) {
       if (length > MAX_EXPANDED) return;
       const at = m.index;
+      if (comment > 0) {
+        if (m[3] === 'comment') comment++;
+        else if (m[3] === 'endcomment' && --comment === 0) last = at + m[0].length;
+        continue;
+      }
       const escapedTo = m[0] === ESCAPED ? escapedEnd(at) : undefined;
       // `\{{#` with no `}}` after it on its line is text, as mdBook reads it.
       if (m[0] === ESCAPED && escapedTo === undefined) {
@@ -138,6 +146,12 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
         raw = tag === 'raw';
         continue;
       }
+      // What lies from here to its `{% endcomment %}` goes (learners never saw it on the site); kept from here should it never close.
+      if (tag === 'comment') {
+        comment = 1;
+        last = at;
+        continue;
+      }
       if (whole.startsWith('\\')) {
         emit(whole.slice(1), (o) => originAt(at + 1 + o));
         continue;
@@ -145,7 +159,7 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
       const place = placeIn(at);
       const quoted = tag === 'include' ? QUOTED.exec(m[4]!) : undefined;
       if (tag !== undefined && !quoted) {
-        if (!CONTINUES.test(tag)) out.push(diag('include/unsupported', source.file, place, `{% ${tag} %} is a template tag coursesync does not run (it runs {% include "path" %} and {% raw %}): learners would see it as written`));
+        if (!CONTINUES.test(tag)) out.push(diag('include/unsupported', source.file, place, `{% ${tag} %} is a template tag coursesync does not run (it runs {% include "path" %}, {% raw %} and {% comment %}): learners would see it as written`));
         asWritten();
         continue;
       }
@@ -179,6 +193,8 @@ export function expandIncludes(file: string, text: string, firstLine: number, fi
       const intoCode = asCode || inCode((code ??= codeRanges(source.text)), at);
       expand(included, [...stack, included.file], () => origin, intoCode);
     }
+    // A comment never closed hides nothing: it stays as written, with what follows it (its includes and tags too).
+    if (comment > 0) out.push(diag('include/unsupported', source.file, placeIn(last), '{% comment %} is never closed by {% endcomment %}: learners would see it, and the text after it, as written', 'close it where the hidden text ends'));
     emit(source.text.slice(last), (o) => originAt(last + o));
   };
 

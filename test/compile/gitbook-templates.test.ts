@@ -71,7 +71,7 @@ describe('GitBook templates', () => {
   it('includes files by path (relative, or from the book root) and they are not unlisted pages', async () => {
     const { result, lessons } = await book();
     expect(result.diagnostics.map(brief)).toEqual([
-      'en/django_templates/README.md:5:1 warning include/unsupported {% filename %} is a template tag coursesync does not run (it runs {% include "path" %} and {% raw %}): learners would see it as written',
+      'en/django_templates/README.md:5:1 warning include/unsupported {% filename %} is a template tag coursesync does not run (it runs {% include "path" %}, {% raw %} and {% comment %}): learners would see it as written',
     ]);
     const deploy = lessons.get('en/deploy/README.md')!;
     expect(deploy.fields.body).not.toContain('{%');
@@ -145,7 +145,7 @@ describe('directives and tags in hostile bodies', () => {
 
   it('takes any mix of tags, directives, fences and backticks without throwing, a line origin for every line', () => {
     const rng = createRng(27);
-    const parts = ['{% raw %}', '{% endraw %}', '{% include "a.md" %}', "{%- include '/b.md' -%}", '{% if x %}', '{%', '%}', '`', '``', '```', '~~~', '\n', '\n\n', ' ', '> ', '\\{{#', '}}', '{{#include a.md}}', '{{#x', 'text'];
+    const parts = ['{% raw %}', '{% endraw %}', '{% comment %}', '{% endcomment %}', '{% include "a.md" %}', "{%- include '/b.md' -%}", '{% if x %}', '{%', '%}', '`', '``', '```', '~~~', '\n', '\n\n', ' ', '> ', '\\{{#', '}}', '{{#include a.md}}', '{{#x', 'text'];
     const files = { textOf: (p: string) => (p === 'p/s/a.md' ? '{% include "b.md" %} `{% raw %}`' : p === 'p/b.md' ? 'b {% endraw %}' : undefined), paths: () => ['p/s/a.md', 'p/b.md'] };
     for (let n = 0; n < 2000; n++) {
       let text = '';
