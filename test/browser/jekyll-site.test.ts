@@ -1,0 +1,75 @@
+/**
+ * A Jekyll course site as a learner sees it: the Missing-Semester-like fixture (lectures in a
+ * `_2020` collection named by their front-matter `title:`, exercise solutions and teaching notes
+ * hidden in Liquid `{% comment %}` blocks, a `{% raw %}` around a Liquid tag in prose, code,
+ * tables, an image) is published, applied with the built CLI to the emulator, and each lecture
+ * opened in headless Chromium: the exercises are there, no solution and no note is, and no
+ * Liquid tag shows outside code.
+ */
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../e2e/helpers.js';
+import { courseInChromium } from './course-in-chromium.js';
+
+const SITE = path.resolve(import.meta.dirname, '../fixtures/repos/jekyll');
+
+const course = courseInChromium({ fixture: SITE, prefix: 'coursesync-browser-jekyll-', assetsUrl: 'http://assets.test/jekyll/' });
+
+/** What a learner reads on the page: its text, the same without code, its code blocks, loaded images. */
+async function seen(page: Page) {
+  return page.$eval('main', (m) => {
+    const el = m as unknown as HTMLElement;
+    const prose = el.cloneNode(true) as HTMLElement;
+    for (const code of Array.from(prose.querySelectorAll('pre, code'))) code.remove();
+    return {
+      text: el.innerText,
+      prose: prose.textContent ?? '',
+      code: Array.from(el.querySelectorAll('pre code')).map((c) => c.textContent ?? ''),
+      images: Array.from(el.querySelectorAll('img')).map((i) => i.complete && i.naturalWidth > 0),
+    };
+  });
+}
+
+describe('a Jekyll course site after one apply, in Chromium', () => {
+  it('shows each lecture with its exercises, and none of what its comments hide', async () => {
+    const { workspace, browser } = course;
+    expect((await runCli(['assets', workspace.repo, '--out', workspace.published])).code).toBe(0);
+    const applied = await runCli(['apply', workspace.repo, '--yes'], course.env());
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    const lessons = await course.lessons();
+    expect(Object.keys(lessons).sort()).toEqual(['course-shell', 'shell-tools', 'version-control']);
+
+    const page = await browser.newPage();
+    const open = async (key: string, name: string) => {
+      expect((await page.goto(course.pageOf(lessons[key]!), { waitUntil: 'load' }))?.status()).toBe(200);
+      // The school prints the lecture's name, from its title:, above the body.
+      expect(await page.$eval('body', (b) => (b as unknown as HTMLElement).innerText)).toContain(name);
+      const view = await seen(page);
+      expect(view.prose).not.toContain('{%');
+      expect(view.text).not.toMatch(/comment %}|Solution/);
+      expect(view.images.every(Boolean)).toBe(true);
+      return view;
+    };
+
+    const tools = await open('shell-tools', 'Shell Tools and Scripting');
+    expect(tools.text).toContain('Write two functions, marco and polo');
+    expect(tools.text).not.toContain('MARCO_DIR');
+    expect(tools.text).not.toContain('ls -lath');
+    expect(tools.text).not.toContain('fd --extension');
+    expect(tools.images).toEqual([true]);
+    expect(tools.code).toHaveLength(3);
+
+    const shell = await open('course-shell', 'Course Overview + The Shell');
+    expect(shell.text).toContain('Make a folder missing under /tmp');
+    expect(shell.text).not.toContain('TODO for next year');
+
+    const git = await open('version-control', 'Version Control (Git)');
+    expect(git.text).toContain('Remove a password you committed by mistake');
+    expect(git.text).not.toContain('filter-repo');
+    // What raw keeps is shown as written, in its code span.
+    expect(git.text).toContain('{{ page.title }} prints the title of the page');
+    await page.close();
+  });
+});
