@@ -13,6 +13,7 @@ import { GithubSlugger, rehypeRaw, remarkGfm, remarkParse, remarkRehype, toHtml,
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
 import { applyAttributeBlocks, holdsPhrasing } from './attribute-blocks.js';
 import { findContainers, wrapContainers } from './containers.js';
+import { hideRustLines } from './hidden-lines.js';
 import { findDeepHtml, type RawHtml } from './nesting-depth.js';
 import { addHeadingId, forEachElement, markLocalRefs, unique, unknownElements, type LocalRef, type RenderResult } from './rendered-html.js';
 import { provideMarkdownRenderer } from './markdown-renderer.js';
@@ -123,7 +124,8 @@ export function renderMarkdown(markdown: string): RenderResult {
       const id = headingAttributes(node);
       if (id !== undefined) explicitIds.push(id);
     }
-    if (node.type === 'blockquote') githubAlert(node);
+    if (node.type === 'code') hideRustLines(node);
+    else if (node.type === 'blockquote') githubAlert(node);
     else if (holdsPhrasing(node)) applyAttributeBlocks(node.children);
     if (node.type === 'html') rawHtml.push({ value: node.value, line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1 });
     else if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && isJavascriptUrl(node.url)) {
