@@ -33,16 +33,24 @@ export function placeOf(d: Pick<Diagnostic, 'file' | 'line' | 'column'>): string
   return `${d.file}:${d.line}:${d.column ?? 1}`;
 }
 
-/** Order diagnostics by file, then line, then column, then code: stable output for people and tests. */
+/**
+ * Order diagnostics by file, then line, then column, then code: stable output for people and
+ * tests. coursesync.yaml comes first: every other file is read with its settings (and with the
+ * defaults while it has errors), so its problems explain the others and are fixed first.
+ */
 export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
   return [...list].sort(
     (a, b) =>
+      Number(a.file !== CONFIG_FILE) - Number(b.file !== CONFIG_FILE) ||
       a.file.localeCompare(b.file) ||
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.column ?? 0) - (b.column ?? 0) ||
       a.code.localeCompare(b.code),
   );
 }
+
+/** The repo's settings file, as diagnostics name it. */
+const CONFIG_FILE = 'coursesync.yaml';
 
 export function hasErrors(list: readonly Diagnostic[]): boolean {
   return list.some((d) => d.severity === 'error');

@@ -1,6 +1,6 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,30 @@ describe('coursesync validate (built CLI)', () => {
     ]);
     expect(lines.filter((l) => l.startsWith('  hint: '))).toHaveLength(5);
     expect(r.stdout + r.stderr).not.toMatch(/Error:|\n\s+at /);
+  });
+
+  it('lists the problems of coursesync.yaml first: the other files are read with its settings, the defaults while it has errors', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-validate-'));
+    copies.push(dir);
+    const files: Record<string, string> = {
+      // `video` is coursesync's own key, which cannot be left to another tool: the file is refused whole.
+      'coursesync.yaml': 'front_matter:\n  ignore: [layout, video]\n',
+      '01-basics/program.yaml': 'id: prog_intro\n',
+      '01-basics/01-start/section.yaml': 'id: sec_start\n',
+      '01-basics/01-start/01-hello.md': '---\nname: Hello\nlesson_type: text\nlayout: lecture\n---\n\nHello.\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const r = run(['validate', dir]);
+    expect(r.code).toBe(1);
+    // The lesson's error is only there because the settings were not applied; it sorts before
+    // coursesync.yaml by path, and comes after it.
+    expect(r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('  hint: '))).toEqual([
+      'coursesync.yaml:2:20 error "front_matter.ignore.1" must not be a key coursesync reads itself [config/invalid-field]',
+      '01-basics/01-start/01-hello.md:4:1 error unknown key "layout" [lesson/unknown-key]',
+    ]);
   });
 
   it('--format json is versioned and complete', () => {
