@@ -1,6 +1,7 @@
 /**
  * A lesson as it compiles (PURE): its body with `{{#include}}`s and template tags expanded (expand-includes.ts),
- * then `{{ vars.name }}` replaced in body and front-matter (substitute-vars.ts). A lesson with
+ * then `{{ vars.name }}` replaced in body and front-matter (substitute-vars.ts), and a link
+ * whose address another tool's template writes reported (template-links.ts). A lesson with
  * nothing to expand is returned as it is. The expanded lesson keeps its path and file digest;
  * what it took in is in `expanded` (its cache key and state digest cover it).
  */
@@ -9,8 +10,10 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Vars } from '../model/config.js';
 import type { LessonSource, LineOrigin } from '../model/source-tree.js';
 import type { Place } from './codes.js';
+import { codeRanges, type CodeRanges } from './code-ranges.js';
 import { expandIncludes, type IncludeFiles } from './expand-includes.js';
 import { substituteVars } from './substitute-vars.js';
+import { warnTemplateLinks } from './template-links.js';
 
 /** Files under a `_partials/` folder or named `_*.md` are included, never lessons. */
 export function isPartial(path: string): boolean {
@@ -31,11 +34,16 @@ export function expandLesson(lesson: LessonSource, files: IncludeFiles, vars: Va
   const used = new Map<string, string>();
   // Line by line, so a value holding line breaks keeps every later line at its origin.
   const origins: LineOrigin[] = [];
+  let code: CodeRanges | undefined;
+  let lineStart = 0;
   const bodyText = included.text
     .split('\n')
     .map((line, i) => {
       const origin = included.origins[i] ?? { line: body.line };
-      const replaced = substituteVars(line, vars, placeIn(lesson.path, line, () => origin), used, out);
+      const placeOf = placeIn(lesson.path, line, () => origin);
+      if (line.includes('{{')) warnTemplateLinks(line, lineStart, (code ??= codeRanges(included.text)), placeOf, out);
+      lineStart += line.length + 1;
+      const replaced = substituteVars(line, vars, placeOf, used, out);
       for (let n = replaced.split('\n').length; n > 0; n--) origins.push(origin);
       return replaced;
     })
