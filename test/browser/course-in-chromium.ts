@@ -2,15 +2,17 @@
  * What the browser tests of learner pages share: for the whole test file, an emulator, a copy of
  * a fixture course pointed at it and at a static host for its published assets
  * (test/e2e/odin-workspace.ts), and one Chromium. The steps a team runs (`coursesync assets`,
- * `coursesync apply`) stay in the tests, which assert on them; this only sets the stage and
- * says where a lesson's learner page is.
+ * `coursesync apply`) run with the built CLI, in the test (`publishAndApply`, or one by one
+ * where a test looks between them); this sets the stage and says where a lesson's learner page
+ * is.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { LessonState } from '../../src/model/state/schema.js';
 import { readStateFile } from '../../src/state/state-file.js';
 import { SECRET, startTestEmulator } from '../apply/helpers.js';
+import { runCli } from '../e2e/helpers.js';
 import { fixtureWorkspace, type OdinWorkspace } from '../e2e/odin-workspace.js';
 import { launchChromium } from './chromium.js';
 
@@ -26,6 +28,8 @@ export interface CourseInChromium {
   lessons(): Promise<Record<string, LessonState>>;
   /** The learner page of a lesson the state records. */
   pageOf(lesson: LessonState): string;
+  /** `coursesync assets --out` then `coursesync apply --yes`, as a team runs them, each checked to succeed (the apply silently); the lessons applied. */
+  publishAndApply(): Promise<Record<string, LessonState>>;
 }
 
 export interface CourseInChromiumOptions {
@@ -66,6 +70,14 @@ export function courseInChromium(options: CourseInChromiumOptions): CourseInChro
     env: () => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: ready(emu).url }),
     lessons: async () => (await readStateFile(ready(workspace).repo)).state.lessons,
     pageOf: (lesson) => `${course.origin}/products/${lesson.program_id}/lessons/${lesson.id}`,
+    publishAndApply: async () => {
+      const { repo, published } = ready(workspace);
+      expect((await runCli(['assets', repo, '--out', published])).code).toBe(0);
+      const applied = await runCli(['apply', repo, '--yes'], course.env());
+      expect(applied.stderr).toBe('');
+      expect(applied.code).toBe(0);
+      return course.lessons();
+    },
   };
   return course;
 }

@@ -7,7 +7,6 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../e2e/helpers.js';
 import { courseInChromium } from './course-in-chromium.js';
 
 const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
@@ -16,12 +15,8 @@ const course = courseInChromium({ fixture: BOOK, prefix: 'coursesync-browser-inc
 
 describe('a book with includes after one apply, in Chromium', () => {
   it('shows the included code, the partial with its image and link, and the variables', async () => {
-    const { workspace, browser } = course;
-    expect((await runCli(['assets', workspace.repo, '--out', workspace.published])).code).toBe(0);
-    const applied = await runCli(['apply', workspace.repo, '--yes'], course.env());
-    expect(applied.stderr).toBe('');
-    expect(applied.code).toBe(0);
-    const lessons = await course.lessons();
+    const { browser } = course;
+    const lessons = await course.publishAndApply();
 
     const page = await browser.newPage();
     const codeOf = async (key: string) => {

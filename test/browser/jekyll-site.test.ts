@@ -9,7 +9,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../e2e/helpers.js';
 import { courseInChromium } from './course-in-chromium.js';
 
 const SITE = path.resolve(import.meta.dirname, '../fixtures/repos/jekyll');
@@ -33,12 +32,8 @@ async function seen(page: Page) {
 
 describe('a Jekyll course site after one apply, in Chromium', () => {
   it('shows each lecture with its exercises, and none of what its comments hide', async () => {
-    const { workspace, browser } = course;
-    expect((await runCli(['assets', workspace.repo, '--out', workspace.published])).code).toBe(0);
-    const applied = await runCli(['apply', workspace.repo, '--yes'], course.env());
-    expect(applied.stderr).toBe('');
-    expect(applied.code).toBe(0);
-    const lessons = await course.lessons();
+    const { browser } = course;
+    const lessons = await course.publishAndApply();
     expect(Object.keys(lessons).sort()).toEqual(['course-shell', 'shell-tools', 'version-control']);
 
     const page = await browser.newPage();
