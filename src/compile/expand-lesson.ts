@@ -1,7 +1,7 @@
 /**
  * A lesson as it compiles (PURE): its body with `{{#include}}`s and template tags expanded (expand-includes.ts),
- * then `{{ vars.name }}` replaced in body and front-matter (substitute-vars.ts), and a link
- * whose address another tool's template writes reported (template-links.ts). A lesson with
+ * then `{{ vars.name }}` replaced in body and front-matter (substitute-vars.ts), and what
+ * another tool's template would have run reported (template-expressions.ts). A lesson with
  * nothing to expand is returned as it is. The expanded lesson keeps its path and file digest;
  * what it took in is in `expanded` (its cache key and state digest cover it).
  */
@@ -13,7 +13,7 @@ import type { Place } from './codes.js';
 import { codeRanges, type CodeRanges } from './code-ranges.js';
 import { expandIncludes, type IncludeFiles } from './expand-includes.js';
 import { substituteVars } from './substitute-vars.js';
-import { warnTemplateLinks } from './template-links.js';
+import { warnTemplateExpressions } from './template-expressions.js';
 
 /** Files under a `_partials/` folder or named `_*.md` are included, never lessons. */
 export function isPartial(path: string): boolean {
@@ -41,7 +41,7 @@ export function expandLesson(lesson: LessonSource, files: IncludeFiles, vars: Va
     .map((line, i) => {
       const origin = included.origins[i] ?? { line: body.line };
       const placeOf = placeIn(lesson.path, line, () => origin);
-      if (line.includes('{{')) warnTemplateLinks(line, lineStart, (code ??= codeRanges(included.text)), placeOf, out);
+      if (line.includes('{{')) warnTemplateExpressions(line, lineStart, (code ??= codeRanges(included.text)), placeOf, out);
       lineStart += line.length + 1;
       const replaced = substituteVars(line, vars, placeOf, used, out);
       for (let n = replaced.split('\n').length; n > 0; n--) origins.push(origin);

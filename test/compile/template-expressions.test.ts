@@ -1,8 +1,9 @@
 /**
- * A link or image whose address a site generator's template writes (`{{ site.baseurl }}` on a
- * Jekyll site, `{{< ref … >}}` on a Hugo one) is no link to Markdown: learners would read it as
- * text. Each is a warning at its place; coursesync's own `{{ vars.name }}`, code, and an
- * address with no blank in it (a link Markdown makes, checked as any other) are left alone.
+ * What another site generator's template writes: a link or image whose address starts with an
+ * expression (`{{ site.baseurl }}` on a Jekyll site, `{{< ref … >}}` on a Hugo one) is no link
+ * to Markdown, and a Hugo shortcode is text to it: learners would read them as written. Each is
+ * a warning at its place; coursesync's own `{{ vars.name }}`, code, an address with no blank in
+ * it (a link Markdown makes, checked as any other) and a shortcode's closing tag are left alone.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { placeOf, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
@@ -25,7 +26,7 @@ async function lesson(body: string) {
   return (await loadCourse(dir, { renderThreads: 1 })).diagnostics.map(brief);
 }
 
-describe('links whose address a template writes', () => {
+describe('what another site generator\'s template writes', () => {
   it('are a warning at each, with the expression named: Jekyll base URLs and filters, Hugo refs', async () => {
     const said = await lesson(['![Pipes]({{ site.baseurl }}/img/pipes.png)', '', 'Read [the next lecture]({{ "/2020/next/" | relative_url }}) and [this]({{< ref "02-next.md" >}}).', ''].join('\n'));
     expect(said).toEqual([
@@ -42,8 +43,19 @@ describe('links whose address a template writes', () => {
     expect(said.some((d) => d.includes('lesson/missing-file') && d.includes('{{site.baseurl}}'))).toBe(true);
   });
 
-  it('costs a step per link on a line of many that never close', async () => {
-    const said = await lesson(`{{ ${'](['.repeat(40_000)}]({{ x }})\n`);
+  it('says each Hugo shortcode once, its closing tag not again, and none in code or already said in a link', async () => {
+    const said = await lesson(['{{< youtube dQw4w9WgXcQ >}}', '', '{{% notice tip %}}Save often.{{% /notice %}}', '', 'See [next]({{< relref "02-next.md" >}}).', '', '```go', '{{< highlight go >}}', '```', ''].join('\n'));
+    expect(said.filter((d) => d.includes('include/unsupported'))).toEqual([
+      'p/s/01-pipes.md:5:1 warning include/unsupported {{< youtube >}} is a Hugo shortcode coursesync does not run: learners would see it as written',
+      // The template tag inside `{{% … %}}` is said as one.
+      'p/s/01-pipes.md:7:2 warning include/unsupported {% notice %} is a template tag coursesync does not run (it runs {% include "path" %}, {% raw %} and {% comment %}): learners would see it as written',
+      'p/s/01-pipes.md:9:10 warning include/unsupported the address holds {{< relref "02-next.md" >}}, a template expression coursesync does not run: learners would see the link as text, not a link',
+    ]);
+  });
+
+  it('costs a step per link or shortcode on a line of many that never close', async () => {
+    const said = await lesson(`{{ ${'](['.repeat(20_000)}]({{ x }}) ${'{{<a'.repeat(20_000)} {{< b >}}\n`);
     expect(said.filter((d) => d.includes('template expression'))).toHaveLength(1);
+    expect(said.filter((d) => d.includes('Hugo shortcode'))).toEqual([expect.stringContaining('{{< b >}} is a Hugo shortcode')]);
   });
 });
