@@ -207,6 +207,11 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
       out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${unread}`, 'link a copy kept outside it, or its page on the web (https://…)'));
       continue;
     }
+    if (digest === undefined && target.includes('{{')) {
+      // `{{site.baseurl}}/x`: with no blank in it, Markdown takes the expression as part of the address.
+      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: no file ${target} in the repo: its {{ … }} is a template expression coursesync does not run`, 'write the address as a path relative to this file (../assets/figure.png), as GitHub shows it'));
+      continue;
+    }
     if (digest === undefined) {
       const md = candidates[3];
       if (md !== undefined) {
