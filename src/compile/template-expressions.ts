@@ -10,8 +10,7 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag, type Place } from './codes.js';
-import type { CodeRanges } from './code-ranges.js';
-import { inCode } from './code-ranges.js';
+import { inCode, type CodeRanges } from './code-ranges.js';
 
 /**
  * `](` and an address that starts with `{{` (where site generators put their base URL and

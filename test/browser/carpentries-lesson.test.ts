@@ -44,7 +44,7 @@ describe('a Carpentries lesson after one apply, in Chromium', () => {
 
     const page = await browser.newPage();
     const open = async (key: string, name: string) => {
-      expect((await page.goto(course.pageOf(lessons[key]!), { waitUntil: 'load' }))?.status()).toBe(200);
+      await course.visit(page, lessons[key]!);
       // The school prints the lesson's name, from its title:, above the body.
       expect(await page.$eval('body', (b) => (b as unknown as HTMLElement).innerText)).toContain(name);
       const view = await seen(page);

@@ -6,7 +6,7 @@
  * where a test looks between them); this sets the stage and says where a lesson's learner page
  * is.
  */
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { LessonState } from '../../src/model/state/schema.js';
@@ -28,6 +28,8 @@ export interface CourseInChromium {
   lessons(): Promise<Record<string, LessonState>>;
   /** The learner page of a lesson the state records. */
   pageOf(lesson: LessonState): string;
+  /** Open that page in `page`, checked to answer 200. */
+  visit(page: Page, lesson: LessonState): Promise<void>;
   /** `coursesync assets --out` then `coursesync apply --yes`, as a team runs them, each checked to succeed (the apply silently); the lessons applied. */
   publishAndApply(): Promise<Record<string, LessonState>>;
 }
@@ -70,6 +72,9 @@ export function courseInChromium(options: CourseInChromiumOptions): CourseInChro
     env: () => ({ COURSESYNC_TOKEN: SECRET, COURSESYNC_BASE_URL: ready(emu).url }),
     lessons: async () => (await readStateFile(ready(workspace).repo)).state.lessons,
     pageOf: (lesson) => `${course.origin}/products/${lesson.program_id}/lessons/${lesson.id}`,
+    visit: async (page, lesson) => {
+      expect((await page.goto(course.pageOf(lesson), { waitUntil: 'load' }))?.status()).toBe(200);
+    },
     publishAndApply: async () => {
       const { repo, published } = ready(workspace);
       expect((await runCli(['assets', repo, '--out', published])).code).toBe(0);

@@ -38,7 +38,7 @@ describe('a GitBook book after one apply, in Chromium', () => {
 
     const page = await browser.newPage();
     const open = async (key: string) => {
-      expect((await page.goto(course.pageOf(lessons[key]!), { waitUntil: 'load' }))?.status()).toBe(200);
+      await course.visit(page, lessons[key]!);
       const view = await seen(page);
       expect(view.prose).not.toContain('{%');
       expect(view.text).not.toMatch(/\[!(NOTE|TIP|WARNING)\]/);

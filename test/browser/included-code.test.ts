@@ -20,7 +20,7 @@ describe('a book with includes after one apply, in Chromium', () => {
 
     const page = await browser.newPage();
     const codeOf = async (key: string) => {
-      expect((await page.goto(course.pageOf(lessons[key]!), { waitUntil: 'load' }))?.status()).toBe(200);
+      await course.visit(page, lessons[key]!);
       const text = await page.$eval('main', (m) => (m as unknown as { innerText: string }).innerText);
       expect(text).not.toMatch(/\{\{#(rustdoc_)?include \.\./);
       expect(text).not.toContain('ANCHOR');
