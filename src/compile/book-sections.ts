@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DesiredSection, SectionRef } from '../model/desired.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { diag } from './codes.js';
-import { programDefaults, programSites, type CompileCounts, type LessonEntry, type SectionEntry, type TocProgram } from './course-parts.js';
+import { programDefaults, siteSettings, type CompileCounts, type LessonEntry, type SectionEntry, type TocProgram } from './course-parts.js';
 import { idOfEnvironment, type IdContext } from './environment-ids.js';
 import { parseSummary, type TocChapter } from './summary-toc.js';
 import { suggest } from './suggest.js';
@@ -54,7 +54,7 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
       const section: DesiredSection = { path: key, ref, lessons: [], toc: where };
       const titles = new Map(files.filter((f) => f.title.trim() !== '').map((f) => [f.path, f.title]));
       const entry: SectionEntry = { section, tocOrder: files.map((f) => f.path), tocTitles: titles, defaults: { ...programDefaults.get(toc.program) } };
-      const site = programSites.get(toc.program);
+      const site = siteSettings(toc.program);
       if (site !== undefined) entry.site = site;
       sections.set(key, entry);
       toc.program.sections.push(section);

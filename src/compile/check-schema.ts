@@ -82,7 +82,7 @@ function issueDiagnostics(issue: z.core.$ZodIssue, schema: z.ZodType, value: unk
     const parent = path.slice(0, -1);
     return [make({ kind: 'missing-field', path, message: `missing required field ${subject(path)}`, hint: undefined }, yaml.placeOf(parent) ?? yaml.start)];
   }
-  const place = yaml.placeOf(path) ?? yaml.start;
+  const place = yaml.placeOf(path, issue.code === 'invalid_key' ? 'key' : 'value') ?? yaml.start;
   const what = path.length > 0 ? subject(path) : 'the file';
   return [make({ kind: 'invalid-field', path, input: issue.input, message: `${what} ${describeIssue(issue)}`, hint: hintFor(issue) }, place)];
 }
@@ -104,6 +104,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'must not be empty' : `is shorter than ${String(issue.minimum)} characters`) : `must be at least ${String(issue.minimum)}`;
     case 'invalid_format':
       return issue.message.startsWith('Invalid') ? `is not a valid ${issue.format}` : customMessage(issue.message);
+    case 'invalid_key': {
+      // A mapping's key its schema refuses (site_paths: an address): what the key's own check says.
+      const inner = issue.issues[0];
+      return inner ? `is not a valid key: it ${describeIssue(inner)}` : 'is not a valid key';
+    }
     default:
       return customMessage(issue.message);
   }

@@ -56,7 +56,7 @@ export function frameCourse(read: SourceTree, known?: KnownLessons, environment?
   const ids: IdContext = { environment, declared: environmentNames(declared) };
   const source = applyIgnore(read, config.ignore ?? []);
   const tocs = new Map<string, TocProgram>();
-  const programs = compilePrograms(source, counts, out, tocs, ids);
+  const programs = compilePrograms(source, counts, out, tocs, ids, read);
   const sections = compileSections(source, programs, counts, out, tocs, ids);
   const sectionOf = compileTocs(source, tocs, sections, counts, out, ids);
   placeFolderLessons(source, sections, sectionOf);

@@ -12,7 +12,7 @@ import type { CompiledLesson } from './compile-lesson.js';
 import type { ParsedYaml } from './parse-yaml.js';
 import type { ResolvedLesson } from './resolve-refs.js';
 import type { LessonBuildInputs } from './lesson-digest.js';
-import { ancestors, dirOf } from './repo-paths.js';
+import { ancestors, dirOf, joinPath } from './repo-paths.js';
 
 export interface CompileCounts {
   programs: number;
@@ -49,7 +49,7 @@ export interface SectionEntry {
   tocOrder?: string[];
   /** A chapter of a book: each lesson file's title in SUMMARY.md (none when blank). */
   tocTitles?: ReadonlyMap<string, string>;
-  /** Its program's `site_url:` (links leaving the book go there): in its lessons' settings, so in their digests. */
+  /** Its program's site settings (siteSettings: `site_url:`, `site_paths:`): in its lessons' settings, so in their digests. */
   site?: string;
   defaults?: LessonDefaults;
   /** What its lessons inherit (the repo's defaults under the section's, the keys left to other tools), made once. */
@@ -95,6 +95,60 @@ export const programDefaults = new WeakMap<DesiredProgram, LessonDefaults>();
 
 /** Program → its `site_url:` (a book's address on the web). */
 export const programSites = new WeakMap<DesiredProgram, string>();
+
+/** A program's `site_paths:`: pages by address (siteAddress), and folders by the address they are served under, longest first. */
+export interface SitePaths {
+  pages: ReadonlyMap<string, string>;
+  folders: ReadonlyArray<readonly [address: string, dir: string]>;
+}
+
+/** Program → its `site_paths:`. */
+export const programSitePaths = new WeakMap<DesiredProgram, SitePaths>();
+
+/** A site address as `site_paths:` and links are matched: percent-escapes decoded, no trailing `/` (but the root's). */
+export function siteAddress(address: string): string {
+  let decoded = address;
+  try {
+    decoded = decodeURIComponent(address);
+  } catch {
+    // Kept as written: a malformed escape matches only an address written the same way.
+  }
+  return decoded.length > 1 && decoded.endsWith('/') ? decoded.slice(0, -1) : decoded;
+}
+
+/**
+ * What a program's site settings give its lessons' digests (SectionEntry.site): its
+ * `site_url:`, and its `site_paths:` when it has some, so a path mapped anew compiles the
+ * lessons again. A program with `site_url:` alone gives the address, as it always did.
+ */
+export function siteSettings(program: DesiredProgram): string | undefined {
+  const url = programSites.get(program);
+  const paths = programSitePaths.get(program);
+  if (paths === undefined) return url;
+  return `${url ?? ''}\0${JSON.stringify([[...paths.pages].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)), paths.folders])}`;
+}
+
+/**
+ * The repo path that a link's absolute path (`/en/part1/intro`) names in the lesson at `path`,
+ * by its program's `site_paths:`: the page mapped at that address, else the path below the
+ * longest folder address it starts with; undefined when none applies.
+ */
+export function sitePathOf(programs: ProgramMap): (path: string, address: string) => string | undefined {
+  return (path, address) => {
+    const dir = programDirOf(programs, path);
+    const program = dir === undefined ? undefined : programs.get(dir);
+    const paths = program && programSitePaths.get(program);
+    if (!paths) return undefined;
+    const at = siteAddress(address);
+    const page = paths.pages.get(at);
+    if (page !== undefined) return page;
+    for (const [prefix, folder] of paths.folders) {
+      if (at === prefix) return folder;
+      if (at.startsWith(prefix === '/' ? '/' : `${prefix}/`)) return joinPath(folder, at.slice(prefix.length));
+    }
+    return undefined;
+  };
+}
 
 /** A program whose structure comes from its book's SUMMARY.md. */
 export interface TocProgram {

@@ -6,7 +6,7 @@ import { SECTION_REF_RULE, SectionFileSchema } from '../model/section.js';
 import type { SourceTree } from '../model/source-tree.js';
 import { diag } from './codes.js';
 import { compileYamlFile } from './compile-yaml-file.js';
-import { programDefaults, programSites, type CompileCounts, type ProgramMap, type SectionEntry, type TocProgram } from './course-parts.js';
+import { programDefaults, siteSettings, type CompileCounts, type ProgramMap, type SectionEntry, type TocProgram } from './course-parts.js';
 import { idOfEnvironment, type IdContext } from './environment-ids.js';
 import { isPartial } from './expand-lesson.js';
 import { ancestors, dirOf } from './repo-paths.js';
@@ -56,7 +56,7 @@ export function compileSections(source: SourceTree, programs: ProgramMap, counts
     if (data.lessons) entry.lessonOrder = { keys: data.lessons, yaml };
     // Nearest wins: the section's defaults over its program's over the repo's.
     entry.defaults = { ...(program ? programDefaults.get(program) : undefined), ...data.lesson_defaults };
-    const site = program && programSites.get(program);
+    const site = program && siteSettings(program);
     if (site !== undefined) entry.site = site;
     program?.sections.push(entry.section);
   }

@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LinkPlace } from '../model/desired.js';
 import { DEFAULT_LESSON_FIELDS } from '../school-api/school-rules.js';
 import type { CourseFrame } from './course-frame.js';
-import { programDirOf, programSites, type LessonCompiler, type LessonEntry } from './course-parts.js';
+import { programDirOf, programSites, sitePathOf, type LessonCompiler, type LessonEntry } from './course-parts.js';
 import { isPartial } from './expand-lesson.js';
 import { isMissingSetting, summarizeMissingSettings } from './missing-settings.js';
 import { resolveRefs, type RepoIndex } from './resolve-refs.js';
@@ -22,7 +22,7 @@ import { ancestors, dirOf } from './repo-paths.js';
 export function resolveAll(frame: CourseFrame, entries: readonly LessonEntry[], compiled: readonly LessonEntry[], compile: LessonCompiler): Resolution {
   const { config, out, expand } = frame;
   const compiledAnyway = new Set<string>();
-  const index: RepoIndex = { ...repoIndex(frame, entries, compiled, compiledAnyway, compile), config, notLesson: notLessonReason(frame), siteOf: siteOf(frame) };
+  const index: RepoIndex = { ...repoIndex(frame, entries, compiled, compiledAnyway, compile), config, notLesson: notLessonReason(frame), siteOf: siteOf(frame), sitePath: sitePathOf(frame.programs) };
   if (frame.source.refused) index.refused = frame.source.refused;
   const needSettings: Diagnostic[] = [];
   for (const entry of compiled) {

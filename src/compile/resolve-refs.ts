@@ -42,6 +42,8 @@ export interface RepoIndex {
   refused?: ReadonlyMap<string, RefusedFile>;
   /** The program folder of a lesson and its `site_url:`, when program.yaml gives one. */
   siteOf?: (path: string) => { dir: string; url: string } | undefined;
+  /** The repo path a site address (a link's absolute path) names in the lesson at `path`: its program's `site_paths:`. */
+  sitePath?: (path: string, address: string) => string | undefined;
   /** Why a Markdown file of the repo is not a lesson (stray, not in SUMMARY.md, outside every program). */
   notLesson?: (path: string) => string;
 }
@@ -80,10 +82,15 @@ export interface RefTarget {
   fragment: string | undefined;
   /** The fragment as written (percent-escapes kept): an id may hold them (GFM's footnote ids do, for a label such as †). */
   rawFragment?: string;
+  /** Whether the program's `site_paths:` gave the target (the link is an address on the course's site). */
+  bySite?: true;
 }
 
-/** Where `url`, written in the file at `path`, points in the repo (PURE). */
-export function refTarget(path: string, url: string): RefTarget {
+/**
+ * Where `url`, written in the file at `path`, points in the repo (PURE). An absolute path is
+ * from the repo's root, unless `sitePath` names what the course's site serves at that address.
+ */
+export function refTarget(path: string, url: string, sitePath?: (address: string) => string | undefined): RefTarget {
   const hash = url.indexOf('#');
   const beforeHash = hash === -1 ? url : url.slice(0, hash);
   const rawFragment = hash === -1 ? undefined : url.slice(hash + 1);
@@ -93,6 +100,8 @@ export function refTarget(path: string, url: string): RefTarget {
   const parts = { rawPath, fragment, ...(rawFragment !== fragment && { rawFragment }) };
   if (rawPath === '') return { ...parts, target: '' };
   const decoded = decode(rawPath);
+  const bySite = decoded.startsWith('/') ? sitePath?.(rawPath) : undefined;
+  if (bySite !== undefined) return { ...parts, target: bySite, bySite: true };
   return { ...parts, target: normalizePath(decoded.startsWith('/') ? decoded : `${dirOf(path)}/${decoded}`) };
 }
 
@@ -132,7 +141,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const place = { line: ref.line, column: ref.column };
     // A reference written in an included file resolves from where that file lies.
     const from = ref.base ?? path;
-    const { rawPath, target, fragment, rawFragment } = refTarget(from, ref.url);
+    const { rawPath, target, fragment, rawFragment, bySite } = refTarget(from, ref.url, index.sitePath && ((address) => index.sitePath!(path, address)));
     urls[ref.field][ref.index] = ref.url;
     if (rawPath === '') {
       if (fragment !== undefined && fragment !== '' && own && !hasAnchor(own, fragment, rawFragment)) missingAnchor(path, place, fragment, 'this lesson', own, out);
@@ -220,7 +229,9 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
         const html = /\.html?$/i.test(target);
         const as = (file: string) => relative(from, html ? file.replace(/\.md$/i, '.html') : file);
         const rule = html ? 'an .html link shows the .md file beside it (as in mdBook)' : 'a link with no extension shows the .md file of that name (as on GitHub Pages)';
-        out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: neither ${target} nor ${md} is in the repo`, `${rule}${near ? `: did you mean ${as(near)}?` : ''}`));
+        // `/en/part1/intro`: most often an address on the course's own site (a permalink), which program.yaml can map.
+        const site = rawPath.startsWith('/') && !bySite && !near ? "; if it is an address on the course's own site, map it to its page's file (or to the folder served there) with `site_paths:` in program.yaml" : '';
+        out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: neither ${target} nor ${md} is in the repo`, `${rule}${near ? `: did you mean ${as(near)}?` : site}`));
         continue;
       }
       const near = nearestFile(target, [...index.files.keys(), ...index.lessons.keys()]);

@@ -61,6 +61,7 @@ export const CODES = {
   'program/unknown-key': e('program.yaml allows the keys id and name'),
   'program/missing-field': e('program.yaml needs `id: <program id>`'),
   'program/invalid-field': e('see schema/program.schema.json'),
+  'program/site-path-not-found': e('write the path of the page\'s Markdown file, or of the folder the site serves at that address, relative to the folder of program.yaml (e.g. `0/en/part0a.md`, `_2020/`)'),
   'section/unknown-key': e('section.yaml allows the keys id, name and lessons'),
   'section/missing-field': e('see schema/section.schema.json'),
   'section/invalid-field': e('see schema/section.schema.json'),

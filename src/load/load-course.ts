@@ -6,6 +6,7 @@
  */
 import { compileCourse, frameCourse, type CompileResult, type CourseFrame, type KnownLessons } from '../compile/compile-course.js';
 import type { RenderFn } from '../compile/compile-lesson.js';
+import { sitePathOf } from '../compile/course-parts.js';
 import { createCachedCompile, lessonCacheKey, type CachedLesson } from '../compile/lesson-cache.js';
 import { RendererNotLoaded } from '../compile/markdown-renderer.js';
 import { createCachedRender, renderDigest } from '../compile/render-cache.js';
@@ -123,10 +124,11 @@ async function renderAhead(source: SourceTree, frame: CourseFrame, recalled: Rec
   const spent: SlowSpent = { ms: 0 }; // one budget for slow renderings across both calls
   const first = await renderMissingBodies({ ...source, lessons: recalled.fresh }, recalled.renders, threads, { spent });
   const targets = new Map<string, LessonSource>();
+  const sitePath = sitePathOf(frame.programs);
   for (const lesson of recalled.fresh) {
     const digest = first.digests.get(lesson.body.text);
     for (const ref of (digest === undefined ? undefined : first.entries.get(digest))?.refs ?? []) {
-      const { target, fragment } = ref.image ? { target: undefined, fragment: undefined } : refTarget(lesson.path, ref.url);
+      const { target, fragment } = ref.image ? { target: undefined, fragment: undefined } : refTarget(lesson.path, ref.url, (address) => sitePath(lesson.path, address));
       if (!target || !fragment) continue;
       for (const path of lessonCandidates(target)) {
         const known = frame.known.get(path)?.source;

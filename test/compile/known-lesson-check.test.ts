@@ -6,7 +6,7 @@
  * sends exactly the lessons that take it in back to compile: the file, an included file, a
  * variable's value (or its removal), an image, the place of a linked lesson, an inherited
  * setting, the addresses only lessons with references depend on, a referenced file removed,
- * the site a book's links out of it go to.
+ * the site a book's links out of it go to, the pages its site serves at addresses (`site_paths:`).
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -161,6 +161,21 @@ describe('the frame takes a known lesson only while every input of its digest is
     expect(await toCompile(moved, state)).toEqual([HELLO, GAME, PLAIN]);
     // The recorded state of the book without a site: the address added sends every lesson back too.
     expect(await toCompile(sited)).toEqual([HELLO, GAME, PLAIN]);
+  });
+
+  it('`site_paths:`: a lesson linking a site address is known like any other; the page there edited, it compiles; the mapping changed, every lesson of its program', async () => {
+    const sited = await checkout();
+    await change(sited, 'book/program.yaml', 'id: prog_intro\n', 'id: prog_intro\nsite_paths:\n  /book/guessing-game/: 02-guessing-game/01-guessing-game.md\n');
+    await change(sited, PLAIN, 'is dropped.', 'is dropped (as [the game](/book/guessing-game/) shows).');
+    const state = await appliedState(sited);
+    expect(await toCompile(sited, state)).toEqual([]);
+    // Its digest covers the lesson at the address, as for a link by path.
+    const edited = await checkout(sited);
+    await change(edited, GAME, 'guess', 'Guess');
+    expect(await toCompile(edited, state)).toEqual([GAME, PLAIN]);
+    const remapped = await checkout(sited);
+    await change(remapped, 'book/program.yaml', '02-guessing-game/01-guessing-game.md', '01-getting-started/01-hello-world.md');
+    expect(await toCompile(remapped, state)).toEqual([HELLO, GAME, PLAIN]);
   });
 
   it("a book page's title in SUMMARY.md: only that page, which may take its name from it", async () => {
