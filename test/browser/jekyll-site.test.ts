@@ -2,9 +2,10 @@
  * A Jekyll course site as a learner sees it: the Missing-Semester-like fixture (lectures in a
  * `_2020` collection named by their front-matter `title:`, exercise solutions and teaching notes
  * hidden in Liquid `{% comment %}` blocks, a `{% raw %}` around a Liquid tag in prose, code,
- * tables, an image) is published, applied with the built CLI to the emulator, and each lecture
- * opened in headless Chromium: the exercises are there, no solution and no note is, and no
- * Liquid tag shows outside code.
+ * tables, an image, a link written as the site's address) is published, applied with the built
+ * CLI to the emulator, and each lecture opened in headless Chromium: the exercises are there, no
+ * solution and no note is, no Liquid tag shows outside code, and the site-address link opens the
+ * lecture it names.
  */
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -65,6 +66,12 @@ describe('a Jekyll course site after one apply, in Chromium', () => {
     expect(git.text).not.toContain('filter-repo');
     // What raw keeps is shown as written, in its code span.
     expect(git.text).toContain('{{ page.title }} prints the title of the page');
+    // A link written as the site's address (`/2020/course-shell/#the-shell`, program.yaml
+    // `site_paths:`) lands on that lecture's page, at its heading.
+    const href = await page.$eval('main a[href*="#the-shell"]', (a) => (a as unknown as { href: string }).href);
+    await page.goto(href, { waitUntil: 'load' });
+    expect(await page.$eval('main', (m) => m.getAttribute('data-lesson-id'))).toBe(lessons['course-shell']!.id);
+    expect(await page.$eval('[id="the-shell"]', (h) => h.textContent)).toBe('The shell');
     await page.close();
   });
 });
