@@ -12,6 +12,7 @@ import type { CompiledLesson } from './compile-lesson.js';
 import type { ParsedYaml } from './parse-yaml.js';
 import type { ResolvedLesson } from './resolve-refs.js';
 import type { LessonBuildInputs } from './lesson-digest.js';
+import { sha256 } from '../model/sha256.js';
 import { ancestors, dirOf, joinPath } from './repo-paths.js';
 
 export interface CompileCounts {
@@ -125,8 +126,12 @@ export function siteSettings(program: DesiredProgram): string | undefined {
   const url = programSites.get(program);
   const paths = programSitePaths.get(program);
   if (paths === undefined) return url;
-  return `${url ?? ''}\0${JSON.stringify([[...paths.pages].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)), paths.folders])}`;
+  let text = siteTexts.get(paths); // made once a program, not once a section
+  // Its digest, not the mapping itself: every lesson's settings text holds it, and a site may map thousands of pages.
+  if (text === undefined) siteTexts.set(paths, (text = `${url ?? ''}\0paths ${sha256(JSON.stringify([[...paths.pages].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)), paths.folders]))}`));
+  return text;
 }
+const siteTexts = new WeakMap<SitePaths, string>();
 
 /**
  * The repo path that a link's absolute path (`/en/part1/intro`) names in the lesson at `path`,

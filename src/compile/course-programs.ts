@@ -57,13 +57,23 @@ export function compilePrograms(source: SourceTree, counts: CompileCounts, out: 
  */
 function sitePaths(source: SourceTree, dir: string, entries: Record<string, string>, file: string, yaml: ParsedYaml, out: Diagnostic[]): SitePaths {
   const markdown = new Set(source.lessons.map((l) => l.path));
-  const all = [...markdown, ...(source.files?.keys() ?? [])];
+  let dirs: Set<string> | undefined; // every folder holding a file, made once if a folder is mapped
+  const isFolder = (path: string) => {
+    if (!dirs) {
+      dirs = new Set();
+      for (const file of [...markdown, ...(source.files?.keys() ?? [])]) for (let d = dirOf(file); !dirs.has(d); d = dirOf(d)) {
+        dirs.add(d);
+        if (d === '') break;
+      }
+    }
+    return dirs.has(path);
+  };
   const pages = new Map<string, string>();
   const folders: Array<readonly [string, string]> = [];
   for (const [address, target] of Object.entries(entries)) {
     const path = joinPath(dir, target);
     if (markdown.has(path)) pages.set(siteAddress(address), path);
-    else if (all.some((p) => p.startsWith(path === '' ? '' : `${path}/`))) folders.push([siteAddress(address), path]);
+    else if (isFolder(path)) folders.push([siteAddress(address), path]);
     else out.push(diag('program/site-path-not-found', file, yaml.placeOf(['site_paths', address]), `${address} is mapped to ${JSON.stringify(target)}, and the repo has no Markdown file or folder ${path || '.'}`));
   }
   folders.sort(([a], [b]) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
