@@ -26,7 +26,8 @@ export interface ParsedYaml {
 export function parseYaml(text: string, file: string, out: Diagnostic[], firstLine = 1): ParsedYaml {
   const lineCounter = new LineCounter();
   // logLevel 'error': the library would otherwise print Node warnings (a collection used as a key) on stderr.
-  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, lineCounter, prettyErrors: true, version: '1.2', logLevel: 'error' });
+  // Unique keys checked here (duplicateKeys), not by the library: its check compares each key with every one before it.
+  const doc = parseDocument(text, { schema: 'core', uniqueKeys: false, lineCounter, prettyErrors: true, version: '1.2', logLevel: 'error' });
   const shift = firstLine - 1;
   const at = (offset: number): Place => {
     const p = lineCounter.linePos(offset);
@@ -49,7 +50,12 @@ export function parseYaml(text: string, file: string, out: Diagnostic[], firstLi
     const place = problem.linePos ? { line: problem.linePos[0].line + shift, column: problem.linePos[0].col } : start;
     report(explainYamlProblem({ code: problem.code, message: firstSentence(problem.message), place }, lineText), place);
   }
-  if (problems.length > 0) return { value: undefined, placeOf, start };
+  const duplicates = duplicateKeys(doc);
+  for (const key of duplicates) {
+    const place = rangePlace(key, at) ?? start;
+    report(explainYamlProblem({ code: 'DUPLICATE_KEY', message: 'Map keys must be unique', place }, lineText), place);
+  }
+  if (problems.length > 0 || duplicates.length > 0) return { value: undefined, placeOf, start };
 
   const unresolved = unresolvedAliases(doc);
   for (const alias of unresolved) {
@@ -67,6 +73,28 @@ export function parseYaml(text: string, file: string, out: Diagnostic[], firstLi
       : diag('yaml/syntax', file, start, message));
     return { value: undefined, placeOf, start };
   }
+}
+
+/**
+ * The keys of a mapping equal to a key before them, as the library's own check finds them
+ * (scalars by value: `1` and `"1"` differ), in one pass a mapping: a file of 40,000 keys took
+ * 16 s with the library's check, which compares each key with every one before it.
+ */
+function duplicateKeys(doc: Document): Node[] {
+  const found: Node[] = [];
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const value = pair.key.value;
+        if (seen.has(value) && !Number.isNaN(value)) found.push(pair.key);
+        seen.add(value);
+      }
+    },
+  });
+  // In the file's order, as the library reports (a mapping is visited before those inside it).
+  return found.sort((a, b) => (a.range?.[0] ?? 0) - (b.range?.[0] ?? 0));
 }
 
 /** Aliases whose anchor is not defined before them (`name: *important*` is one). */
