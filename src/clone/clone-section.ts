@@ -77,7 +77,7 @@ async function resolveSectionRef(value: string, programId: string, config: Cours
 export function cloneLessonText(text: string, newKey: string, oldKey: string): string {
   const split = splitFrontMatter(text);
   const fm = split.frontMatter;
-  const doc = fm?.toml ? new Document(parseToml(fm.text), { version: '1.2' }) : parseDocument(fm?.text ?? '', { version: '1.2' });
+  const doc = fm?.toml ? new Document(parseToml(fm.text), { version: '1.2' }) : parseDocument(fm?.text ?? '', { version: '1.2', uniqueKeys: false });
   if (!doc.contents) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   doc.set('key', newKey);
   doc.set('copied_from', oldKey);
@@ -118,7 +118,7 @@ export async function cloneSection(dir: string, from: string, to: string, option
   for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) for (const k of [l.key, ...l.aliases]) taken.add(k);
   const lessons = source.lessons.map((l) => ({ from: l.path, key: uniqueKey(`${l.key}-copy`, taken), copiedFrom: l.key, to: `${target}/${basename(l.path)}` }));
   const sectionText = await readFile(join(root, source.path, 'section.yaml'), 'utf8');
-  const sectionDoc = parseDocument(sectionText, { version: '1.2' });
+  const sectionDoc = parseDocument(sectionText, { version: '1.2', uniqueKeys: false });
   // Set in place (a comment on the line stays); drop the other form: section.yaml takes one.
   if ('id' in ref) {
     sectionDoc.delete('name');

@@ -8,7 +8,7 @@
  */
 import { failure } from '../diagnostics/error-codes/index.js';
 import { writeFile, access, readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import { parseYamlLeniently } from '../source/read-yaml-leniently.js';
 import type { LessonDefaults } from '../model/lesson.js';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
@@ -108,7 +108,7 @@ export async function importLessons(dir: string, ids: readonly string[], options
 
 /** The lesson defaults a file of the section folder inherits: the section's over its program's over the repo's. */
 async function inheritedDefaults(repo: OpenRepo, programPath: string, sectionPath: string): Promise<LessonDefaults> {
-  const own = async (file: string) => (parse(await readFile(join(repo.dir, file), 'utf8')) as { lesson_defaults?: LessonDefaults } | null)?.lesson_defaults;
+  const own = async (file: string) => (parseYamlLeniently(await readFile(join(repo.dir, file), 'utf8')) as { lesson_defaults?: LessonDefaults } | null)?.lesson_defaults;
   return { ...repo.desired.config.lesson_defaults, ...(await own(join(programPath, 'program.yaml'))), ...(await own(join(sectionPath, 'section.yaml'))) };
 }
 

@@ -50,7 +50,10 @@ export function orderLessons(dir: string, lessons: LessonEntry[], order: LessonO
   // In its own folder a lesson may also be listed by its file name's key (`homework`, not `basics.homework`).
   for (const l of byFile) if (l.compiled.identity && !byKey.has(fileKey(l.source.path))) byKey.set(fileKey(l.source.path), l);
   const listed: LessonEntry[] = [];
+  const listedSet = new Set<LessonEntry>();
   const seen = new Set<string>();
+  // What a key listed by mistake may have meant: the lessons' keys the list does not name (made once, not once a key).
+  let unlisted: string[] | undefined;
   order.keys.forEach((key, i) => {
     const place = order.yaml.placeOf(['lessons', i]);
     if (seen.has(key)) {
@@ -59,18 +62,19 @@ export function orderLessons(dir: string, lessons: LessonEntry[], order: LessonO
     }
     seen.add(key);
     const lesson = byKey.get(key);
-    if (lesson && listed.includes(lesson)) {
+    if (lesson && listedSet.has(lesson)) {
       out.push(diag('section/lessons-list-duplicate', file, place, `"${key}" is listed more than once in lessons (as another of its keys)`));
       return;
     }
     if (!lesson) {
-      const guess = suggest(key, [...byKey.keys()].filter((k) => !order.keys.includes(k)));
+      unlisted ??= ((names) => [...byKey.keys()].filter((k) => !names.has(k)))(new Set(order.keys));
+      const guess = suggest(key, unlisted);
       out.push(diag('section/lessons-list-unknown', file, place, `"${key}" in lessons is not a lesson of this folder`, guess ? `did you mean "${guess}"?` : undefined));
       return;
     }
     listed.push(lesson);
+    listedSet.add(lesson);
   });
-  const listedSet = new Set(listed);
   const missing = byFile.filter((l) => l.compiled.identity && !listedSet.has(l));
   for (const l of missing) {
     out.push(diag('section/lessons-list-missing', file, order.yaml.placeOf(['lessons'], 'key'), `lessons does not list "${l.compiled.identity?.key}" (${l.source.path})`));

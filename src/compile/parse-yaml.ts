@@ -2,7 +2,7 @@
  * Strict YAML for coursesync files (PURE): the core schema, unique keys, a small alias cap,
  * and every YAML error and warning as a diagnostic with its line and column.
  */
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Alias, type Document, type Node } from 'yaml';
+import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Alias, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag, type Place } from './codes.js';
 import { excerptAt, explainUnresolvedAlias, explainYamlProblem, type Explained } from './explain-yaml.js';
@@ -34,7 +34,8 @@ export function parseYaml(text: string, file: string, out: Diagnostic[], firstLi
     return { line: p.line + shift, column: p.col };
   };
   const start: Place = { line: firstLine, column: 1 };
-  const placeOf = (path: ReadonlyArray<PropertyKey>, which: 'value' | 'key' = 'value') => nodePlace(doc, path, which, at);
+  const pairs = new WeakMap<YAMLMap, Map<string, Pair>>(); // each mapping's pairs by key, made on its first lookup
+  const placeOf = (path: ReadonlyArray<PropertyKey>, which: 'value' | 'key' = 'value') => nodePlace(doc, path, which, at, pairs);
 
   const lines = text.split(/\r?\n/);
   const lineText = (fileLine: number) => lines[fileLine - firstLine];
@@ -114,15 +115,24 @@ function firstSentence(message: string): string {
   return line.replace(/ at line \d+, column \d+:?$/, '').trim();
 }
 
-/** The place of the node at `path`; falls back to the closest ancestor that exists. */
-function nodePlace(doc: Document, path: ReadonlyArray<PropertyKey>, which: 'value' | 'key', at: (offset: number) => Place): Place | undefined {
+/**
+ * The place of the node at `path`; falls back to the closest ancestor that exists. A mapping's
+ * pairs are indexed once (`pairs`), so placing a problem at each of many keys stays linear.
+ */
+function nodePlace(doc: Document, path: ReadonlyArray<PropertyKey>, which: 'value' | 'key', at: (offset: number) => Place, pairs: WeakMap<YAMLMap, Map<string, Pair>>): Place | undefined {
   let node: unknown = doc.contents;
   let keyNode: Node | undefined;
   let last: Place | undefined = rangePlace(node, at);
   for (const segment of path) {
     keyNode = undefined;
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      let byKey = pairs.get(node);
+      if (!byKey) {
+        byKey = new Map();
+        for (const p of node.items) if (isPair(p) && isScalar(p.key) && !byKey.has(String(p.key.value))) byKey.set(String(p.key.value), p);
+        pairs.set(node, byKey);
+      }
+      const pair = byKey.get(String(segment));
       if (!pair) return last;
       keyNode = pair.key as Node;
       node = pair.value;

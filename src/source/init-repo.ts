@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYamlLeniently } from './read-yaml-leniently.js';
 import { CourseConfigSchema } from '../model/config.js';
 import { chosenEnvironment, environmentNames } from '../model/environments.js';
 import { applyWorkflow, planWorkflow, type WorkflowEnvironment } from './environment-workflows.js';
@@ -51,7 +51,7 @@ async function environmentsOf(dir: string): Promise<WorkflowEnvironment[]> {
   if (text === undefined) return [];
   let parsed;
   try {
-    parsed = CourseConfigSchema.safeParse(parse(text) ?? {});
+    parsed = CourseConfigSchema.safeParse(parseYamlLeniently(text) ?? {});
   } catch {
     return [];
   }

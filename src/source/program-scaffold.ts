@@ -6,7 +6,7 @@
  */
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYamlLeniently } from './read-yaml-leniently.js';
 import { programFolderFiles } from '../model/program-folder.js';
 import type { Section } from '../school-api/wire/sections.js';
 
@@ -72,7 +72,7 @@ async function yamlField(file: string, key: 'id' | 'name'): Promise<string | und
   const text = await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   try {
-    const data = parse(text) as unknown;
+    const data = parseYamlLeniently(text);
     if (typeof data === 'object' && data !== null && key in data) {
       const value = (data as Record<string, unknown>)[key];
       return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;

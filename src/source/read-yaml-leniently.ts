@@ -9,8 +9,17 @@ import { parse } from 'yaml';
 
 export async function readYamlLeniently(path: string): Promise<unknown> {
   try {
-    return parse(await readFile(path, 'utf8')) as unknown;
+    return parseYamlLeniently(await readFile(path, 'utf8'));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * YAML text as a plain value, for a hint or a file the compile has checked; throws when it is
+ * not YAML. Repeated keys are not looked for (the last one wins): the compile reports them, and
+ * the library's own check compares every pair of keys, which a file of many keys makes slow.
+ */
+export function parseYamlLeniently(text: string): unknown {
+  return parse(text, { uniqueKeys: false }) as unknown;
 }
