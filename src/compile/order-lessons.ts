@@ -23,10 +23,14 @@ export function checkDuplicateKeys(lessons: readonly LessonEntry[], out: Diagnos
     if (!id) continue;
     use(source.path, id.key, id.keyPlace, false);
     const aliases = id.aliases;
+    // A set only for a long list (a hostile one would be quadratic without).
+    const earlier = aliases.length > 16 ? new Set<string>() : undefined;
     for (let i = 0; i < aliases.length; i++) {
       const { key, place } = aliases[i]!;
+      const repeated = earlier ? earlier.has(key) : aliases.findIndex((a) => a.key === key) < i;
+      earlier?.add(key);
       // A key the lesson itself used already (its key, an earlier alias) is said once.
-      if (key === id.key || aliases.findIndex((a) => a.key === key) < i) continue;
+      if (key === id.key || repeated) continue;
       use(source.path, key, place, true);
     }
   }
