@@ -51,8 +51,11 @@ export async function runValidate(dirArg: string | undefined, options: ValidateO
   // validate talks to no school: an environment is optional, but one named must exist.
   const named = options.env !== undefined || (io.env.COURSESYNC_ENV ?? '').trim() !== '';
   const environment = named ? await (await import('./environment.js')).chooseEnvironment(dir, options.env, io.env) : undefined;
-  // Without one, the repo is checked as each of its environments sees it (none: as it is).
-  const environments = environment !== undefined ? [environment] : await declaredEnvironments(dir);
+  // Without one, the repo is checked as each of its environments sees it (none, or more than
+  // the limit, which the compile reports: as it is).
+  const declared = environment !== undefined ? [environment] : await declaredEnvironments(dir);
+  const { MAX_ENVIRONMENTS } = await import('../model/environments.js');
+  const environments = declared.length > MAX_ENVIRONMENTS ? [] : declared;
   const load = async (name: string | undefined) => loadCourse(dir, { cache: true, renderThreads: renderThreadsFromEnv(io.env), known: await knownFromState(dir, name), environment: name });
   const [results, webhooks] = await Promise.all([Promise.all((environments.length > 0 ? environments : [undefined]).map(load)), checkWebhooksAt(dir)]);
   const result = mergeResults(results);

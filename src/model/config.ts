@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ConfigAcknowledgeSchema } from './acknowledge.js';
 import { MAX_NAME_LENGTH } from '../school-api/school-rules.js';
 import { LessonDefaultsSchema, LessonFrontMatterSchema } from './lesson.js';
-import { environmentName, environmentSchema } from './environments.js';
+import { environmentName, environmentSchema, MAX_ENVIRONMENTS } from './environments.js';
 
 export const RemovedLessonsPolicy = z
   .enum(['keep', 'unpublish'])
@@ -101,7 +101,8 @@ export const CourseConfigSchema = z
     vars: VarsSchema.optional(),
     environments: z
       .record(environmentName(), environmentSchema(SchoolSettingsSchema, AssetsSchema, VarsSchema))
-      .describe('Named schools (staging, production, …), each chosen with --env NAME (docs/environments.md).')
+      .refine((envs) => Object.keys(envs).length <= MAX_ENVIRONMENTS, `must name at most ${MAX_ENVIRONMENTS} environments`)
+      .describe(`Named schools (staging, production, …; at most ${MAX_ENVIRONMENTS}), each chosen with --env NAME (docs/environments.md).`)
       .optional(),
   })
   .describe('coursesync.yaml: school address and defaults');

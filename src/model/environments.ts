@@ -12,6 +12,13 @@ export const ENVIRONMENT_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,39}$/;
 export const environmentName = () =>
   z.string().regex(ENVIRONMENT_NAME_PATTERN, 'not an environment name (a lower-case letter, then up to 39 lower-case letters, digits, "_" or "-")');
 
+/**
+ * Schools one repo may name. Each is compiled for on its own (validate checks every one), and a
+ * course has a few: a limit keeps a hostile coursesync.yaml (thousands of them) from making a
+ * command run for minutes or out of memory.
+ */
+export const MAX_ENVIRONMENTS = 32;
+
 /** The name of an environment variable holding a token. */
 const TOKEN_ENV_PATTERN = /^[A-Z_][A-Z0-9_]*$/;
 

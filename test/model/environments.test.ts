@@ -4,7 +4,7 @@
  * the chosen environment's id, a map that misses or adds an environment reported at its line.
  */
 import { describe, expect, it } from 'vitest';
-import { effectiveConfig, environmentProblems, idIn } from '../../src/model/environments.js';
+import { effectiveConfig, environmentProblems, idIn, MAX_ENVIRONMENTS } from '../../src/model/environments.js';
 import { CourseConfigSchema } from '../../src/model/config.js';
 import { loadCourse } from '../../src/load/load-course.js';
 import { lesson, removeRepos, writeRepo } from '../e2e/helpers.js';
@@ -23,6 +23,15 @@ const config = CourseConfigSchema.parse({
     staging: { school: { base_url: 'https://staging.example/api/v1' }, token_env: 'TOKEN_STAGING', vars: { school_name: 'Staging Academy' } },
     production: { token_env: 'TOKEN_PRODUCTION', promote_from: 'staging' },
   },
+});
+
+describe('how many environments', () => {
+  it('at most MAX_ENVIRONMENTS (32): one more is refused with the limit named', () => {
+    const envs = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`school${i}`, { token_env: `TOKEN_${i}` }]));
+    expect(CourseConfigSchema.safeParse({ environments: envs(MAX_ENVIRONMENTS) }).success).toBe(true);
+    const over = CourseConfigSchema.safeParse({ environments: envs(MAX_ENVIRONMENTS + 1) });
+    expect(over.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['environments', 'must name at most 32 environments']]);
+  });
 });
 
 describe('effectiveConfig', () => {

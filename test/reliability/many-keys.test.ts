@@ -4,14 +4,14 @@
  * than its test's 180 s with the checks of before (each compared every key with every other:
  * 36 s for 40,000 unknown keys in a program.yaml, 6.7 s for 50,000 keys listed in a
  * section.yaml, 21 s for a lesson of 100,000 aliases, 10 s for a coursesync.yaml of 40,000
- * variables); the outcome is what matters
+ * variables; and a coursesync.yaml of 20,000 environments ran out of memory); the outcome is what matters
  * here, every problem reported at its place.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { placeOf } from '../../src/diagnostics/diagnostic.js';
 import { loadCourse } from '../../src/load/load-course.js';
 import { parseYamlLeniently } from '../../src/source/read-yaml-leniently.js';
-import { removeRepos, writeRepo } from '../e2e/helpers.js';
+import { removeRepos, runCli, writeRepo } from '../e2e/helpers.js';
 
 afterAll(removeRepos);
 
@@ -51,5 +51,19 @@ describe('YAML files of very many keys', () => {
     const value = parseYamlLeniently(`vars:\n${keys(200_000, (i) => `  v${i}: x${i}`)}\n  v7: again\n`) as { vars: Record<string, string> };
     expect(Object.keys(value.vars)).toHaveLength(200_000);
     expect(value.vars.v7).toBe('again');
+  });
+
+  it('a coursesync.yaml naming 20,000 environments: refused at once by validate and plan, each at once', async () => {
+    // Before, validate compiled the course for every one of them at the same time, and ran out of memory.
+    const envs = keys(20_000, (i) => `  env${i}:\n    school:\n      base_url: https://s${i}.example.com/api/v1`);
+    const dir = await writeRepo({ 'coursesync.yaml': `environments:\n${envs}\n`, 'p/program.yaml': 'id: prog_a\n', 'p/s/section.yaml': 'id: sec_a\n', 'p/s/01-setup.md': LESSON });
+    const validate = await runCli(['validate', dir]);
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toContain('coursesync.yaml:2:3 error "environments" must name at most 32 environments [config/invalid-field]');
+    expect(validate.stdout).toBe('1 program, 1 section, 1 lesson: 1 error\n');
+    const plan = await runCli(['plan', dir, '--env', 'env7']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('"environments" must name at most 32 environments');
+    expect(plan.stderr).not.toMatch(/\n\s+at /);
   });
 });
