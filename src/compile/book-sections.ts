@@ -25,6 +25,8 @@ export function compileTocs(source: SourceTree, tocs: ReadonlyMap<string, TocPro
   for (const [folder, entry] of sections) if (entry.section && 'id' in entry.section.ref) taken.set(`id:${entry.section.ref.id}`, { folder });
   for (const [dir, toc] of tocs) {
     const summary = lessons.get(toc.summary);
+    // A file the reader refused (too large, unreadable, not UTF-8) is reported as such already: not "no file".
+    if (!summary && source.diagnostics.some((d) => d.file === toc.summary && d.severity === 'error')) continue;
     if (!summary) {
       out.push(diag('toc/not-found', toc.file, toc.yaml.placeOf(['toc']), `no file ${toc.summary} in the repo`, suggestFile(toc.summary, [...lessons.keys()].filter((p) => p.startsWith(dir === '' ? '' : `${dir}/`)))));
       continue;

@@ -8,6 +8,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { placeOf, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { loadCourse } from '../../src/load/load-course.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { removeRepos, writeRepo } from '../e2e/helpers.js';
 
 afterAll(removeRepos);
@@ -221,6 +223,13 @@ describe('SUMMARY.md', () => {
       'src/part/section.yaml error toc/section-yaml the program src takes its sections from src/summary.md, not from section folders',
       'src/program.yaml:2:6 error toc/not-found no file src/summary.md in the repo',
     ]);
+  });
+  it('a SUMMARY.md the reader refused is reported as what it is, not as missing', async () => {
+    const dir = await writeRepo({ 'src/program.yaml': 'id: prog_book\ntoc: SUMMARY.md\n', 'src/a.md': page('A') });
+    // Saved in Latin-1 by an old editor: \xe9 alone is no UTF-8.
+    await writeFile(join(dir, 'src/SUMMARY.md'), Buffer.from('- [Caf\xe9](a.md)\n', 'latin1'));
+    const result = await loadCourse(dir, { renderThreads: 1 });
+    expect(result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['file/not-utf8']);
   });
 });
 
