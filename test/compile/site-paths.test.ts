@@ -100,7 +100,7 @@ async function compile(files: Record<string, string>) {
   const dir = await writeRepo(files);
   const result = await loadCourse(dir, { renderThreads: 1 });
   const lessons = new Map((result.desired?.programs ?? []).flatMap((p) => p.sections.flatMap((s) => s.lessons)).map((l) => [l.path, l]));
-  return { said: result.diagnostics.map(brief), lessons };
+  return { said: result.diagnostics.map(brief), hints: result.diagnostics.map((d) => d.hint), lessons };
 }
 
 describe('links written as addresses on the course site (program.yaml site_paths:)', () => {
@@ -139,11 +139,9 @@ describe('links written as addresses on the course site (program.yaml site_paths
   });
 
   it('leave an address they do not map a missing file, whose hint names site_paths:', async () => {
-    const { said } = await compile({ ...FILES, 'src/content/1/en/part1b.md': PART1B.replace('/en/part1/introduction_to_react/', '/en/part2/forms') });
+    const { said, hints } = await compile({ ...FILES, 'src/content/1/en/part1b.md': PART1B.replace('/en/part1/introduction_to_react/', '/en/part2/forms') });
     expect(said).toEqual(['src/content/1/en/part1b.md:20:5 error lesson/missing-file "/en/part2/forms": neither en/part2/forms nor en/part2/forms.md is in the repo']);
-    const dir = await writeRepo({ ...FILES, 'src/content/1/en/part1b.md': PART1B.replace('/en/part1/introduction_to_react/', '/en/part2/forms') });
-    const hint = (await loadCourse(dir, { renderThreads: 1 })).diagnostics[0]!.hint;
-    expect(hint).toContain('`site_paths:` in program.yaml');
+    expect(hints[0]).toContain('`site_paths:` in program.yaml');
   });
 
   it('report a mapping to no file or folder at its line, and the links to that address where they are', async () => {
