@@ -30,8 +30,18 @@ export interface CourseInChromium {
   pageOf(lesson: LessonState): string;
   /** Open that page in `page`, checked to answer 200. */
   visit(page: Page, lesson: LessonState): Promise<void>;
+  /** What a learner reads on the open page: its main text, the same without code, its code blocks, whether each image loaded. */
+  read(page: Page): Promise<LearnerView>;
   /** `coursesync assets --out` then `coursesync apply --yes`, as a team runs them, each checked to succeed (the apply silently); the lessons applied. */
   publishAndApply(): Promise<Record<string, LessonState>>;
+}
+
+/** A learner page as read (CourseInChromium.read). */
+export interface LearnerView {
+  text: string;
+  prose: string;
+  code: string[];
+  images: boolean[];
 }
 
 export interface CourseInChromiumOptions {
@@ -75,6 +85,18 @@ export function courseInChromium(options: CourseInChromiumOptions): CourseInChro
     visit: async (page, lesson) => {
       expect((await page.goto(course.pageOf(lesson), { waitUntil: 'load' }))?.status()).toBe(200);
     },
+    read: async (page) =>
+      page.$eval('main', (m) => {
+        const el = m as unknown as HTMLElement;
+        const prose = el.cloneNode(true) as HTMLElement;
+        for (const code of Array.from(prose.querySelectorAll('pre, code'))) code.remove();
+        return {
+          text: el.innerText,
+          prose: prose.textContent ?? '',
+          code: Array.from(el.querySelectorAll('pre code')).map((c) => c.textContent ?? ''),
+          images: Array.from(el.querySelectorAll('img')).map((i) => i.complete && i.naturalWidth > 0),
+        };
+      }),
     publishAndApply: async () => {
       const { repo, published } = ready(workspace);
       expect((await runCli(['assets', repo, '--out', published])).code).toBe(0);

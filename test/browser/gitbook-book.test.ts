@@ -14,20 +14,10 @@ const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/gitbook');
 
 const course = courseInChromium({ fixture: BOOK, prefix: 'coursesync-browser-gitbook-', assetsUrl: 'http://assets.test/gitbook/' });
 
-/** What a learner reads on the page: its main text, the same without code, its code blocks, loaded images, alert titles. */
+/** What a learner reads on the page (course.read), and its alerts' titles. */
 async function seen(page: Page) {
-  const main = (f: string) => `main ${f}`;
-  return {
-    text: await page.$eval('main', (m) => (m as unknown as { innerText: string }).innerText),
-    prose: await page.$eval('main', (m) => {
-      const copy = m.cloneNode(true) as typeof m;
-      for (const e of Array.from(copy.querySelectorAll('pre, code'))) e.remove();
-      return copy.textContent ?? '';
-    }),
-    code: await page.$$eval(main('pre code'), (els) => els.map((e) => e.textContent ?? '')),
-    images: await page.$$eval(main('img'), (els) => els.map((i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0)),
-    alerts: await page.$$eval(main('blockquote.markdown-alert'), (els) => els.map((q) => `${q.className.replace('markdown-alert ', '')}: ${q.querySelector('.markdown-alert-title')?.textContent ?? ''}`)),
-  };
+  const alerts = await page.$$eval('main blockquote.markdown-alert', (els) => els.map((q) => `${q.className.replace('markdown-alert ', '')}: ${q.querySelector('.markdown-alert-title')?.textContent ?? ''}`));
+  return { ...(await course.read(page)), alerts };
 }
 
 describe('a GitBook book after one apply, in Chromium', () => {

@@ -8,28 +8,12 @@
  * lecture it names.
  */
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { courseInChromium } from './course-in-chromium.js';
 
 const SITE = path.resolve(import.meta.dirname, '../fixtures/repos/jekyll');
 
 const course = courseInChromium({ fixture: SITE, prefix: 'coursesync-browser-jekyll-', assetsUrl: 'http://assets.test/jekyll/' });
-
-/** What a learner reads on the page: its text, the same without code, its code blocks, loaded images. */
-async function seen(page: Page) {
-  return page.$eval('main', (m) => {
-    const el = m as unknown as HTMLElement;
-    const prose = el.cloneNode(true) as HTMLElement;
-    for (const code of Array.from(prose.querySelectorAll('pre, code'))) code.remove();
-    return {
-      text: el.innerText,
-      prose: prose.textContent ?? '',
-      code: Array.from(el.querySelectorAll('pre code')).map((c) => c.textContent ?? ''),
-      images: Array.from(el.querySelectorAll('img')).map((i) => i.complete && i.naturalWidth > 0),
-    };
-  });
-}
 
 describe('a Jekyll course site after one apply, in Chromium', () => {
   it('shows each lecture with its exercises, and none of what its comments hide', async () => {
@@ -42,7 +26,7 @@ describe('a Jekyll course site after one apply, in Chromium', () => {
       await course.visit(page, lessons[key]!);
       // The school prints the lecture's name, from its title:, above the body.
       expect(await page.$eval('body', (b) => (b as unknown as HTMLElement).innerText)).toContain(name);
-      const view = await seen(page);
+      const view = await course.read(page);
       expect(view.prose).not.toContain('{%');
       expect(view.text).not.toMatch(/comment %}|Solution/);
       expect(view.images.every(Boolean)).toBe(true);
