@@ -58,6 +58,8 @@ export async function readSourceAside(dir: string, meanwhile: () => Promise<unkn
   }
   const got = await answer;
   timing('read: worker answered');
-  void worker.terminate();
+  // A worker that scanned ends by itself once it has written the stat index (the process waits
+  // for that one write); one that failed is stopped.
+  if (got.kind !== 'scanned') void worker.terminate();
   return got.kind === 'scanned' ? treeOf(receivedScan(got.scan)) : readSource(dir, { statIndex: true });
 }
