@@ -21,6 +21,8 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
   const busy = new Set(Object.values(state.pending).map((p) => p.key));
   // Path → its key and entry (the pair entryAt answers with, made once).
   const byPath = new Map<string, [string, LessonState]>();
+  // Path → the last entry there this compiler knows, as a pass in key order finds it: what get answers from.
+  const knownAt = new Map<string, [string, LessonState]>();
   // Paths two entries claim (a hand-edited state): answered as a pass in key order would, last one wins.
   let shared: Set<string> | undefined;
   let size = 0;
@@ -28,8 +30,12 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
   for (const key in state.lessons) {
     const l = state.lessons[key]!;
     if (byPath.has(l.path)) (shared ??= new Set()).add(l.path);
-    byPath.set(l.path, [key, l]);
-    if (isKnown(key, l)) size++;
+    const pair: [string, LessonState] = [key, l];
+    byPath.set(l.path, pair);
+    if (isKnown(key, l)) {
+      knownAt.set(l.path, pair);
+      size++;
+    }
   }
   /** The last entry at `path` that `ok` takes (the one entry there, but for a shared path). */
   const entryAt = (path: string, ok: (key: string, l: Readonly<LessonState>) => boolean): [string, LessonState] | undefined => {
@@ -41,23 +47,19 @@ export function knownLessonsOf(state: Readonly<StateData>, compiler: string): Kn
     const found = byPath.get(path);
     return found && ok(found[0], found[1]) ? found : undefined;
   };
-  const knownPaths = () => {
-    const paths = new Set<string>();
-    for (const key in state.lessons) if (isKnown(key, state.lessons[key]!)) paths.add(state.lessons[key]!.path);
-    return paths.keys();
-  };
   // Each answer made once: a plan may make them all while it waits for the read (prepareKnown).
   const made = new Map<string, KnownLesson | undefined>();
   const lessons: KnownByPath = {
     size,
     get(path) {
-      if (made.has(path)) return made.get(path);
-      const found = entryAt(path, isKnown);
-      const known = found && knownLesson(found[0], found[1], found[1].digest!);
-      made.set(path, known);
+      let known = made.get(path);
+      if (known === undefined && !made.has(path)) {
+        const found = knownAt.get(path);
+        made.set(path, (known = found && knownLesson(found[0], found[1], found[1].digest!)));
+      }
       return known;
     },
-    keys: knownPaths,
+    keys: () => knownAt.keys(),
   };
   return {
     lessons,

@@ -61,4 +61,18 @@ describe('knownLessonsOf', () => {
     expect(known.keyAt?.('p/s/5.md')).toBe('l-5');
     expect(known.keyAt?.('p/s/9.md')).toBeUndefined();
   });
+
+  it('answers a path two entries claim (a hand-edited state) with the last one known, in key order', () => {
+    const s = state();
+    s.lessons['l-8'] = lesson(8, { path: 'p/s/1.md' }); // known too: the later key answers
+    s.lessons['l-9'] = lesson(9, { path: 'p/s/3.md' });
+    s.lessons['m-3'] = lesson(10, { path: 'p/s/3.md', compiler: 'ffffffffffff' }); // not known: l-9 still answers
+    const known = knownLessonsOf(s, COMPILER);
+    expect([...known.lessons.keys()]).toEqual(['p/s/1.md', 'p/s/2.md', 'p/s/3.md']);
+    expect(known.lessons.size).toBe(5); // entries, not paths
+    expect(known.lessons.get('p/s/1.md')).toMatchObject({ key: 'l-8', digest: digest(8) });
+    expect(known.lessons.get('p/s/3.md')).toMatchObject({ key: 'l-9', digest: digest(9) });
+    expect(known.placeOf('p/s/3.md')).toBe('prog_1/les_10');
+    expect(known.keyAt?.('p/s/3.md')).toBe('m-3');
+  });
 });
