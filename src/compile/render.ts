@@ -2,16 +2,17 @@
  * Markdown → HTML for lesson bodies and descriptions (PURE, deterministic): remark + GFM →
  * hast (raw HTML parsed by rehype-raw only when there is some) → HTML, in one parse. The raw
  * HTML is not sanitised but validated against the school's rules. Headings get GitHub's slug
- * ids. Local references (images, links, srcset, `#anchors`) are collected with their places
- * and left as markers in the HTML, so the result depends on the text alone (a caller can cache
- * it by content digest or render it in a worker) and compile resolves the markers against the
- * repo (resolve-refs.ts).
+ * ids, and GitHub's emoji shortcodes (`:tada:`) their emoji. Local references (images, links,
+ * srcset, `#anchors`) are collected with their places and left as markers in the HTML, so the
+ * result depends on the text alone (a caller can cache it by content digest or render it in a
+ * worker) and compile resolves the markers against the repo (resolve-refs.ts).
  */
 import type { Root as HastRoot } from 'hast';
 import type { Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
 import { GithubSlugger, rehypeRaw, remarkGfm, remarkParse, remarkRehype, toHtml, unified, type Data, type Processor } from '../vendor/html-stack.js';
 import { findHtmlProblems, isJavascriptUrl, type HtmlProblem } from './check-html.js';
 import { applyAttributeBlocks, holdsPhrasing } from './attribute-blocks.js';
+import { MAY_HOLD_SHORTCODE, replaceShortcodes } from './emoji-shortcodes.js';
 import { findContainers, wrapContainers } from './containers.js';
 import { hideRustLines } from './hidden-lines.js';
 import { findDeepHtml, type RawHtml } from './nesting-depth.js';
@@ -155,6 +156,8 @@ export function renderMarkdown(markdown: string): RenderResult {
     addHeadingId(node, slugger, anchors);
     markLocalRefs(node, refs);
   });
+  // After the ids, which GitHub makes from the shortcodes as written.
+  if (MAY_HOLD_SHORTCODE.test(markdown)) replaceShortcodes(hast);
   let html = toHtml(hast, { allowDangerousHtml: true });
   // As remark-html did: a document ends with a newline.
   if (html !== '' && !/[\r\n]$/.test(html)) html += '\n';

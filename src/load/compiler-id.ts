@@ -23,6 +23,7 @@ export const COMPILER_FOLDERS = ['compile', 'model', 'school-api', 'diagnostics'
  */
 export const COMPILER_PACKAGES = [
   'fastest-levenshtein',
+  'gemoji',
   'github-slugger',
   'hast-util-from-html',
   'hast-util-to-html',
