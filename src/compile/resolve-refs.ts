@@ -234,8 +234,11 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
         out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: neither ${target} nor ${md} is in the repo`, `${rule}${near ? `: did you mean ${as(near)}?` : site}`));
         continue;
       }
-      const near = nearestFile(target, [...index.files.keys(), ...index.lessons.keys()]);
-      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: no file ${target} in the repo`, near ? `did you mean ${relative(from, near)}?` : undefined));
+      // `code/README.md` for a folder of code with no README (a zoomcamp's dbt project): the folder is what was meant.
+      const folder = FOLDER_PAGE.test(target) && dirOf(target) !== '' && index.isFolder(dirOf(target)) ? dirOf(target) : undefined;
+      const near = folder === undefined ? nearestFile(target, [...index.files.keys(), ...index.lessons.keys()]) : undefined;
+      const hint = folder !== undefined ? `${folder}/ has no ${target.slice(folder.length + 1)}: link the folder itself (${relative(from, `${folder}/`)}), which goes to its page in the repo` : near ? `did you mean ${relative(from, near)}?` : undefined;
+      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: no file ${target} in the repo`, hint));
       continue;
     }
     const base = index.config.assets?.base_url;
@@ -333,10 +336,24 @@ function siteLink(url: string, path: string, site: { dir: string; url: string })
 function nearestFile(target: string, paths: readonly string[]): string | undefined {
   const name = target.slice(target.lastIndexOf('/') + 1);
   const sameName = paths.filter((p) => p.slice(p.lastIndexOf('/') + 1) === name);
-  if (sameName.length > 0) return sameName.sort((a, b) => a.length - b.length)[0];
+  // Of files of that name (every module has a README.md), the one nearest the target's folder.
+  const shared = (p: string) => sharedFolders(p, target);
+  if (sameName.length > 0) return sameName.sort((a, b) => shared(b) - shared(a) || a.length - b.length)[0];
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.')).toLowerCase() : '';
   return suggest(target, paths.filter((p) => p.toLowerCase().endsWith(ext)));
 }
+
+/** How many leading folders two repo paths share. */
+function sharedFolders(a: string, b: string): number {
+  const x = a.split('/').slice(0, -1);
+  const y = b.split('/').slice(0, -1);
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n]) n++;
+  return n;
+}
+
+/** A folder's page: what GitHub shows when the folder is opened. */
+const FOLDER_PAGE = /(^|\/)(readme|index)\.md$/i;
 
 /** `to` as a path relative to the folder of `from` (for hints authors can paste). */
 function relative(from: string, to: string): string {

@@ -95,6 +95,22 @@ describe('references of the Odin-like fixture', () => {
     ]);
   });
 
+  it("a missing folder page names the folder; a missing file of a common name, the one nearest it", async () => {
+    const dir = await copyOdin();
+    // A module's folder of code with no README (DataTalksClub links `taxi_rides_ny/README.md`), and READMEs elsewhere.
+    await writeFile(path.join(dir, 'foundations/02-project/code.js'), 'export {};\n');
+    await cp(path.join(dir, 'foundations/02-project/img'), path.join(dir, 'foundations/02-project/starter'), { recursive: true });
+    await writeFile(path.join(dir, 'foundations/01-intro/images/notes.txt'), 'Notes.\n');
+    await writeFile(path.join(dir, 'shared/notes.txt'), 'Shared notes.\n');
+    await edit(dir, 'foundations/02-project/01-recipes.md', 'the welcome', '[the starter](starter/README.md) and [notes](notes.txt) the welcome');
+    const result = await compile(dir);
+    const found = result.diagnostics.filter((d) => d.code === 'lesson/missing-file').map((d) => `${d.message} | ${d.hint}`);
+    expect(found).toEqual([
+      '"starter/README.md": no file foundations/02-project/starter/README.md in the repo | foundations/02-project/starter/ has no README.md: link the folder itself (starter/), which goes to its page in the repo',
+      '"notes.txt": no file foundations/02-project/notes.txt in the repo | did you mean ../01-intro/images/notes.txt?',
+    ]);
+  });
+
   it('a link to a folder goes to its README; one that is not a lesson is an error saying why, never a published .md', async () => {
     const dir = await copyOdin();
     const config = path.join(dir, 'coursesync.yaml');
