@@ -12,6 +12,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -62,3 +63,9 @@ for (const data of ['completion-data.json', 'root-help.json']) {
   if (!existsSync(`${dist}cli/${data}`)) throw new Error(`dist/cli/${data} is missing: run \`npm run build\``);
   copyFileSync(`${dist}cli/${data}`, `${out}/${data}`);
 }
+
+// The compiler id of what was just bundled (src/load/compiler-id.ts): the compiling modules and
+// the installed packages they import are in the bundle as they are now, so the id computed now
+// is the bundle's for as long as it exists; the bundle reads it instead of computing it again.
+const { BUILT_ID_FILE, computeCompilerDigest } = await import(`${dist}load/compiler-id.js`);
+writeFileSync(`${out}/${BUILT_ID_FILE}`, `${JSON.stringify({ compiler: computeCompilerDigest({ root: dist, ext: '.js', packagesFrom: join(dist, '..') }) })}\n`);

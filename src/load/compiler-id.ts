@@ -7,7 +7,9 @@
  * - the exact installed version of every package those modules import and, transitively, of
  *   every package those depend on (read from each one's package.json where Node resolves it),
  *   so an upgrade within a version range (a new micromark under remark-parse) counts too.
- * Computed once per process, when first asked.
+ * Computed once per process, when first asked; the bundled command (dist/bin/) reads it instead
+ * from beside itself, where the build wrote it (scripts/bundle-cli.mjs): the bundle holds the
+ * compiling code and the packages it imports as they were when it was built.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -217,12 +219,29 @@ export function codeDigest(): string {
   return codeProof().digest;
 }
 
+/** The file the build writes beside the bundle: `{ "compiler": <64 hex> }`. */
+export const BUILT_ID_FILE = 'compiler-id.json';
+
+/**
+ * The id the build wrote beside this module, when it runs bundled (dist/bin/): the bundled
+ * code, packages included, is fixed at build time, and reading ~700 modules and manifests to
+ * find it again cost every compiling run ~20 ms. Undefined elsewhere (dist/load/, src/).
+ */
+function builtDigest(): string | undefined {
+  try {
+    const { compiler } = JSON.parse(readFileSync(new URL(`./${BUILT_ID_FILE}`, import.meta.url), 'utf8')) as { compiler?: unknown };
+    return typeof compiler === 'string' && /^[0-9a-f]{64}$/.test(compiler) ? compiler : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * sha256 of the code that compiles lessons in this process, installed packages included (once
  * per process; read synchronously, a few ms, so async only for its callers' sake).
  */
 export async function compilerDigest(): Promise<string> {
-  memo ??= computeCompilerDigest(ownInputs());
+  memo ??= builtDigest() ?? computeCompilerDigest(ownInputs());
   return memo;
 }
 

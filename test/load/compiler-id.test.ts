@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCachedRender, renderDigest } from '../../src/compile/render-cache.js';
 import { renderMarkdown } from '../../src/compile/render.js';
-import { COMPILER_FOLDERS, COMPILER_PACKAGES, codeDigest, compilerDigest, compilerId, computeCodeDigest, computeCodeProof, computeCompilerDigest, installedVersions, provenCodeDigest } from '../../src/load/compiler-id.js';
+import { BUILT_ID_FILE, COMPILER_FOLDERS, COMPILER_PACKAGES, codeDigest, compilerDigest, compilerId, computeCodeDigest, computeCodeProof, computeCompilerDigest, installedVersions, provenCodeDigest } from '../../src/load/compiler-id.js';
 import { loadCourse } from '../../src/load/load-course.js';
 import { readLessonCache } from '../../src/load/lesson-cache-file.js';
 import { readRenderCache, renderCachePath } from '../../src/load/render-cache-file.js';
+import { runCli } from '../e2e/helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = path.join(ROOT, 'src');
@@ -129,6 +130,28 @@ describe('the compiler id: our code and the installed renderer packages, one rul
     expect(upgraded.render(BODY).html).toBe(renderMarkdown(BODY).html);
     expect(upgraded.misses).toBe(1);
     expect(upgraded.hits).toBe(0);
+  });
+
+  it('is, for the bundled command, the id its build wrote beside it: the id of the code it bundled', async () => {
+    const dist = path.join(ROOT, 'dist');
+    const written = JSON.parse(await readFile(path.join(dist, 'bin', BUILT_ID_FILE), 'utf8')) as { compiler: string };
+    // What the build wrote is what the built modules and this install give.
+    expect(written.compiler).toBe(computeCompilerDigest({ root: dist, ext: '.js', packagesFrom: ROOT }));
+    // A copy of the bundle with another id beside it: the caches its plan keeps are that id's.
+    const pkg = path.join(tmp, 'pkg');
+    await cp(path.join(dist, 'bin'), path.join(pkg, 'dist', 'bin'), { recursive: true });
+    await cp(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
+    const other = 'f'.repeat(64);
+    await writeFile(path.join(pkg, 'dist', 'bin', BUILT_ID_FILE), JSON.stringify({ compiler: other }));
+    const repo = path.join(tmp, 'repo');
+    await mkdir(path.join(repo, 'p/s'), { recursive: true });
+    await writeFile(path.join(repo, 'p/program.yaml'), 'id: prog_1\n');
+    await writeFile(path.join(repo, 'p/s/section.yaml'), 'id: sec_1\n');
+    await writeFile(path.join(repo, 'p/s/01-tables.md'), BODY);
+    const planned = await runCli(['plan', repo], {}, undefined, path.join(pkg, 'dist', 'bin', 'coursesync.js'));
+    expect(planned.code, planned.stderr).toBe(0);
+    expect((await readLessonCache(repo, other)).size).toBe(1);
+    expect((await readLessonCache(repo, written.compiler)).size).toBe(0);
   });
 
   it('changes when the compiling code changes', async () => {
