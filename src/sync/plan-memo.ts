@@ -124,16 +124,24 @@ function memoKey(inputs: PlanInputs, code: string, tokenVariable: string): strin
 /** sha256 of every course file's path and digest, and of what the walk reported. */
 function sourceDigest(source: SourceTree): string {
   const hash = createHash('sha256');
-  const file = (f: { path: string; digest: string }) => hash.update(`${f.path}\0${f.digest}\n`);
-  hash.update('config\n');
-  if (source.config) file(source.config);
+  // The same bytes as an update per file, in about one update per thousand files: a call into
+  // the hash per file was ~8 ms of a 10,000-lesson plan.
+  let text = 'config\n';
+  const file = (path: string, digest: string) => {
+    text += `${path}\0${digest}\n`;
+    if (text.length > 1 << 16) {
+      hash.update(text);
+      text = '';
+    }
+  };
+  if (source.config) file(source.config.path, source.config.digest);
   for (const [name, files] of [['programs', source.programs], ['sections', source.sections], ['lessons', source.lessons]] as const) {
-    hash.update(`${name}\n`);
-    for (const f of files) file(f);
+    text += `${name}\n`;
+    for (const f of files) file(f.path, f.digest);
   }
-  hash.update('files\n');
-  for (const [path, digest] of source.files ?? []) file({ path, digest });
-  hash.update(JSON.stringify([[...(source.linked ?? [])], [...(source.refused ?? [])], source.diagnostics]));
+  text += 'files\n';
+  for (const [path, digest] of source.files ?? []) file(path, digest);
+  hash.update(text + JSON.stringify([[...(source.linked ?? [])], [...(source.refused ?? [])], source.diagnostics]));
   return hash.digest('hex');
 }
 
