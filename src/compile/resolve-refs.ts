@@ -180,13 +180,15 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     const digest = index.files.get(file);
     const notLesson = digest !== undefined && !ref.image && isMarkdown(file);
     const folder = digest === undefined && !ref.image && index.isFolder(target);
-    // What `ignore:` leaves out is not course content, yet the repo holds it (past cohorts, translations).
-    const ignored = digest === undefined ? index.ignored?.(target) : undefined;
+    // What `ignore:` leaves out is not course content, yet the repo holds it (past cohorts,
+    // translations): the target, or the page it names (`/2019/security/` for an ignored `_2019/security.md`).
+    const ignoredAt = digest === undefined ? (ref.image ? [target] : candidates).find((c) => index.ignored?.(c) !== undefined) : undefined;
+    const ignored = ignoredAt === undefined ? undefined : index.ignored?.(ignoredAt);
     const web = index.config.repo_url;
-    // What this decision reads (the candidates as lessons and files, a folder, ignore:) is pageFacts: keep them one.
+    // What this decision reads (the candidates as lessons, files and ignored paths, a folder) is pageFacts: keep them one.
     if ((notLesson || folder || (ignored && !ref.image)) && web !== undefined) {
       // As on GitHub, where the author wrote it: the file's or the folder's page in the repo.
-      urls[ref.field][ref.index] = webLink(web, notLesson ? file : target, folder || ignored === 'folder', fragment);
+      urls[ref.field][ref.index] = webLink(web, notLesson ? file : folder ? target : (ignoredAt ?? target), folder || ignored === 'folder', fragment);
       pages.add(target);
       continue;
     }
@@ -202,7 +204,7 @@ export function resolveRefs(path: string, fields: LessonFields, refs: readonly P
     }
     if (ignored) {
       const page = ref.image ? '' : ', or set `repo_url:` in coursesync.yaml to link its page in the repo';
-      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${target} is left out by \`ignore:\` in coursesync.yaml`, `remove the pattern that matches it from \`ignore:\`, or do not reference the file${page}`));
+      out.push(diag('lesson/missing-file', path, place, `${JSON.stringify(ref.url)}: ${ignoredAt} is left out by \`ignore:\` in coursesync.yaml`, `remove the pattern that matches it from \`ignore:\`, or do not reference the file${page}`));
       continue;
     }
     const site = digest === undefined ? index.siteOf?.(path) : undefined;
@@ -272,15 +274,17 @@ export interface RepoPaths {
 
 /**
  * What resolveRefs reads to send a link to `target` to its page in the repo rather than to a
- * lesson or an asset: each of its lesson candidates as a lesson or a file, whether it is a
- * folder, what `ignore:` leaves out there. A lesson linking such a page is recorded with these
+ * lesson or an asset: each of its lesson candidates as a lesson, a file or what `ignore:` leaves
+ * out, and whether it is a folder. A lesson linking such a page is recorded with these
  * (lesson-builds.ts DepIndex.pageDigest), so a checkout takes it from the state until one of
  * them changes (the folder gains a README lesson, the file becomes one, ignore: changes).
  */
 export function pageFacts(target: string, repo: RepoPaths): string {
-  const candidates = lessonCandidates(target).map((c) => (repo.isLesson(c) ? 'L' : repo.isFile(c) ? 'F' : '-'));
-  return `${candidates.join('')}${repo.isFolder(target) ? 'D' : '-'}${repo.ignored(target) ?? '-'}`;
+  const candidates = lessonCandidates(target).map((c) => (repo.isLesson(c) ? 'L' : repo.isFile(c) ? 'F' : (IGNORED_MARK[repo.ignored(c) ?? ''] ?? '-')));
+  return `${candidates.join('')}${repo.isFolder(target) ? 'D' : '-'}`;
 }
+
+const IGNORED_MARK: Readonly<Record<string, string>> = { file: 'i', folder: 'g' };
 
 /** The page of a repo file or folder under `repo_url:`, a folder URL (GitHub's `tree/main/` serves files too: it redirects them to `blob/`). */
 function webLink(repoUrl: string, target: string, folder: boolean, fragment: string | undefined): string {

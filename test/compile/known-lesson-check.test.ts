@@ -304,11 +304,12 @@ describe('a lesson linking pages in the repo (repo_url:) is known while what dec
     'course/program.yaml': 'id: prog_intro\n',
     'course/01-basics/section.yaml': 'id: sec_start\n',
     // A module README as GitHub courses write them: the course, its code, the next module, past cohorts.
-    [README]: '# Basics\n\n[The course](../../README.md) · [code](code/) · [next module](../02-next/) · [2024 homework](../../cohorts/2024/)\n',
+    [README]: '# Basics\n\n[The course](../../README.md) · [code](code/) · [next module](../02-next/) · [2024 homework](../../cohorts/2024/) · [its page](../../cohorts/2024/homework)\n',
     'course/01-basics/homework.md': '# Homework\n\nAnswer the questions.\n',
     'course/01-basics/code/main.py': 'print("hello")\n',
     'course/02-next/run.py': 'print("next")\n',
     'cohorts/2024/homework.md': '# Homework 2024\n',
+    'cohorts/2024/solutions.py': 'print(42)\n',
   };
   let course: string;
   let state: StateData;
@@ -327,7 +328,7 @@ describe('a lesson linking pages in the repo (repo_url:) is known while what dec
   it('an unchanged checkout: none compiled; the README recorded each path it links at its page', async () => {
     expect(await toCompile(await checkout(course), state)).toEqual([]);
     const readme = Object.values(state.lessons).find((l) => l.path === README)!;
-    expect(readme.deps?.map((d) => d.replace(/@[0-9a-f]{4}@page$/, ' page'))).toEqual(['README.md page', 'cohorts/2024 page', 'course/01-basics/code page', 'course/02-next page']);
+    expect(readme.deps?.map((d) => d.replace(/@[0-9a-f]{4}@page$/, ' page'))).toEqual(['README.md page', 'cohorts/2024 page', 'cohorts/2024/homework page', 'course/01-basics/code page', 'course/02-next page']);
   });
 
   it("the linked page's text: nothing (the page is the repo's own, not sent)", async () => {
@@ -358,7 +359,8 @@ describe('a lesson linking pages in the repo (repo_url:) is known while what dec
       await change(dir, file, from, to);
       expect(await toCompile(dir, state), `${from} → ${to}`).toEqual([README]);
     }
-    for (const gone of ['README.md', 'cohorts/2024', 'course/01-basics/code']) {
+    // cohorts/2024/homework.md: the page the extension-less link names, ignored, gone (the folder stays, ignored).
+    for (const gone of ['README.md', 'cohorts/2024', 'course/01-basics/code', 'cohorts/2024/homework.md']) {
       const dir = await checkout(course);
       await rm(path.join(dir, gone), { recursive: true });
       expect(await toCompile(dir, state), gone).toEqual([README]);

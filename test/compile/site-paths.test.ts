@@ -138,6 +138,23 @@ describe('links written as addresses on the course site (program.yaml site_paths
     expect(lessons.get('_2020/shell.md')!.fields.body).toContain(`href="${lessonLinkMarker(editors.key)}#advanced-vim"`);
   });
 
+  it("send an address of a page `ignore:` leaves out (a past year's lecture) to that page in the repo", async () => {
+    const files = {
+      'coursesync.yaml': 'ignore: [_2019/]\nrepo_url: https://github.com/missing-semester/missing-semester/tree/master/\nlesson_defaults:\n  lesson_type: text\nschool:\n  lesson_url: https://academy.example.com/products/{program_id}/lessons/{lesson_id}\n',
+      'program.yaml': 'id: prog_ms\nsite_paths:\n  /2020/: _2020/\n  /2019/: _2019/\n',
+      '_2020/section.yaml': 'id: sec_2020\n',
+      '_2020/security.md': '# Security and Cryptography\n\nLast year\'s [security lecture](/2019/security/) covers more on passwords.\n',
+      '_2019/section.yaml': 'id: sec_2019\n',
+      '_2019/security.md': '# Security and Privacy\n\nPasswords.\n',
+    };
+    const linked = await compile(files);
+    expect(linked.said).toEqual([]);
+    expect(linked.lessons.get('_2020/security.md')!.fields.body).toContain('href="https://github.com/missing-semester/missing-semester/tree/master/_2019/security.md"');
+    // Without repo_url: an error naming the page ignore: leaves out.
+    const unlinked = await compile({ ...files, 'coursesync.yaml': files['coursesync.yaml'].replace(/repo_url: .*\n/, '') });
+    expect(unlinked.said).toEqual(['_2020/security.md:3:13 error lesson/missing-file "/2019/security/": _2019/security.md is left out by `ignore:` in coursesync.yaml']);
+  });
+
   it('leave an address they do not map a missing file, whose hint names site_paths:', async () => {
     const { said, hints } = await compile({ ...FILES, 'src/content/1/en/part1b.md': PART1B.replace('/en/part1/introduction_to_react/', '/en/part2/forms') });
     expect(said).toEqual(['src/content/1/en/part1b.md:20:5 error lesson/missing-file "/en/part2/forms": neither en/part2/forms nor en/part2/forms.md is in the repo']);
