@@ -40,9 +40,9 @@ describe('emoji shortcodes', () => {
   });
 
   it('leaves names GitHub does not know, times and code as written', () => {
-    const md = 'At 12:30:45, :mm: and :not_an_emoji: and :TADA:.\n\n`:tada:` in code\n\n```\n:tada: in a block\n```\n\n<pre>:tada: raw</pre>\n\n<tt>:tada:</tt>\n';
+    const md = 'At 12:30:45, :mm: and :not_an_emoji: and :TADA:, :constructor: and :hasOwnProperty:.\n\n`:tada:` in code\n\n```\n:tada: in a block\n```\n\n<pre>:tada: raw</pre>\n\n<tt>:tada:</tt>\n';
     const { html } = renderMarkdown(md);
-    expect(html).toContain('<p>At 12:30:45, :mm: and :not_an_emoji: and :TADA:.</p>');
+    expect(html).toContain('<p>At 12:30:45, :mm: and :not_an_emoji: and :TADA:, :constructor: and :hasOwnProperty:.</p>');
     expect(html).toContain('<code>:tada:</code> in code');
     expect(html).toContain(':tada: in a block');
     expect(html).toContain('<pre>:tada: raw</pre>');
