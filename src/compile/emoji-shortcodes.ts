@@ -7,7 +7,7 @@
  * (`## :rocket: Install` is `#rocket-install`, GitHub's id), not from the emoji.
  */
 import type { Element, Root } from 'hast';
-import { nameToEmoji } from 'gemoji';
+import { nameToEmoji } from '../vendor/html-stack.js';
 
 /** What might be a shortcode: a lesson with none skips the walk. */
 export const MAY_HOLD_SHORTCODE = /:[+\w-]+:/;
