@@ -16,7 +16,8 @@ const answer = (a: ReadAnswer) => parentPort?.postMessage(a);
 scanRepo(workerData.dir as string, { statIndex: true, digestsOnly: true, freshIndex: true, writeIndexLater: true }).then(
   async (scan) => {
     answer({ kind: 'scanned', scan: portableScan(scan) });
-    await scan.writeIndex?.();
+    // Only ever a speed-up for the next run: a write that fails is no error of this one.
+    await scan.writeIndex?.().catch(() => false);
   },
   () => answer({ kind: 'failed' }),
 );
