@@ -8,7 +8,7 @@ import { compileYamlFile } from './compile-yaml-file.js';
 import { programDefaults, programSitePaths, programSites, programVars, siteAddress, type SitePaths, type CompileCounts, type ProgramMap, type TocProgram } from './course-parts.js';
 import { idOfEnvironment, type IdContext } from './environment-ids.js';
 import type { ParsedYaml } from './parse-yaml.js';
-import { ancestors, dirOf, joinPath } from './repo-paths.js';
+import { ancestors, dirOf, foldersOf, joinPath } from './repo-paths.js';
 
 /** Programs: folders holding program.yaml, never nested. `read`: every file, what `ignore:` leaves out too (a site may serve it: `site_paths:`). */
 export function compilePrograms(source: SourceTree, counts: CompileCounts, out: Diagnostic[], tocs: Map<string, TocProgram>, env: IdContext, read: SourceTree = source): ProgramMap {
@@ -57,17 +57,8 @@ export function compilePrograms(source: SourceTree, counts: CompileCounts, out: 
  */
 function sitePaths(source: SourceTree, dir: string, entries: Record<string, string>, file: string, yaml: ParsedYaml, out: Diagnostic[]): SitePaths {
   const markdown = new Set(source.lessons.map((l) => l.path));
-  let dirs: Set<string> | undefined; // every folder holding a file, made once if a folder is mapped
-  const isFolder = (path: string) => {
-    if (!dirs) {
-      dirs = new Set();
-      for (const file of [...markdown, ...(source.files?.keys() ?? [])]) for (let d = dirOf(file); !dirs.has(d); d = dirOf(d)) {
-        dirs.add(d);
-        if (d === '') break;
-      }
-    }
-    return dirs.has(path);
-  };
+  let dirs: Set<string> | undefined; // made once, if a folder is mapped
+  const isFolder = (path: string) => (dirs ??= foldersOf([...markdown, ...(source.files?.keys() ?? [])])).has(path);
   const pages = new Map<string, string>();
   const folders: Array<readonly [string, string]> = [];
   for (const [address, target] of Object.entries(entries)) {

@@ -16,7 +16,7 @@ import type { CompiledLesson } from './compile-lesson.js';
 import type { LessonEntry } from './course-parts.js';
 import { depsNow, digestMatches, lessonSettings, type LessonBuildInputs, type LessonDep } from './lesson-digest.js';
 import { sha256 } from '../model/sha256.js';
-import { dirOf } from './repo-paths.js';
+import { dirOf, foldersOf } from './repo-paths.js';
 import { pageFacts, type RepoPaths } from './resolve-refs.js';
 
 /** A lesson the state recorded as compiled clean by this very compiler (its `compiler` matches). */
@@ -110,10 +110,7 @@ export class DepIndex implements RepoPaths {
   }
   /** Whether a file the course reads lies under `path` ('' is the repo's root); the folders are listed on the first question. */
   isFolder(path: string): boolean {
-    if (!this.folders) {
-      this.folders = new Set(['']);
-      for (const file of [...this.lessons.keys(), ...this.others.keys(), ...(this.source.files?.keys() ?? [])]) for (let dir = dirOf(file); dir !== '' && !this.folders.has(dir); dir = dirOf(dir)) this.folders.add(dir);
-    }
+    this.folders ??= foldersOf([...this.lessons.keys(), ...this.others.keys(), ...(this.source.files?.keys() ?? [])]);
     return this.folders.has(path);
   }
   /** What `ignore:` left out at `path`: a file, a folder above such files, or nothing (listed on the first question). */

@@ -14,6 +14,13 @@ export function ancestors(dir: string): string[] {
   return list;
 }
 
+/** Every folder holding one of `files`, at any depth, the repo root '' among them. */
+export function foldersOf(files: Iterable<string>): Set<string> {
+  const folders = new Set(['']);
+  for (const file of files) for (let dir = dirOf(file); !folders.has(dir); dir = dirOf(dir)) folders.add(dir);
+  return folders;
+}
+
 /** `dir` + a relative path, `.` and `..` resolved (a path leaving the repo keeps its `..`: no file has it). */
 export function joinPath(dir: string, rel: string): string {
   const parts = dir === '' ? [] : dir.split('/');
