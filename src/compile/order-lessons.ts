@@ -17,20 +17,17 @@ export function checkDuplicateKeys(lessons: readonly LessonEntry[], out: Diagnos
     if (seen === undefined) first.set(key, path);
     else out.push(diag('repo/duplicate-key', path, place, `${alias ? `alias "${key}"` : `key "${key}"`} is also used by ${seen}`));
   };
-  // Made for every lesson of every plan: no object per lesson, no set for the few aliases.
+  // Made for every lesson of every plan: no object for a lesson without aliases (nearly all).
   for (const { source, compiled } of lessons) {
     const id = compiled.identity;
     if (!id) continue;
     use(source.path, id.key, id.keyPlace, false);
-    const aliases = id.aliases;
-    // A set only for a long list (a hostile one would be quadratic without).
-    const earlier = aliases.length > 16 ? new Set<string>() : undefined;
-    for (let i = 0; i < aliases.length; i++) {
-      const { key, place } = aliases[i]!;
-      const repeated = earlier ? earlier.has(key) : aliases.findIndex((a) => a.key === key) < i;
-      earlier?.add(key);
-      // A key the lesson itself used already (its key, an earlier alias) is said once.
-      if (key === id.key || repeated) continue;
+    if (id.aliases.length === 0) continue;
+    // A key the lesson itself used already (its key, an earlier alias) is said once.
+    const said = new Set([id.key]);
+    for (const { key, place } of id.aliases) {
+      if (said.has(key)) continue;
+      said.add(key);
       use(source.path, key, place, true);
     }
   }
