@@ -99,6 +99,12 @@ export interface DesiredSection {
   ref: SectionRef;
   /** In the desired order. */
   lessons: DesiredLesson[];
+  /**
+   * Set when every lesson of the section is known unchanged from the state (taken as recorded,
+   * `unchanged`): their keys in the desired order. `lessons` is then made on first access:
+   * what only needs to know that they are as applied reads this instead.
+   */
+  settled?: { keys: readonly string[] };
 }
 
 /** Where a section is declared, for messages: `p/s/section.yaml`, or a book's `SUMMARY.md:line:col`. */

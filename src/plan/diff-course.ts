@@ -94,7 +94,7 @@ export function diffCourse(desired: DesiredState, state: StateData, options: Dif
   const changes: PlanChange[] = [...calls, ...removed.orphans, ...drift, ...uncertain];
   const plan: Omit<Plan, 'impact'> = {
     format_version: PLAN_FORMAT_VERSION,
-    summary: summarize(changes, calls, matched.matches),
+    summary: summarize(changes, calls, matched.matches, matched.settled),
     changes,
     chains,
     renames: matched.renames,
@@ -141,18 +141,24 @@ function matchLessons(
   facts: { placeOf: (path: string) => string | undefined; drift: ReadonlyMap<string, DriftStep> },
 ) {
   const desiredKeys = new Set<string>();
-  for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) desiredKeys.add(l.key);
+  for (const p of desired.programs) for (const s of p.sections) for (const key of s.settled?.keys ?? s.lessons.map((l) => l.key)) desiredKeys.add(key);
   const claimed = new Set<string>();
   const movedLesson = contentMatcher(state, desiredKeys, claimed);
   const matches: Match[] = [];
   const bySection = new Map<string, Match[]>();
   const uncertain: UncertainStep[] = [];
   const renames: Plan['renames'] = [];
+  let settled = 0;
   for (const program of desired.programs) {
     for (const section of program.sections) {
       const sectionId = options.sectionIds.get(section.path) ?? ('id' in section.ref ? section.ref.id : undefined);
       if (sectionId === undefined) throw failure('plan/unresolved-section', { path: section.path });
       const list = bySection.get(sectionId) ?? bySection.set(sectionId, []).get(sectionId)!;
+      if (section.settled && options.live === undefined && settledInPlace(section.settled.keys, state, sectionId)) {
+        for (const key of section.settled.keys) claimed.add(key);
+        settled += section.settled.keys.length;
+        continue;
+      }
       for (const lesson of section.lessons) {
         let stateKey: string | null = state.lessons[lesson.key] ? lesson.key : null;
         if (stateKey === null) {
@@ -181,7 +187,23 @@ function matchLessons(
       }
     }
   }
-  return { claimed, matches, bySection, uncertain, renames };
+  return { claimed, matches, bySection, uncertain, renames, settled };
+}
+
+/**
+ * Whether the lessons of a settled section (each known unchanged: its fields are the state's)
+ * are all where the state has them, in order: in this section, placed, positions increasing.
+ * Then each is matched by its key and kept in place with no call, which is what matching them
+ * one by one finds, without a match each.
+ */
+function settledInPlace(keys: readonly string[], state: StateData, sectionId: string): boolean {
+  let last = -Infinity;
+  for (const key of keys) {
+    const p = state.lessons[key];
+    if (!p || p.id === null || p.uncertain || p.section_id !== sectionId || p.position === null || p.position <= last) return false;
+    last = p.position;
+  }
+  return true;
 }
 
 /** State entries no desired lesson claimed, per `removed_lessons`: kept as orphans, or unpublished (and archived). */
@@ -295,12 +317,12 @@ function planCalls(groups: readonly string[][], matched: { bySection: ReadonlyMa
   return { chains, calls };
 }
 
-/** Counts by action; a desired lesson with no call is unchanged. */
-function summarize(changes: readonly PlanChange[], calls: readonly CallStep[], matches: readonly Match[]): PlanSummary {
+/** Counts by action; a desired lesson with no call is unchanged (`settled`: those of settled sections in place). */
+function summarize(changes: readonly PlanChange[], calls: readonly CallStep[], matches: readonly Match[], settled: number): PlanSummary {
   const summary: PlanSummary = { create: 0, update: 0, move: 0, unpublish: 0, orphan: 0, drift: 0, uncertain: 0, unchanged: 0 };
   for (const c of changes) summary[c.action]++;
   const withCall = new Set(calls.map((c) => c.key));
-  summary.unchanged = matches.filter((m) => !withCall.has(m.lesson.key)).length;
+  summary.unchanged = settled + matches.filter((m) => !withCall.has(m.lesson.key)).length;
   return summary;
 }
 

@@ -33,7 +33,8 @@ export function assetReasons(before: string, after: string, assets: readonly Les
 export function explainReferences(plan: Plan, desired: DesiredState, pending: ReadonlyMap<string, readonly string[]> = new Map()): Plan {
   const base = desired.config.assets?.base_url ?? '';
   const assets = new Map<string, readonly LessonAsset[]>();
-  for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) if (l.assets?.length) assets.set(l.key, l.assets);
+  // Not a settled section's: its lessons' fields are the state's, so no call of theirs changes a body.
+  for (const p of desired.programs) for (const s of p.sections) if (!s.settled) for (const l of s.lessons) if (l.assets?.length) assets.set(l.key, l.assets);
   const changes = plan.changes.map((step) => {
     if (!isCall(step)) return step;
     const why: string[] = [...(step.why ?? [])];

@@ -6,7 +6,7 @@
  */
 import { quoted } from '../diagnostics/diagnostic.js';
 import { ackCovers, IMPACT_LEVELS, IMPACT_RULES, type ImpactRule } from '../model/acknowledge.js';
-import type { DesiredLesson, DesiredState, LessonFields } from '../model/desired.js';
+import type { DesiredLesson, DesiredSection, DesiredState, LessonFields } from '../model/desired.js';
 import { learnerView, type LearnerLesson, type LearnerProgram, type LearnerLessonInput, type LearnerProgramInput, type LearnerView, type SectionFacts } from '../learner/learner-model.js';
 import type { StateData } from '../model/state/schema.js';
 import type { Impact, Plan } from './plan-schema.js';
@@ -75,11 +75,19 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   // it are equal and it has no impact. Views are per program (order, drips and locks restart).
   const touched = touchedPrograms(plan, state, programOf);
   const inView = (sectionId: string) => touched.has(programOf.get(sectionId) ?? '');
-  // The repo's lessons the views hold: every key looked up below is of a touched program.
+  // The repo's lessons the views hold: every key looked up below is of a touched program. A
+  // settled section's lessons are the state's entries at their own keys (same path, same fields
+  // object): the views take them from the state, as they do a lesson the repo no longer has, and
+  // one is made only for what an impact on it acknowledges.
+  const settledOf = new Map<string, DesiredSection>();
   for (const p of desired.programs) {
     if (!touched.has(p.id)) continue;
-    for (const s of p.sections) for (const l of s.lessons) desiredByKey.set(l.key, l);
+    for (const s of p.sections) {
+      if (s.settled) for (const key of s.settled.keys) settledOf.set(key, s);
+      else for (const l of s.lessons) desiredByKey.set(l.key, l);
+    }
   }
+  const desiredOf = (key: string): DesiredLesson | undefined => desiredByKey.get(key) ?? settledOf.get(key)?.lessons.find((l) => l.key === key);
 
   const viewOf = (placed: Placed): LearnerView =>
     learnerView(
@@ -169,7 +177,7 @@ export function assessImpact(desired: DesiredState, state: StateData, plan: Omit
   out.push(...identity.impacts);
 
   const acknowledged = (i: Omit<Impact, 'acknowledged'>, also: string | undefined) =>
-    (desiredByKey.get(i.key)?.acknowledge ?? []).some((token) => ackCovers(token, i.rule, i.accepts)) ||
+    (desiredOf(i.key)?.acknowledge ?? []).some((token) => ackCovers(token, i.rule, i.accepts)) ||
     (desired.config.acknowledge ?? []).some((a) => ackCovers(a.rule, i.rule, i.accepts) && (a.lesson === i.key || a.lesson === also));
   return out
     .map((i) => ({ ...i, acknowledged: acknowledged(i, identity.from.get(i.key) ?? stateKeyOf.get(i.key)) }))

@@ -22,17 +22,23 @@ export interface LinkedState {
 export function linkLessons(desired: DesiredState, state: StateData): LinkedState {
   const pending = new Map<string, string[]>();
   const template = desired.config.school?.lesson_url;
-  // Every lesson by key, made when a lesson with links asks for its first target.
-  let byKey: Map<string, { programId: string; lesson: DesiredLesson }> | undefined;
+  // Every lesson by key, made when a lesson with links asks for its first target. A settled
+  // section's lessons are each in the state under their own key: no alias is needed to find one.
+  let byKey: Map<string, { programId: string; aliases: readonly string[] }> | undefined;
   const targets = () => {
     if (byKey) return byKey;
     byKey = new Map();
-    for (const p of desired.programs) for (const s of p.sections) for (const l of s.lessons) byKey.set(l.key, { programId: p.id, lesson: l });
+    for (const p of desired.programs) {
+      for (const s of p.sections) {
+        if (s.settled) for (const key of s.settled.keys) byKey.set(key, { programId: p.id, aliases: [] });
+        else for (const l of s.lessons) byKey.set(l.key, { programId: p.id, aliases: l.aliases });
+      }
+    }
     return byKey;
   };
   const idOf = (key: string): string | null => {
     const target = targets().get(key);
-    for (const k of [key, ...(target?.lesson.aliases ?? [])]) {
+    for (const k of [key, ...(target?.aliases ?? [])]) {
       const id = state.lessons[k]?.id;
       if (id) return id;
     }
@@ -60,6 +66,8 @@ export function linkLessons(desired: DesiredState, state: StateData): LinkedStat
   const programs = desired.programs.map((p) => {
     let sectionsChanged = false;
     const sections = p.sections.map((s) => {
+      // Each known unchanged: its body and description are the state's fingerprints, no link to fill.
+      if (s.settled) return s;
       let lessons: DesiredLesson[] | undefined;
       for (let i = 0; i < s.lessons.length; i++) {
         const l = linked(s.lessons[i]!);

@@ -13,17 +13,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileCourse, frameCourse } from '../../src/compile/compile-course.js';
-import { knownLessonsOf, placesOf } from '../../src/compile/known-lessons.js';
+import { knownLessonsOf } from '../../src/compile/known-lessons.js';
 import type { LessonEntry } from '../../src/compile/course-parts.js';
 import { recordBuilds } from '../../src/compile/lesson-builds.js';
-import { depRecord, digestMatches, inputsRecord, lessonDigest } from '../../src/compile/lesson-digest.js';
+import { digestMatches, lessonDigest } from '../../src/compile/lesson-digest.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { DEFAULT_LESSON_FIELDS } from '../../src/school-api/school-rules.js';
 import { renderMarkdown } from '../../src/compile/render.js';
-import { appliedOf } from '../../src/model/state/fingerprint.js';
-import { emptyState, type StateData } from '../../src/model/state/schema.js';
+import type { StateData } from '../../src/model/state/schema.js';
 import { parseState } from '../../src/model/state/parse-state.js';
 import { readSource } from '../../src/source/read-source.js';
+import { appliedState as recordedState } from './applied-state.js';
 
 const BOOK = path.resolve(import.meta.dirname, '../fixtures/repos/includes');
 const HELLO = 'book/01-getting-started/01-hello-world.md';
@@ -50,24 +50,7 @@ async function change(dir: string, file: string, from: string, to: string): Prom
 }
 
 /** The state as apply records it after applying `dir`: every lesson placed, its build recorded. */
-async function appliedState(dir: string): Promise<StateData> {
-  const { desired, diagnostics } = compileCourse(await readSource(dir), { render: renderMarkdown });
-  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  const state = emptyState('00000000-0000-4000-8000-000000000000');
-  const lessons = desired!.programs.flatMap((p) => p.sections.flatMap((s) => s.lessons.map((l, i) => ({ l, i, section: 'id' in s.ref ? s.ref.id : '' }))));
-  lessons.forEach(({ l, i, section }, n) => {
-    state.lessons[l.key] = { id: `les_${n + 1}`, program_id: 'prog_intro', section_id: section, position: i + 1, path: l.path, applied: appliedOf(l.fields), response: '' };
-  });
-  const placeOf = placesOf(state);
-  for (const { l } of lessons) {
-    // As apply: only a lesson that compiled with no diagnostic of its own has a build to record.
-    const build = l.build;
-    if (!build) continue;
-    Object.assign(state.lessons[l.key]!, { digest: lessonDigest(l.path, build, placeOf), compiler: COMPILER, inputs: inputsRecord(build), warnings: build.warnings });
-    if (build.deps.length > 0) state.lessons[l.key]!.deps = build.deps.map(depRecord);
-  }
-  return state;
-}
+const appliedState = (dir: string): Promise<StateData> => recordedState(dir, COMPILER);
 
 /** The lesson files the frame sends to compile, given what `state` knows. */
 async function toCompile(dir: string, state = recorded): Promise<string[]> {
