@@ -60,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
     const code = await fast(args.slice(2));
     if (code !== undefined) return code;
   }
+  // A plan of a fresh checkout reads the repo on the other core: started now, beside the load of the commands.
+  if (args[2] === 'plan') await (await import('./plan-early.js')).startPlanRead(args.slice(3), process.env).catch(() => undefined);
   const { runCommand } = await commands(args[2] ?? '');
   return runCommand(args, await readVersion());
 }

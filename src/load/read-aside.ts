@@ -6,14 +6,14 @@
  * digest; a lesson's text is read again here only if it is asked for (the edited ones), and
  * checked against that digest. With a stat index that may spare reads (stat-index.ts
  * indexMaySpare: not one restored from before a checkout), or one core, the repo is read
- * here, as readSource does, and nothing else is done meanwhile.
+ * here, as readSource does, and nothing else is done meanwhile. For `plan`, the entry may have
+ * started the worker already, before the commands loaded (early-read.ts).
  */
 import { availableParallelism } from 'node:os';
 import type { SourceTree } from '../model/source-tree.js';
 import { readSource, receivedScan, treeOf } from '../source/read-source.js';
 import { indexMaySpare } from '../source/stat-index.js';
-import type { ReadAnswer } from './read-worker.js';
-import { startWorker } from './start-worker.js';
+import { startRead, takeEarlyRead } from './early-read.js';
 import { timing } from './timing.js';
 
 /**
@@ -25,19 +25,19 @@ import { timing } from './timing.js';
  * its errors are readSource's own.
  */
 export async function readSourceAside(dir: string, meanwhile: () => Promise<unknown>, whileWaiting?: () => AsyncIterable<unknown>): Promise<SourceTree> {
-  if (availableParallelism() < 2 || (await indexMaySpare(dir))) {
+  // A read the entry started was started after these same checks (its own index, written as it
+  // answers, must not make it look spared).
+  const early = takeEarlyRead(dir);
+  if (!early && (availableParallelism() < 2 || (await indexMaySpare(dir)))) {
     const tree = await readSource(dir, { statIndex: true });
     timing('read: repo read on this thread');
     return tree;
   }
-  const worker = startWorker(new URL('./read-worker.js', import.meta.url), { workerData: { dir } });
-  timing('read: worker started');
+  const read = early ?? startRead(dir);
+  const worker = read.worker;
+  timing(early ? 'read: worker started early, taken' : 'read: worker started');
   let answered = false;
-  const answer = new Promise<ReadAnswer>((resolve) => {
-    worker.once('message', resolve);
-    worker.once('error', () => resolve({ kind: 'failed' }));
-    worker.once('exit', () => resolve({ kind: 'failed' }));
-  }).finally(() => (answered = true));
+  const answer = read.answer.finally(() => (answered = true));
   try {
     await meanwhile();
     timing('read: this thread done meanwhile');

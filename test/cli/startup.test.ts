@@ -243,9 +243,10 @@ describe('the installed command is one bundle (scripts/bundle-cli.mjs)', () => {
     // The commands are one CommonJS file, compiled through the code cache (src/cli/code-cache.ts),
     // not loaded as a module: the module loader sees the entry and its few small chunks alone.
     expect(r.stderr).toMatch(/^debug: \d+ ms code cache: (none|used)$/m);
-    // Beside the entry and the read worker, only chunks: shared code, and the entry's own lazy parts.
+    // Beside the entry and the read worker, only chunks: shared code, and the entry's own lazy
+    // parts (plan-early: the read of a fresh checkout, started before the commands load).
     const named = r.own.filter((f) => !['coursesync.js', 'read-worker.js'].includes(f) && !/^chunk-[A-Z0-9]+\.js$/.test(f)).map((f) => f.replace(/-[A-Z0-9]+\.js$/, ''));
-    expect(named.sort()).toEqual(['code-cache', 'color-flags']);
+    expect(named.sort()).toEqual(['code-cache', 'color-flags', 'plan-early']);
   });
 
   it('plans what the module build plans when it reads and renders on worker threads (dist/bin/read-worker.js, render-worker.js)', async () => {

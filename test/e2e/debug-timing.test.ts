@@ -68,9 +68,10 @@ describe('COURSESYNC_DEBUG=timing', () => {
 
     const { steps, ms, rest } = marks(timed.stderr);
     expect(rest.join('\n')).toBe(marks(plain.stderr).rest.join('\n'));
-    // The read: on the other core while this thread loads and reads the state, then makes what
-    // the state knows (read-aside.ts), or here on one core.
-    const read = availableParallelism() >= 2 ? ['read: worker started', 'read: this thread done meanwhile', 'read: this thread prepared while waiting', 'read: worker answered'] : ['read: repo read on this thread'];
+    // The read: on the other core (started by the entry before the commands load: early-read.ts)
+    // while this thread loads and reads the state, then makes what the state knows
+    // (read-aside.ts), or here on one core.
+    const read = availableParallelism() >= 2 ? ['read: worker started early, taken', 'read: this thread done meanwhile', 'read: this thread prepared while waiting', 'read: worker answered'] : ['read: repo read on this thread'];
     // The built command's code first: compiled from the code cache, or anew (cli/code-cache.ts).
     expect(steps[0]).toMatch(/^code cache: (none|used)$/);
     expect(steps.slice(1)).toEqual([
