@@ -89,7 +89,7 @@ describe('state format 3', () => {
     state.lessons.one = entry('a/s/one.md', { deps: ['a/s/img/one.png', 'a/t/two.md', 'shared/logo.svg'] });
     state.lessons.two = entry('a/s/two.md');
     state.lessons.odd = entry('a/s/deeper/odd.md', { program_id: 'prog_b', deps: ['a/s/one.md'] });
-    state.lessons.root = entry('root.md', { section_id: 'sec_b' });
+    state.lessons.root = entry('root.md', { section_id: 'sec_b', deps: ['a/s/img/one.png', 'two.md'] });
     const text = serializeState(state);
     expect(text).toContain('"sec_a": {"path":"a/s","program_id":"prog_a"}');
     expect(text).toContain('"deps":["img/one.png","../t/two.md","../../shared/logo.svg"]');

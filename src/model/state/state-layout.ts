@@ -123,7 +123,9 @@ export function expandLesson(entry: LocationOnDisk, folders: Readonly<Record<str
   entry.path = path;
   entry.program_id ??= folder?.program_id;
   if (entry.deps) {
-    const own = posix.dirname(path);
+    // posix.dirname, by hand: a repo path has no trailing or doubled slash (a tenth of reading a 10,000-lesson state).
+    const slash = path.lastIndexOf('/');
+    const own = slash <= 0 ? (slash === 0 ? '/' : '.') : path.slice(0, slash);
     // In place: the array is the reader's own copy (one array a lesson, not two).
     const deps = entry.deps;
     for (let i = 0; i < deps.length; i++) deps[i] = resolveFrom(own, deps[i]!);
