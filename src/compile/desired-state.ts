@@ -106,7 +106,8 @@ function digestLines(section: DesiredSection, ordered: readonly DesiredEntry[]):
     if (expanded) content += `\0${expanded.digest}`;
     const assets = e.resolved.assets;
     for (const a of assets.length === 1 ? assets : [...assets].sort((x, y) => (x.path < y.path ? -1 : 1))) content += `\0${a.path}\0${a.digest}`;
-    const aliases = e.compiled.identity.aliases.map((a) => a.key).join(',');
+    const named = e.compiled.identity.aliases;
+    const aliases = named.length === 0 ? '' : named.map((a) => a.key).join(',');
     text += `lesson\0${e.compiled.identity.key}\0${e.source.path}\0${content}\0${i}\0${ref}\0${aliases}\n`;
   });
   return text;

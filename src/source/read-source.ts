@@ -280,8 +280,9 @@ export function treeOf(scan: Scan): SourceTree {
     else if (f.kind === 'section') tree.sections.push(file);
     else tree.lessons.push(file as LessonSource);
   });
-  const lessons = new Map(tree.lessons.map((l) => [l.path, l]));
-  tree.verbatimText = (rel) => (verbatim.has(rel) ? lessons.get(rel)!.text : undefined);
+  // By path, made on the first question (a plan asks only for the lessons it changes, if any).
+  let lessons: Map<string, LessonSource> | undefined;
+  tree.verbatimText = (rel) => (verbatim.has(rel) ? (lessons ??= new Map(tree.lessons.map((l) => [l.path, l]))).get(rel)!.text : undefined);
   const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   tree.programs.sort(byPath);
   tree.sections.sort(byPath);
