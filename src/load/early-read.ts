@@ -6,7 +6,9 @@
  * A read nobody takes (the plan failed first, or read another folder) holds no run open: its
  * worker is unreferenced until taken, and is stopped when another folder is read.
  */
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import { indexMaySpare } from '../source/stat-index.js';
 import type { ReadAnswer } from './read-worker.js';
 import { startWorker } from './start-worker.js';
 
@@ -19,6 +21,14 @@ export interface RepoRead {
 
 const EARLY = Symbol.for('coursesync.early-read');
 type Holder = { [EARLY]?: RepoRead };
+
+/**
+ * Whether the repo at `dir` is read on a worker: there are two cores, and no stat index may
+ * spare the reads (a fresh checkout, or an index restored from before the checkout).
+ */
+export async function readsAside(dir: string): Promise<boolean> {
+  return availableParallelism() >= 2 && !(await indexMaySpare(dir));
+}
 
 /** Start the read worker on the repo at `dir` (its root); `failed` is its answer when it errs or exits unanswered. */
 export function startRead(dir: string): RepoRead {

@@ -9,11 +9,9 @@
  * here, as readSource does, and nothing else is done meanwhile. For `plan`, the entry may have
  * started the worker already, before the commands loaded (early-read.ts).
  */
-import { availableParallelism } from 'node:os';
 import type { SourceTree } from '../model/source-tree.js';
 import { readSource, receivedScan, treeOf } from '../source/read-source.js';
-import { indexMaySpare } from '../source/stat-index.js';
-import { startRead, takeEarlyRead } from './early-read.js';
+import { readsAside, startRead, takeEarlyRead } from './early-read.js';
 import { timing } from './timing.js';
 
 /**
@@ -25,10 +23,10 @@ import { timing } from './timing.js';
  * its errors are readSource's own.
  */
 export async function readSourceAside(dir: string, meanwhile: () => Promise<unknown>, whileWaiting?: () => AsyncIterable<unknown>): Promise<SourceTree> {
-  // A read the entry started was started after these same checks (its own index, written as it
+  // A read the entry started was started after the same check (its own index, written as it
   // answers, must not make it look spared).
   const early = takeEarlyRead(dir);
-  if (!early && (availableParallelism() < 2 || (await indexMaySpare(dir)))) {
+  if (!early && !(await readsAside(dir))) {
     const tree = await readSource(dir, { statIndex: true });
     timing('read: repo read on this thread');
     return tree;

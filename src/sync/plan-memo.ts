@@ -27,21 +27,14 @@ import type { Plan } from '../plan/plan-schema.js';
 import { codeProof, provenCodeDigest } from '../load/compiler-id.js';
 import { readCacheFile, writeCacheFile } from '../source/cache-file.js';
 import { readSourceAside } from '../load/read-aside.js';
-import { debugValues, timing } from '../load/timing.js';
+import { timing } from '../load/timing.js';
+import type { PlanQuestion } from './plan-question.js';
+
+export { memoizable, type PlanQuestion } from './plan-question.js';
 
 const MEMO_FILE = join('.coursesync', 'cache', 'plan.json');
 const TAG = 'coursesync-plan-memo/1';
 const DEFAULT_TOKEN_VARIABLE = 'COURSESYNC_TOKEN';
-
-/** What a plan was asked, beyond the repo's files. */
-export interface PlanQuestion {
-  envFlag?: string | undefined;
-  baseUrlFlag?: string | undefined;
-  tokenFile?: string | undefined;
-  refresh?: boolean | undefined;
-  skipPromotionCheck?: boolean | undefined;
-  env: NodeJS.ProcessEnv;
-}
 
 /** A plan's inputs, read: the course's files (for the plan to compile on a miss) and their digest. */
 export interface PlanInputs {
@@ -49,11 +42,6 @@ export interface PlanInputs {
   /** Everything but the token variables, hashed; undefined when the state folder holds a link or a special file (then nothing is recalled or kept). */
   digest: string | undefined;
   env: NodeJS.ProcessEnv;
-}
-
-/** Whether a plan of `question` may be answered from, or kept in, the memo. */
-export function memoizable(question: PlanQuestion): boolean {
-  return !question.refresh && question.tokenFile === undefined && debugValues(question.env).every((d) => d === 'timing');
 }
 
 /**

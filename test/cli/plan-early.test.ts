@@ -1,8 +1,9 @@
 /**
- * The entry's head start for `plan` (cli/plan-early.ts, load/early-read.ts): the folder a plan's
- * words name is read with certainty or not at all; and with the built command, a plan of a fresh
- * checkout takes the read the entry started (from the repo, a subfolder, `--dir`), plans what it
- * plans without it, and a plan whose stat index spares the reads starts none.
+ * The entry's head start for `plan` (cli/plan-early.ts, load/early-read.ts): what a plan's words
+ * say is read with certainty or not at all, and the memo's own rule decides the read; with the
+ * built command, a plan of a fresh checkout takes the read the entry started (from the repo, a
+ * subfolder, `--dir`), plans what it plans without it, and a plan whose stat index spares the
+ * reads starts none.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planFolderArg } from '../../src/cli/plan-early.js';
+import { readPlanWords } from '../../src/cli/plan-early.js';
+import { memoizable } from '../../src/sync/plan-question.js';
 import type { CommandSpec } from '../../src/cli/completion-scripts.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,8 +27,12 @@ function planOptions(): Map<string, boolean> {
   return new Map(tree.commands.find((c) => c.name === 'plan')!.options.map((o) => [o.long, o.takesValue]));
 }
 
-describe('the folder a plan names, read before commander', () => {
+describe('what a plan\'s words say, read before commander', () => {
   const options = planOptions();
+  const aside = (words: string[]) => {
+    const read = readPlanWords(words, options);
+    return read !== null && memoizable({ ...read, env: {} });
+  };
   it.each([
     [[], undefined],
     [['course'], 'course'],
@@ -35,21 +41,20 @@ describe('the folder a plan names, read before commander', () => {
     [['--format', 'json', 'course', '--detailed-exitcode'], 'course'],
     [['--env=staging', '--out', 'plan.json'], undefined],
     [['course', '--dir', 'course'], 'course'],
-  ])('%j names %j', (words, folder) => {
-    expect(planFolderArg(words, options)).toBe(folder);
+  ])('%j names %j, a plan that reads aside', (words, folder) => {
+    expect(readPlanWords(words, options)).toEqual({ folder, refresh: false, tokenFile: undefined });
+    expect(aside(words)).toBe(true);
   });
   it.each([
-    [['--refresh']],
-    [['--token-file', 't']],
-    [['--help']],
-    [['-h']],
-    [['--no-such-option']],
-    [['--json=yes']],
-    [['--dir']],
-    [['a', 'b']],
-    [['a', '--dir', 'b']],
-  ])('%j: not read (the plan starts its own read, or none)', (words) => {
-    expect(planFolderArg(words, options)).toBeNull();
+    [['--refresh', 'course'], { folder: 'course', refresh: true, tokenFile: undefined }],
+    [['--token-file', 't'], { folder: undefined, refresh: false, tokenFile: 't' }],
+    [['--token-file=t', '--dir', 'c'], { folder: 'c', refresh: false, tokenFile: 't' }],
+  ])('%j: read, and a plan the memo never answers reads nothing aside', (words, read) => {
+    expect(readPlanWords(words, options)).toEqual(read);
+    expect(aside(words)).toBe(false);
+  });
+  it.each([[['--help']], [['-h']], [['--no-such-option']], [['--json=yes']], [['--dir']], [['a', 'b']], [['a', '--dir', 'b']]])('%j: not read (the plan starts its own read, or none)', (words) => {
+    expect(readPlanWords(words, options)).toBeNull();
   });
 });
 
