@@ -73,6 +73,13 @@ function whole(desired: DesiredState): DesiredState {
   return { ...desired, programs: desired.programs.map((p) => ({ ...p, sections: p.sections.map(({ settled: _settled, ...s }) => ({ ...s, lessons: [...s.lessons] })) })) };
 }
 
+/** `state` with the school holding lessons `a` and `b` (of one section) in each other's places. */
+function swappedIn(state: StateData, a: string, b: string): StateData {
+  const swapped = structuredClone(state);
+  [swapped.lessons[a]!.position, swapped.lessons[b]!.position] = [state.lessons[b]!.position, state.lessons[a]!.position];
+  return swapped;
+}
+
 /** The plan as build-plan.ts makes it: links filled, the diff, the reasons. */
 function planOf(desired: DesiredState, state: StateData): Plan {
   const linked = linkLessons(desired, state);
@@ -128,9 +135,7 @@ describe('a plan asks nothing of a settled section it need not, and plans what t
   });
 
   it('a settled section the school has out of order: moved as the whole desired state moves it', async () => {
-    const swapped = structuredClone(recorded);
-    swapped.lessons['hello-world']!.position = 2;
-    swapped.lessons['cargo']!.position = 1;
+    const swapped = swappedIn(recorded, 'hello-world', 'cargo');
     const desired = await compiled(await checkout(), swapped);
     expect(desired.programs[0]!.sections[0]!.settled).toBeDefined();
     const plan = planOf(desired, swapped);
@@ -139,9 +144,7 @@ describe('a plan asks nothing of a settled section it need not, and plans what t
   });
 
   it('a settled section the school has out of order, a lesson moved behind a lock: its impact, and what its front-matter acknowledges, as the whole state has them', async () => {
-    const swapped = structuredClone(recorded);
-    swapped.lessons['guessing-game']!.position = 2;
-    swapped.lessons['plain']!.position = 1;
+    const swapped = swappedIn(recorded, 'guessing-game', 'plain');
     const desired = await compiled(await checkout(), swapped);
     expect(desired.programs[0]!.sections[1]!.settled?.keys).toEqual(['guessing-game', 'plain']);
     const plan = planOf(desired, swapped);
